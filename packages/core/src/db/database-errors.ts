@@ -1,0 +1,71 @@
+/**
+ * Typed database errors. The dialects translate driver errors into these, so the HTTP layer
+ * can answer a constraint violation with a 400 at the right field and an outage with a 503,
+ * never with a 500.
+ * @module
+ */
+import type { AnyModel } from '../models/model.ts';
+
+/** Base of every error the query layer raises on purpose. */
+export class DatabaseError extends Error {
+  override readonly name: string = 'DatabaseError';
+}
+
+/** A constraint refused a write. `fields` names the model fields involved, when known. */
+export class IntegrityError extends DatabaseError {
+  override readonly name: string = 'IntegrityError';
+  readonly model: AnyModel | undefined;
+  readonly fields: readonly string[];
+
+  constructor(
+    message: string,
+    model: AnyModel | undefined,
+    fields: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.model = model;
+    this.fields = fields;
+  }
+}
+
+/** A unique constraint refused a value (also when two requests race for it). */
+export class UniqueViolationError extends IntegrityError {
+  override readonly name = 'UniqueViolationError';
+}
+
+/** A NOT NULL column was left empty. */
+export class NotNullViolationError extends IntegrityError {
+  override readonly name = 'NotNullViolationError';
+}
+
+/** A foreign key points to no row, or a row is still referenced. */
+export class ForeignKeyViolationError extends IntegrityError {
+  override readonly name = 'ForeignKeyViolationError';
+}
+
+/** A CHECK constraint refused a value (a negative positive integer, say). */
+export class CheckViolationError extends IntegrityError {
+  override readonly name = 'CheckViolationError';
+}
+
+/** The database cannot be reached, is shutting down, or stayed locked past the timeout. */
+export class DatabaseUnavailableError extends DatabaseError {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+/** `get()` found no row. */
+export class DoesNotExist extends DatabaseError {
+  override readonly name = 'DoesNotExist';
+  readonly model: AnyModel;
+
+  constructor(model: AnyModel) {
+    super(`${model.name} matching query does not exist.`);
+    this.model = model;
+  }
+}
+
+/** `get()` found more than one row. */
+export class MultipleObjectsReturned extends DatabaseError {
+  override readonly name = 'MultipleObjectsReturned';
+}

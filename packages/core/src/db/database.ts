@@ -1,0 +1,238 @@
+/**
+ * A connection to one database, picked by URL, with transactions that follow the async call
+ * chain (so every query of a request joins the request's transaction without passing it).
+ *
+ * @example
+ * ```ts
+ * import { Database } from '@restframework/core';
+ *
+ * const db = Database.connect(process.env.DATABASE_URL ?? 'sqlite:db.sqlite3');
+ * await db.migrate([Book, Author]);
+ * await db.transaction(async () => {
+ *   const book = await Book.objects.create({ title: 'Dune', isbn: '1' });
+ *   await Book.objects.updateRow(book, { title: 'Dune (2nd ed.)' });
+ * });
+ * await db.close();
+ * ```
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Kysely, type LogEvent, type Transaction } from 'kysely';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { DialectAdapter } from './dialect-adapter.ts';
+import { type MigrationReport, migrate } from './migrate.ts';
+import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
+import { SqliteAdapter } from './sqlite-adapter.ts';
+
+/** Options of {@link Database.connect}. */
+export interface DatabaseOptions {
+  /** PostgreSQL pool size (default 10). */
+  readonly poolSize?: number;
+  /** How long to wait for a connection or a lock before answering 503, in ms (default 5000). */
+  readonly connectionTimeoutMs?: number;
+  /** PostgreSQL statement timeout in ms (default 30000). */
+  readonly statementTimeoutMs?: number;
+}
+
+type Hook = () => void | Promise<void>;
+
+/** What a query listener receives: the SQL, its parameters, and the time it took. */
+export interface QueryEvent {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly durationMs: number;
+  readonly error?: unknown;
+}
+
+interface Scope {
+  readonly db: Database;
+  readonly trx: Transaction<any> | null;
+  readonly onCommit: Hook[];
+  readonly onRollback: Hook[];
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+let defaultDatabase: Database | undefined;
+
+/** A database: a Kysely instance, its dialect adapter, and transaction scoping. */
+export class Database {
+  readonly kysely: Kysely<any>;
+  readonly adapter: DialectAdapter;
+  #closed = false;
+  readonly #listeners = new Set<(event: QueryEvent) => void>();
+
+  constructor(adapter: DialectAdapter) {
+    this.adapter = adapter;
+    this.kysely = new Kysely<any>({
+      dialect: adapter.createDialect(),
+      log: (event: LogEvent) => {
+        if (this.#listeners.size === 0) return;
+        const query: QueryEvent = {
+          sql: event.query.sql,
+          parameters: event.query.parameters,
+          durationMs: event.queryDurationMillis,
+          ...(event.level === 'error' ? { error: event.error } : {}),
+        };
+        for (const listener of this.#listeners) listener(query);
+      },
+    });
+  }
+
+  /**
+   * Calls `listener` after every query (for logging, or to count queries in tests).
+   * Returns a function that removes the listener.
+   */
+  onQuery(listener: (event: QueryEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Opens the database a URL names: `sqlite:PATH` (a file, relative or absolute),
+   * `sqlite::memory:`, or `postgres://user@host:port/name`. The connection opens lazily.
+   */
+  static connect(url: string, options: DatabaseOptions = {}): Database {
+    return new Database(adapterForUrl(url, options));
+  }
+
+  /** `sqlite` or `postgres`. */
+  get vendor(): string {
+    return this.adapter.vendor;
+  }
+
+  /** The process-wide database used by queries outside a request when none is given. */
+  static get default(): Database | undefined {
+    return defaultDatabase;
+  }
+
+  /** Sets (or clears) the process-wide default database. */
+  static setDefault(db: Database | undefined): void {
+    defaultDatabase = db;
+  }
+
+  /** The database of the current async context: the request's, else the default. */
+  static current(): Database | undefined {
+    return scopes.getStore()?.db ?? defaultDatabase;
+  }
+
+  /** Runs `fn` with this database as the current one (what the Fastify plugin does per request). */
+  run<T>(fn: () => T): T {
+    const scope = scopes.getStore();
+    if (scope?.db === this) return fn();
+    return scopes.run({ db: this, trx: null, onCommit: [], onRollback: [] }, fn);
+  }
+
+  /** The query executor for the current context: the open transaction on this database, if any. */
+  get executor(): Kysely<any> {
+    const scope = scopes.getStore();
+    return scope?.db === this && scope.trx ? scope.trx : this.kysely;
+  }
+
+  /** True inside {@link transaction} on this database. */
+  get inTransaction(): boolean {
+    const scope = scopes.getStore();
+    return scope?.db === this && scope.trx !== null;
+  }
+
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws.
+   * Every query made by `fn`, however deep, uses the transaction. Nested calls join the
+   * outer transaction.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) return fn();
+    const onCommit: Hook[] = [];
+    const onRollback: Hook[] = [];
+    let result: T;
+    try {
+      result = await this.kysely
+        .transaction()
+        .execute((trx) => scopes.run({ db: this, trx, onCommit, onRollback }, fn));
+    } catch (error) {
+      await runHooks(onRollback);
+      throw this.adapter.translateError(error, undefined);
+    }
+    await runHooks(onCommit);
+    return result;
+  }
+
+  /** Runs `hook` after the current transaction commits (at once outside a transaction). */
+  async onCommit(hook: Hook): Promise<void> {
+    const scope = scopes.getStore();
+    if (scope?.db === this && scope.trx) scope.onCommit.push(hook);
+    else await hook();
+  }
+
+  /** Runs `hook` if the current transaction rolls back (never outside a transaction). */
+  onRollback(hook: Hook): void {
+    const scope = scopes.getStore();
+    if (scope?.db === this && scope.trx) scope.onRollback.push(hook);
+  }
+
+  /** Creates the missing tables, columns and indexes of `models`. */
+  migrate(models: readonly AnyModel[]): Promise<MigrationReport> {
+    return migrate(this, models);
+  }
+
+  /** The query plan of a compiled query. */
+  explain(query: { sql: string; parameters: readonly unknown[] }): Promise<string[]> {
+    return this.adapter.explain(this.executor, query.sql, query.parameters);
+  }
+
+  /** Closes the connections. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (defaultDatabase === this) defaultDatabase = undefined;
+    await this.kysely.destroy();
+    await this.adapter.destroy();
+  }
+}
+
+async function runHooks(hooks: readonly Hook[]): Promise<void> {
+  for (const hook of hooks) {
+    try {
+      await hook();
+    } catch {
+      // A cleanup hook must not turn a finished request into a failure.
+    }
+  }
+}
+
+function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
+  if (url.startsWith('sqlite:')) {
+    const rest = url.slice('sqlite:'.length);
+    const filename = rest === ':memory:' ? ':memory:' : rest.replace(/^\/\/(?=\/)/, '');
+    if (!filename) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_DATABASE_URL',
+        'DATABASE_URL "sqlite:" names no file. Use sqlite:PATH (for example sqlite:db.sqlite3) or sqlite::memory:.',
+      );
+    }
+    return new SqliteAdapter({
+      filename,
+      ...(options.connectionTimeoutMs !== undefined
+        ? { busyTimeoutMs: options.connectionTimeoutMs }
+        : {}),
+    });
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pgOptions: PostgresAdapterOptions = {
+      connectionString: url,
+      ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      ...(options.connectionTimeoutMs !== undefined
+        ? { connectionTimeoutMs: options.connectionTimeoutMs }
+        : {}),
+      ...(options.statementTimeoutMs !== undefined
+        ? { statementTimeoutMs: options.statementTimeoutMs }
+        : {}),
+    };
+    return new PostgresAdapter(pgOptions);
+  }
+  throw new ImproperlyConfigured(
+    'REST_ERR_DATABASE_URL',
+    `DATABASE_URL ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))} is not supported. ` +
+      'Use sqlite:PATH, sqlite::memory: or postgres://user@host:port/name.',
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * Everything that differs between databases, behind one interface: column types, value
+ * conversion, NULL ordering, case-insensitive matching, error translation and query plans.
+ * @module
+ */
+import {
+  type Dialect,
+  type Expression,
+  type Kysely,
+  type OrderByItemBuilder,
+  type RawBuilder,
+  sql,
+} from 'kysely';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import { DatabaseError } from './database-errors.ts';
+
+/** Converts a value read from the driver into the value a row holds. */
+export type ValueReader = (value: unknown) => unknown;
+
+/**
+ * A database dialect as the toolkit sees it. Implement it by extending
+ * {@link DialectAdapterBase}, which gives defaults for everything optional.
+ */
+export interface DialectAdapter {
+  /** `sqlite` or `postgres`. */
+  readonly vendor: string;
+  /** The Kysely dialect that talks to the driver. */
+  createDialect(): Dialect;
+  /** Prepares a new Kysely instance (pragmas, session settings). */
+  initialize(db: Kysely<any>): Promise<void>;
+  /** The SQL type of a column, including collation where text needs it. Never user input. */
+  columnType(field: AnyModelField): string;
+  /** A reader for values of this field, or null when the driver's value is already right. */
+  reader(field: AnyModelField): ValueReader | null;
+  /** Converts a row value into what the driver stores. */
+  toDb(field: AnyModelField, value: unknown): unknown;
+  /**
+   * Applies the sort direction so NULL is the smallest value on every dialect. `nullable` is
+   * false when the column can hold no NULL (NOT NULL, and not reached through a LEFT JOIN).
+   */
+  orderDirection(
+    descending: boolean,
+    nullable: boolean,
+  ): (ob: OrderByItemBuilder) => OrderByItemBuilder;
+  /**
+   * A text match: the column contains, or starts with, `value` (taken literally, never as a
+   * pattern), case-sensitively or not.
+   */
+  textMatch(
+    column: Expression<unknown>,
+    value: string,
+    mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean>;
+  /** Turns a driver error into a typed `DatabaseError`, or returns it unchanged. */
+  translateError(error: unknown, model: AnyModel | undefined): unknown;
+  /** The query plan of a statement, one line per step. */
+  explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
+  /** Checks dialect limits of a model (SQLite's 15 exact digits, say) before tables are made. */
+  checkModel(model: AnyModel): void;
+  /** Releases the driver's resources. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Defaults for {@link DialectAdapter}, so a new dialect overrides only what differs and new
+ * interface members get a default instead of breaking every adapter.
+ */
+export abstract class DialectAdapterBase implements DialectAdapter {
+  abstract readonly vendor: string;
+
+  abstract createDialect(): Dialect;
+  abstract columnType(field: AnyModelField): string;
+  abstract explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
+
+  async initialize(_db: Kysely<any>): Promise<void> {}
+
+  reader(_field: AnyModelField): ValueReader | null {
+    return null;
+  }
+
+  toDb(_field: AnyModelField, value: unknown): unknown {
+    return value;
+  }
+
+  orderDirection(descending: boolean, _nullable: boolean) {
+    return (ob: OrderByItemBuilder) => (descending ? ob.desc() : ob.asc());
+  }
+
+  /** `LIKE`/`ILIKE` with the value escaped; SQLite overrides the case-sensitive form. */
+  textMatch(
+    column: Expression<unknown>,
+    value: string,
+    mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    const pattern = likePattern(value, mode);
+    return caseInsensitive
+      ? sql<boolean>`${column} ilike ${pattern} escape '\\'`
+      : sql<boolean>`${column} like ${pattern} escape '\\'`;
+  }
+
+  translateError(error: unknown, _model: AnyModel | undefined): unknown {
+    return error;
+  }
+
+  checkModel(_model: AnyModel): void {}
+
+  async destroy(): Promise<void> {}
+}
+
+/** Maps a table and column back to a model field, for error messages that name fields. */
+export function fieldsForColumns(
+  model: AnyModel | undefined,
+  table: string | undefined,
+  columns: readonly string[],
+): { model: AnyModel | undefined; fields: string[] } {
+  if (!model || (table !== undefined && model.table !== table))
+    return { model, fields: [...columns] };
+  const fields = columns.map(
+    (column) => model.fieldList.find((f) => f.column === column)?.name ?? column,
+  );
+  return { model, fields };
+}
+
+/** Index and constraint names as the migrations create them (bounded to 63 characters). */
+export function constraintName(table: string, columns: readonly string[], suffix: string): string {
+  const name = `${table}_${columns.join('_')}_${suffix}`;
+  if (name.length <= 63) return name;
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + (ch.codePointAt(0) as number)) >>> 0;
+  return `${name.slice(0, 50)}_${hash.toString(36)}_${suffix}`.slice(0, 63);
+}
+
+/** A LIKE pattern matching `value` literally, anywhere or at the start. */
+export function likePattern(value: string, mode: 'contains' | 'startswith'): string {
+  const escaped = value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
+}
+
+/** True for errors that are already typed. */
+export function isTranslated(error: unknown): error is DatabaseError {
+  return error instanceof DatabaseError;
+}

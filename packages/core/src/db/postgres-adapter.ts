@@ -1,0 +1,202 @@
+/**
+ * PostgreSQL through `pg`.
+ * @module
+ */
+import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import {
+  CheckViolationError,
+  DatabaseUnavailableError,
+  ForeignKeyViolationError,
+  NotNullViolationError,
+  UniqueViolationError,
+} from './database-errors.ts';
+import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
+
+/** Options of the PostgreSQL adapter. */
+export interface PostgresAdapterOptions {
+  /** `postgres://user@host:port/database`. */
+  readonly connectionString: string;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+  /** How long a request waits for a connection before a 503, in ms (default 5000). */
+  readonly connectionTimeoutMs?: number;
+  /** The server cancels a statement running longer than this, in ms (default 30000). */
+  readonly statementTimeoutMs?: number;
+}
+
+const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
+
+const identity = (value: string) => value;
+// The session runs in UTC, so timestamptz arrives as `2024-01-02 03:04:05.123+00`.
+const readDateTime: ValueReader = (v) =>
+  v === null || v === undefined
+    ? null
+    : new Date(String(v).replace(' ', 'T').replace(/\+00$/, 'Z')).toISOString();
+const readBigInt: ValueReader = (v) => (v === null || v === undefined ? null : Number(v));
+
+/** Error codes and messages that mean "the server is not there right now". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Connection ended unexpectedly',
+  'Cannot use a pool after calling end',
+  'terminating connection',
+];
+
+/**
+ * PostgreSQL: text columns use the "C" collation (byte order, as SQLite), DATE and
+ * TIMESTAMPTZ arrive as text, and NULL sorts first in ascending order.
+ */
+export class PostgresAdapter extends DialectAdapterBase {
+  readonly vendor = 'postgres';
+  readonly #options: PostgresAdapterOptions;
+
+  constructor(options: PostgresAdapterOptions) {
+    super();
+    this.#options = Object.freeze({ ...options });
+  }
+
+  createDialect(): Dialect {
+    const parsers: Record<number, (value: string) => unknown> = {
+      [OID.DATE]: identity,
+      [OID.TIMESTAMP]: identity,
+      [OID.TIMESTAMPTZ]: identity,
+    };
+    const pool = new pg.Pool({
+      connectionString: this.#options.connectionString,
+      max: this.#options.poolSize ?? 10,
+      connectionTimeoutMillis: this.#options.connectionTimeoutMs ?? 5000,
+      statement_timeout: this.#options.statementTimeoutMs ?? 30000,
+      options: '-c TimeZone=UTC',
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          parsers[oid] ??
+          pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle client whose server went away emits 'error'; without a listener the process
+    // would crash. The next query gets a fresh connection (or a 503 while the server is down).
+    pool.on('error', () => {});
+    return new PostgresDialect({ pool });
+  }
+
+  columnType(field: AnyModelField): string {
+    switch (field.kind) {
+      case 'auto':
+      case 'integer':
+      case 'positive_integer':
+      case 'foreign_key':
+      case 'one_to_one':
+        return 'integer';
+      case 'big_integer':
+        return 'bigint';
+      case 'char':
+      case 'email':
+      case 'url':
+      case 'file':
+        return `varchar(${field.extra.maxLength}) collate "C"`;
+      case 'text':
+        return 'text collate "C"';
+      case 'decimal':
+        return `numeric(${field.extra.maxDigits}, ${field.extra.decimalPlaces})`;
+      case 'boolean':
+        return 'boolean';
+      case 'date':
+        return 'date';
+      case 'datetime':
+        return 'timestamptz';
+    }
+  }
+
+  override reader(field: AnyModelField): ValueReader | null {
+    if (field.kind === 'datetime') return readDateTime;
+    if (field.kind === 'big_integer') return readBigInt;
+    return null;
+  }
+
+  override orderDirection(descending: boolean, nullable: boolean) {
+    // PostgreSQL sorts NULL as the largest value; say otherwise where NULL can occur, and only
+    // there, so that indexes on NOT NULL columns still serve the ORDER BY.
+    if (!nullable) return super.orderDirection(descending, nullable);
+    return (ob: OrderByItemBuilder) => (descending ? ob.desc().nullsLast() : ob.asc().nullsFirst());
+  }
+
+  override translateError(error: unknown, model: AnyModel | undefined): unknown {
+    const e = error as {
+      code?: unknown;
+      message?: unknown;
+      table?: string;
+      column?: string;
+      constraint?: string;
+      detail?: string;
+    };
+    const code = typeof e?.code === 'string' ? e.code : undefined;
+    const message = typeof e?.message === 'string' ? e.message : '';
+    const options = { cause: error };
+    if (
+      (code && UNAVAILABLE_CODES.has(code)) ||
+      UNAVAILABLE_MESSAGES.some((m) => message.includes(m))
+    ) {
+      return new DatabaseUnavailableError('The database is unavailable; try again.', options);
+    }
+    switch (code) {
+      case '23505': {
+        const columns =
+          /Key \(([^)]+)\)=/
+            .exec(e.detail ?? '')?.[1]
+            ?.split(',')
+            .map((c) => c.trim().replaceAll('"', '')) ?? [];
+        const found = fieldsForColumns(model, e.table, columns);
+        return new UniqueViolationError(message, found.model, found.fields, options);
+      }
+      case '23502': {
+        const found = fieldsForColumns(model, e.table, e.column ? [e.column] : []);
+        return new NotNullViolationError(message, found.model, found.fields, options);
+      }
+      case '23503':
+        return new ForeignKeyViolationError(message, model, [], options);
+      case '23514': {
+        const field = model?.fieldList.find(
+          (f) => e.constraint === `${model.table}_${f.column}_check`,
+        );
+        return new CheckViolationError(message, model, field ? [field.name] : [], options);
+      }
+      case '57014':
+        return new DatabaseUnavailableError(
+          'The database did not answer in time; try again.',
+          options,
+        );
+      default:
+        return error;
+    }
+  }
+
+  async explain(db: Kysely<any>, text: string, parameters: readonly unknown[]): Promise<string[]> {
+    const result = await db.executeQuery<{ 'QUERY PLAN': string }>({
+      ...sql``.compile(db),
+      sql: `explain ${text}`,
+      parameters,
+    });
+    return result.rows.map((row) => row['QUERY PLAN']);
+  }
+}

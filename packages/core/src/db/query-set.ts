@@ -1,0 +1,545 @@
+/**
+ * Query sets: immutable, lazily executed queries over one model, in Django's vocabulary.
+ *
+ * @example
+ * ```ts
+ * const page = await Profile.objects
+ *   .selectRelated('user')
+ *   .filter({ user__username__icontains: 'ali' })
+ *   .orderBy('-user__email')
+ *   .slice(0, 100)
+ *   .execute();
+ * const total = await Book.objects.filter({ pages__gte: 100 }).count();
+ * const book = await Book.objects.get({ pk: 1 }); // throws DoesNotExist
+ * ```
+ * @module
+ */
+import {
+  type Expression,
+  type ExpressionBuilder,
+  expressionBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel, Row } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import { Database } from './database.ts';
+import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
+import type { ValueReader } from './dialect-adapter.ts';
+import { lookupExpression, splitLookup } from './lookups.ts';
+import { JoinSet, type ResolvedColumn } from './query-paths.ts';
+
+/** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
+export type Filter = Readonly<Record<string, unknown>>;
+
+/** A resolved ordering term, as pagination needs it. */
+export interface OrderTerm {
+  /** The path as written, without `-` (`user__email`). */
+  readonly path: string;
+  readonly descending: boolean;
+  readonly column: ResolvedColumn;
+}
+
+/** Resolves paths while a custom condition is built (see {@link QuerySet.where}). */
+export type ColumnRef = (path: string) => Expression<any>;
+
+type Condition =
+  | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
+  | {
+      readonly kind: 'custom';
+      readonly build: (eb: ExpressionBuilder<any, any>, ref: ColumnRef) => Expression<SqlBool>;
+    };
+
+interface State {
+  readonly conditions: readonly Condition[];
+  /** null: the model's default ordering. */
+  readonly order: readonly string[] | null;
+  readonly limit: number | null;
+  readonly offset: number;
+  readonly related: readonly string[];
+  readonly db: Database | null;
+}
+
+const INITIAL: State = {
+  conditions: [],
+  order: null,
+  limit: null,
+  offset: 0,
+  related: [],
+  db: null,
+};
+
+interface SelectPlan {
+  readonly columns: readonly string[];
+  readonly read: (raw: Record<string, unknown>) => Record<string, unknown>;
+}
+
+// Built once per model, dialect and related paths: the column list and the row reader.
+const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
+
+/**
+ * A query over one model. Every method returns a new query set; nothing runs until
+ * `execute`, `count`, `exists`, `get`, `first`, `create`, `update` or `delete`.
+ */
+export class QuerySet<M extends AnyModel = AnyModel> {
+  readonly model: M;
+  readonly #state: State;
+
+  constructor(model: M, state: State = INITIAL) {
+    this.model = model;
+    this.#state = state;
+  }
+
+  #with(patch: Partial<State>): QuerySet<M> {
+    return new QuerySet(this.model, { ...this.#state, ...patch });
+  }
+
+  /** A copy of this query set. */
+  all(): QuerySet<M> {
+    return this.#with({});
+  }
+
+  /** Keeps rows matching every condition (`{ title: 'x', pages__gte: 100 }`). */
+  filter(filter: Filter): QuerySet<M> {
+    return this.#with({
+      conditions: [...this.#state.conditions, { kind: 'filter', negate: false, filter }],
+    });
+  }
+
+  /** Drops rows matching every condition. */
+  exclude(filter: Filter): QuerySet<M> {
+    return this.#with({
+      conditions: [...this.#state.conditions, { kind: 'filter', negate: true, filter }],
+    });
+  }
+
+  /**
+   * Keeps rows matching a condition built with Kysely's expression builder. `ref(path)`
+   * resolves a declared `relation__field` path (and joins); it throws on any other name, so
+   * client input can never become an identifier here.
+   */
+  where(
+    build: (eb: ExpressionBuilder<any, any>, ref: ColumnRef) => Expression<SqlBool>,
+  ): QuerySet<M> {
+    return this.#with({ conditions: [...this.#state.conditions, { kind: 'custom', build }] });
+  }
+
+  /** Replaces the ordering: field names or relation paths, `-` for descending. */
+  orderBy(...terms: string[]): QuerySet<M> {
+    return this.#with({ order: terms });
+  }
+
+  /** The ordering that applies: the explicit one, else the model's default. */
+  get ordering(): readonly string[] {
+    return this.#state.order ?? this.model.ordering;
+  }
+
+  /** True when an explicit ordering was set (even an empty one). */
+  get isExplicitlyOrdered(): boolean {
+    return this.#state.order !== null;
+  }
+
+  /**
+   * The ordering, resolved; a term on the primary key or on a unique NOT NULL column of the
+   * model makes it total. Throws `ImproperlyConfigured` on a path that does not resolve.
+   */
+  resolveOrdering(
+    terms: readonly string[] = this.ordering,
+    joins = new JoinSet(this.model),
+  ): OrderTerm[] {
+    return terms.map((term) => {
+      const descending = term.startsWith('-');
+      const path = descending ? term.slice(1) : term;
+      return { path, descending, column: joins.resolve(path, `${this.model.name} ordering`) };
+    });
+  }
+
+  /**
+   * The same query with the primary key appended to its ordering when the ordering does not
+   * already identify rows uniquely, so that pages are stable and walk every row once.
+   */
+  withStableOrdering(): QuerySet<M> {
+    const terms = this.ordering;
+    const resolved = this.resolveOrdering(terms);
+    const unique = resolved.some(
+      (t) => t.column.local && t.column.field.unique && !t.column.field.nullable,
+    );
+    return unique ? this : this.orderBy(...terms, this.model.pk.name);
+  }
+
+  /** Loads related rows with the same query (`profile.user`), by LEFT JOIN. */
+  selectRelated(...paths: string[]): QuerySet<M> {
+    const related = [...new Set([...this.#state.related, ...paths])];
+    return this.#with({ related });
+  }
+
+  /** Rows `start` (inclusive) to `end` (exclusive), like Python's slicing. */
+  slice(start: number, end?: number): QuerySet<M> {
+    const base = this.#state.offset;
+    const offset = base + Math.max(0, start);
+    let limit = end === undefined ? null : Math.max(0, end - Math.max(0, start));
+    if (this.#state.limit !== null) {
+      const remaining = Math.max(0, this.#state.limit - Math.max(0, start));
+      limit = limit === null ? remaining : Math.min(limit, remaining);
+    }
+    return this.#with({ offset, limit });
+  }
+
+  /** Runs on `db` instead of the current database. */
+  using(db: Database): QuerySet<M> {
+    return this.#with({ db });
+  }
+
+  /** The database this query runs on: the chosen one, the request's, or the default. */
+  get db(): Database {
+    const db = this.#state.db ?? Database.current();
+    if (!db) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_NO_DATABASE',
+        `No database for a query on ${this.model.name}: register the restFramework plugin with a database, ` +
+          'call Database.setDefault(db), or use .using(db).',
+      );
+    }
+    return db;
+  }
+
+  /** The compiled SELECT (SQL text and parameters), for tests and EXPLAIN. */
+  compile(): { sql: string; parameters: readonly unknown[] } {
+    return this.#select(this.db).query.compile();
+  }
+
+  /** The query plan of the SELECT. */
+  explain(): Promise<string[]> {
+    return this.db.explain(this.compile());
+  }
+
+  /** Runs the query and returns its rows. */
+  async execute(): Promise<Row<M>[]> {
+    const db = this.db;
+    const { query, plan } = this.#select(db);
+    const raw = await this.#run(db, () => query.execute());
+    const rows = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) rows[i] = plan.read(raw[i] as Record<string, unknown>);
+    return rows as Row<M>[];
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Row<M>> {
+    yield* await this.execute();
+  }
+
+  /** The number of rows (ordering ignored; limit and offset respected). */
+  async count(): Promise<number> {
+    const db = this.db;
+    const { limit, offset } = this.#state;
+    let query: SelectQueryBuilder<any, any, any>;
+    if (limit === null && offset === 0) {
+      query = this.#build(db, { ordered: false }).select((eb) => eb.fn.countAll().as('count'));
+    } else {
+      const keys = this.#build(db, { ordered: false, paged: true }).select(this.#pkRef);
+      query = db.executor.selectFrom(keys.as('sub')).select((eb) => eb.fn.countAll().as('count'));
+    }
+    const rows = await this.#run(db, () => query.execute());
+    return Number((rows[0] as { count: unknown }).count);
+  }
+
+  /** True when at least one row matches. */
+  async exists(): Promise<boolean> {
+    const db = this.db;
+    const query = this.#build(db, { ordered: false }).select(this.#pkRef).limit(1);
+    const rows = await this.#run(db, () => query.execute());
+    return rows.length > 0;
+  }
+
+  /** The one row matching `filter`; throws `DoesNotExist` or `MultipleObjectsReturned`. */
+  async get(filter?: Filter): Promise<Row<M>> {
+    const rows = await (filter ? this.filter(filter) : this).slice(0, 2).execute();
+    if (rows.length === 0) throw new DoesNotExist(this.model);
+    if (rows.length > 1)
+      throw new MultipleObjectsReturned(`get() on ${this.model.name} returned more than one row.`);
+    return rows[0] as Row<M>;
+  }
+
+  /** The first row in the query's ordering (the primary key when it has none), or undefined. */
+  async first(): Promise<Row<M> | undefined> {
+    const qs = this.ordering.length ? this : this.orderBy(this.model.pk.name);
+    return (await qs.slice(0, 1).execute())[0];
+  }
+
+  /**
+   * Inserts one row and returns it as stored. Missing values take the field's default;
+   * relations accept `user_id: 1`.
+   */
+  async create(values: Partial<Row<M>> & Record<string, unknown>): Promise<Row<M>> {
+    const db = this.db;
+    const data = values as Record<string, unknown>;
+    const insert: Record<string, unknown> = {};
+    const now = new Date().toISOString();
+    for (const field of this.model.fieldList) {
+      let value = Object.hasOwn(data, field.attname) ? data[field.attname] : undefined;
+      if (value === undefined && field.attname !== field.name && Object.hasOwn(data, field.name)) {
+        value = relatedKey(data[field.name]);
+      }
+      if (value === undefined) {
+        if (field.kind === 'auto') continue;
+        if (field.kind === 'datetime' && (field.extra.autoNow || field.extra.autoNowAdd))
+          value = now;
+        else value = implicitDefault(field);
+      } else if (field.kind === 'datetime' && field.extra.autoNow) {
+        value = now;
+      }
+      if (value !== undefined) insert[field.column] = db.adapter.toDb(field, value);
+    }
+    const plan = selectPlan(this.model, db, []);
+    const query = db.executor
+      .insertInto(this.model.table)
+      .values(insert)
+      .returning(returningColumns(this.model));
+    const rows = await this.#run(db, () => query.execute());
+    return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
+  }
+
+  /**
+   * Writes `changes` to the row with `row`'s primary key, only the columns whose values
+   * differ, and returns the row as stored. Throws `DoesNotExist` when the row is gone.
+   */
+  async updateRow(
+    row: Row<M>,
+    changes: Partial<Row<M>> & Record<string, unknown>,
+  ): Promise<Row<M>> {
+    const db = this.db;
+    const current = row as Record<string, unknown>;
+    const values: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(changes)) {
+      const field = this.model.getField(key);
+      if (!field || field.isPrimaryKey) continue;
+      const attname = field.attname;
+      const next = attname !== key ? relatedKey(value) : value;
+      if (Object.hasOwn(current, attname) && current[attname] === next) continue;
+      values[field.column] = db.adapter.toDb(field, next);
+    }
+    for (const field of this.model.fieldList) {
+      if (field.kind === 'datetime' && field.extra.autoNow)
+        values[field.column] = new Date().toISOString();
+    }
+    const pk = current[this.model.pk.attname];
+    if (Object.keys(values).length === 0) {
+      return this.filter({ pk }).get();
+    }
+    const plan = selectPlan(this.model, db, []);
+    const query = db.executor
+      .updateTable(this.model.table)
+      .set(values)
+      .where(this.model.pk.column, '=', pk)
+      .returning(returningColumns(this.model));
+    const rows = await this.#run(db, () => query.execute());
+    if (rows.length === 0) throw new DoesNotExist(this.model);
+    return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
+  }
+
+  /** Deletes the row with `row`'s primary key; returns false when it was already gone. */
+  async deleteRow(row: Row<M>): Promise<boolean> {
+    const pk = (row as Record<string, unknown>)[this.model.pk.attname];
+    return (await this.filter({ pk }).delete()) > 0;
+  }
+
+  /** Sets `values` on every matching row; returns how many rows changed. */
+  async update(values: Partial<Row<M>> & Record<string, unknown>): Promise<number> {
+    const db = this.db;
+    const set: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      const field = this.model.getField(key);
+      if (!field) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_PATH',
+          `update(): ${this.model.name} has no field "${key}".`,
+        );
+      }
+      set[field.column] = db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
+    }
+    const query = db.executor.updateTable(this.model.table).set(set).where(this.#matching(db));
+    const result = await this.#run(db, () => query.executeTakeFirst());
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Deletes every matching row; returns how many. */
+  async delete(): Promise<number> {
+    const db = this.db;
+    const query = db.executor.deleteFrom(this.model.table).where(this.#matching(db));
+    const result = await this.#run(db, () => query.executeTakeFirst());
+    return Number(result.numDeletedRows);
+  }
+
+  get #pkRef(): string {
+    return `${this.model.table}.${this.model.pk.column}`;
+  }
+
+  // UPDATE and DELETE cannot join; they select the keys of the matching rows instead.
+  #matching(db: Database): Expression<SqlBool> {
+    const eb = expressionBuilder<any, any>();
+    const { conditions, limit, offset } = this.#state;
+    if (conditions.length === 0 && limit === null && offset === 0) return eb.lit(true);
+    const paged = limit !== null || offset !== 0;
+    const keys = this.#build(db, { ordered: paged, paged }).select(this.#pkRef);
+    return eb(eb.ref(this.model.pk.column), 'in', keys);
+  }
+
+  async #run<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw db.adapter.translateError(error, this.model);
+    }
+  }
+
+  #select(db: Database) {
+    const plan = selectPlan(this.model, db, this.#state.related);
+    const query = this.#build(db, { ordered: true, paged: true, related: true }).select(
+      plan.columns as string[],
+    );
+    return { query, plan };
+  }
+
+  /**
+   * The FROM, JOIN, WHERE, ORDER BY and LIMIT of a query, without its select list. Conditions
+   * and ordering are resolved first, so that the joins they need are known when FROM is built.
+   */
+  #build(
+    db: Database,
+    options: { ordered: boolean; paged?: boolean; related?: boolean },
+  ): SelectQueryBuilder<any, any, any> {
+    const joins = new JoinSet(this.model);
+    if (options.related) {
+      for (const path of this.#state.related)
+        joins.join(path, `${this.model.name}.selectRelated()`);
+    }
+    const where = this.#whereExpression(db, joins);
+    const order = options.ordered ? this.resolveOrdering(this.ordering, joins) : [];
+
+    let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.model.table);
+    for (const join of joins.joins) {
+      query = query.leftJoin(
+        `${join.model.table} as ${join.alias}`,
+        `${join.alias}.${join.model.pk.column}`,
+        `${join.parentAlias}.${join.relation.column}`,
+      );
+    }
+    if (where) query = query.where(where);
+    for (const term of order) {
+      query = query.orderBy(
+        term.column.ref,
+        db.adapter.orderDirection(term.descending, term.column.nullable),
+      );
+    }
+    if (options.paged) {
+      const { limit, offset } = this.#state;
+      if (limit !== null) query = query.limit(limit);
+      // SQLite needs a LIMIT before an OFFSET; -1 means none.
+      if (offset)
+        query = (limit === null && db.vendor === 'sqlite' ? query.limit(-1) : query).offset(offset);
+    }
+    return query;
+  }
+
+  #whereExpression(db: Database, joins: JoinSet): Expression<SqlBool> | null {
+    const conditions = this.#state.conditions;
+    if (conditions.length === 0) return null;
+    const where = `${this.model.name}.filter()`;
+    const eb = expressionBuilder<any, any>();
+    const parts: Expression<SqlBool>[] = [];
+    for (const condition of conditions) {
+      if (condition.kind === 'custom') {
+        parts.push(condition.build(eb, (path) => eb.ref(joins.resolve(path, where).ref)));
+        continue;
+      }
+      const terms = Object.entries(condition.filter).map(([key, value]) => {
+        const { column, lookup } = splitLookup(joins, key, where);
+        return lookupExpression(eb, db.adapter, column, lookup, value, where);
+      });
+      if (terms.length === 0) continue;
+      const all = terms.length === 1 ? (terms[0] as Expression<SqlBool>) : eb.and(terms);
+      parts.push(condition.negate ? eb.not(all) : all);
+    }
+    if (parts.length === 0) return null;
+    return parts.length === 1 ? (parts[0] as Expression<SqlBool>) : eb.and(parts);
+  }
+}
+
+function relatedKey(value: unknown): unknown {
+  if (value !== null && typeof value === 'object') {
+    const row = value as Record<string, unknown>;
+    return row.id ?? row.pk;
+  }
+  return value;
+}
+
+/** The value a new row gets for a field nobody set: its default, or '' for a blank text field. */
+function implicitDefault(field: AnyModelField): unknown {
+  const def = field.getDefault();
+  if (def !== undefined) return def;
+  if (field.isText && field.options.blank && !field.nullable) return '';
+  if (field.nullable) return null;
+  return undefined;
+}
+
+function returningColumns(model: AnyModel): string[] {
+  return model.fieldList.map((f) =>
+    f.column === f.attname ? f.column : `${f.column} as ${f.attname}`,
+  );
+}
+
+function selectPlan(model: AnyModel, db: Database, related: readonly string[]): SelectPlan {
+  let byKey = plans.get(model);
+  if (!byKey) plans.set(model, (byKey = new Map()));
+  const key = `${db.vendor}|${related.join(',')}`;
+  const cached = byKey.get(key);
+  if (cached) return cached;
+
+  const columns: string[] = [];
+  const local: Array<[string, ValueReader]> = [];
+  for (const field of model.fieldList) {
+    columns.push(`${model.table}.${field.column} as ${field.attname}`);
+    const reader = db.adapter.reader(field);
+    if (reader) local.push([field.attname, reader]);
+  }
+  const joins = new JoinSet(model);
+  const nested = related.map((path) => {
+    const join = joins.join(path, `${model.name}.selectRelated`);
+    const fields = join.model.fieldList.map((field: AnyModelField) => {
+      const key = `${path}__${field.attname}`;
+      columns.push(`${join.alias}.${field.column} as ${key}`);
+      return [key, field.attname, db.adapter.reader(field)] as const;
+    });
+    const parts = path.split('__');
+    return {
+      parents: parts.slice(0, -1),
+      name: parts[parts.length - 1] as string,
+      pk: `${path}__${join.model.pk.attname}`,
+      fields,
+    };
+  });
+
+  const read = (raw: Record<string, unknown>): Record<string, unknown> => {
+    for (let i = 0; i < local.length; i++) {
+      const [key, reader] = local[i] as [string, ValueReader];
+      raw[key] = reader(raw[key]);
+    }
+    for (const rel of nested) {
+      let target: Record<string, unknown> | null = raw;
+      for (const parent of rel.parents)
+        target = (target?.[parent] as Record<string, unknown> | null) ?? null;
+      let value: Record<string, unknown> | null = null;
+      if (raw[rel.pk] !== null && raw[rel.pk] !== undefined) {
+        value = {};
+        for (const [key, attname, reader] of rel.fields)
+          value[attname] = reader ? reader(raw[key]) : raw[key];
+      }
+      for (const [key] of rel.fields) delete raw[key];
+      if (target) target[rel.name] = value;
+    }
+    return raw;
+  };
+  const plan = { columns, read };
+  byKey.set(key, plan);
+  return plan;
+}

@@ -1,0 +1,200 @@
+/**
+ * SQLite through better-sqlite3: the embedded default.
+ * @module
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  type Dialect,
+  type Expression,
+  type Kysely,
+  type RawBuilder,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import {
+  CheckViolationError,
+  DatabaseUnavailableError,
+  ForeignKeyViolationError,
+  NotNullViolationError,
+  UniqueViolationError,
+} from './database-errors.ts';
+import { formatDecimal } from './decimal-text.ts';
+import {
+  DialectAdapterBase,
+  fieldsForColumns,
+  likePattern,
+  type ValueReader,
+} from './dialect-adapter.ts';
+
+/** Options of the SQLite adapter. */
+export interface SqliteAdapterOptions {
+  /** A file path, or `:memory:`. */
+  readonly filename: string;
+  /** How long a write waits for a lock held by another process, in ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
+const SQLITE_EXACT_DIGITS = 15;
+
+const readBoolean: ValueReader = (v) =>
+  v === null || v === undefined ? null : v === 1 || v === true;
+
+/**
+ * SQLite: text is compared byte-wise (BINARY), which is code point order for UTF-8;
+ * decimals live in NUMERIC columns, which sort numerically and keep 15 significant digits.
+ */
+export class SqliteAdapter extends DialectAdapterBase {
+  readonly vendor = 'sqlite';
+  readonly #options: SqliteAdapterOptions;
+
+  constructor(options: SqliteAdapterOptions) {
+    super();
+    this.#options = Object.freeze({ ...options });
+  }
+
+  createDialect(): Dialect {
+    const database = new BetterSqlite3(this.#options.filename, {
+      timeout: this.#options.busyTimeoutMs ?? 5000,
+    });
+    if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('synchronous = NORMAL');
+    return new SqliteDialect({ database });
+  }
+
+  columnType(field: AnyModelField): string {
+    switch (field.kind) {
+      case 'auto':
+      case 'integer':
+      case 'positive_integer':
+      case 'foreign_key':
+      case 'one_to_one':
+        return 'integer';
+      case 'big_integer':
+        return 'bigint';
+      case 'char':
+      case 'email':
+      case 'url':
+      case 'file':
+        return `varchar(${field.extra.maxLength})`;
+      case 'text':
+        return 'text';
+      case 'decimal':
+        return 'decimal';
+      case 'boolean':
+        return 'boolean';
+      case 'date':
+        return 'date';
+      case 'datetime':
+        return 'datetime';
+    }
+  }
+
+  override reader(field: AnyModelField): ValueReader | null {
+    if (field.kind === 'boolean') return readBoolean;
+    if (field.kind === 'decimal') {
+      const places = field.extra.decimalPlaces as number;
+      return (v) =>
+        v === null || v === undefined ? null : formatDecimal(v as number | string, places);
+    }
+    return null;
+  }
+
+  override toDb(field: AnyModelField, value: unknown): unknown {
+    if (field.kind === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    return value;
+  }
+
+  override textMatch(
+    column: Expression<unknown>,
+    value: string,
+    mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    // SQLite's LIKE ignores ASCII case, so it serves the insensitive form; the sensitive form
+    // compares code points.
+    if (caseInsensitive)
+      return sql<boolean>`${column} like ${likePattern(value, mode)} escape '\\'`;
+    return mode === 'contains'
+      ? sql<boolean>`instr(${column}, ${value}) > 0`
+      : sql<boolean>`substr(${column}, 1, length(${value})) = ${value}`;
+  }
+
+  override checkModel(model: AnyModel): void {
+    for (const field of model.fieldList) {
+      if (field.kind === 'decimal' && (field.extra.maxDigits as number) > SQLITE_EXACT_DIGITS) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_DIALECT_LIMIT',
+          `${model.name}.${field.name}: maxDigits ${field.extra.maxDigits} is more than SQLite keeps exactly ` +
+            `(${SQLITE_EXACT_DIGITS} significant digits in a NUMERIC column). Use maxDigits <= ${SQLITE_EXACT_DIGITS}, ` +
+            'or PostgreSQL (DATABASE_URL=postgres://...).',
+        );
+      }
+    }
+  }
+
+  override translateError(error: unknown, model: AnyModel | undefined): unknown {
+    const code = (error as { code?: unknown })?.code;
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
+    const message = (error as Error).message;
+    const options = { cause: error };
+    if (
+      code === 'SQLITE_BUSY' ||
+      code.startsWith('SQLITE_BUSY_') ||
+      code.startsWith('SQLITE_LOCKED')
+    ) {
+      return new DatabaseUnavailableError('The database is locked; try again.', options);
+    }
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      const { table, columns } = parseColumns(message);
+      const found = fieldsForColumns(model, table, columns);
+      return new UniqueViolationError(message, found.model, found.fields, options);
+    }
+    if (code === 'SQLITE_CONSTRAINT_NOTNULL') {
+      const { table, columns } = parseColumns(message);
+      const found = fieldsForColumns(model, table, columns);
+      return new NotNullViolationError(message, found.model, found.fields, options);
+    }
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+      return new ForeignKeyViolationError(message, model, [], options);
+    }
+    if (code === 'SQLITE_CONSTRAINT_CHECK') {
+      const name = message.split(':').slice(1).join(':').trim();
+      const field = model?.fieldList.find(
+        (f) => name === `${model.table}_${f.column}_check` || name === f.column,
+      );
+      return new CheckViolationError(message, model, field ? [field.name] : [], options);
+    }
+    return error;
+  }
+
+  async explain(db: Kysely<any>, text: string, parameters: readonly unknown[]): Promise<string[]> {
+    const result = await db.executeQuery<{ detail: string }>({
+      ...sql``.compile(db),
+      sql: `explain query plan ${text}`,
+      parameters,
+    });
+    return result.rows.map((row) => row.detail);
+  }
+}
+
+/** `UNIQUE constraint failed: book.isbn, book.title` → table and columns. */
+function parseColumns(message: string): { table: string | undefined; columns: string[] } {
+  const list = message.split(':').slice(1).join(':').trim();
+  let table: string | undefined;
+  const columns = list
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const dot = part.lastIndexOf('.');
+      if (dot === -1) return part;
+      table = part.slice(0, dot);
+      return part.slice(dot + 1);
+    });
+  return { table, columns };
+}

@@ -1,0 +1,24 @@
+/**
+ * The error thrown at start-up for a mistake in a developer's declarations.
+ * @module
+ */
+
+/**
+ * A mistake in a model, serializer, view set or setting, found at definition or start-up.
+ * The message names what is wrong and what to change; `code` is a stable `REST_ERR_*` code
+ * documented in `docs/errors.md`.
+ *
+ * @example
+ * ```ts
+ * throw new ImproperlyConfigured('REST_ERR_MODEL_FIELD', 'Book.title: CharField needs maxLength.');
+ * ```
+ */
+export class ImproperlyConfigured extends Error {
+  override readonly name = 'ImproperlyConfigured';
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * One column of a model, with the metadata serializers, migrations and queries read from it.
+ *
+ * Fields are declared with the factories of `models` (`models.CharField({ maxLength: 100 })`)
+ * and bound to their model by `defineModel`, which fills in `name`, `column` and `model`.
+ * @module
+ */
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from './model.ts';
+
+/** A choice: the stored value and the name shown to people. */
+export type Choice = readonly [value: string | number, displayName: string];
+
+/** What the database must do with a row whose foreign key points at a deleted row. */
+export type OnDelete = 'CASCADE' | 'SET_NULL' | 'RESTRICT' | 'PROTECT' | 'NO_ACTION';
+
+/** The kinds of column the toolkit knows; the dialects map each to a column type. */
+export type ModelFieldKind =
+  | 'auto'
+  | 'char'
+  | 'text'
+  | 'email'
+  | 'url'
+  | 'integer'
+  | 'positive_integer'
+  | 'big_integer'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'foreign_key'
+  | 'one_to_one'
+  | 'file';
+
+/** Options every model field accepts (Django's names, camel-cased). */
+export interface ModelFieldOptions<T = unknown> {
+  /** The column accepts NULL. */
+  readonly null?: boolean;
+  /** Serializers accept an empty string. */
+  readonly blank?: boolean;
+  /** A value, or a function giving one, used when a create supplies none. */
+  readonly default?: T | (() => T);
+  /** A unique index on the column; serializers validate uniqueness. */
+  readonly unique?: boolean;
+  /** Allowed values with their display names. */
+  readonly choices?: readonly Choice[];
+  /** An index on the column. */
+  readonly dbIndex?: boolean;
+  /** The column name when it is not the field name. */
+  readonly dbColumn?: string;
+  /** The human name used in messages; defaults to the field name with spaces. */
+  readonly verboseName?: string;
+  /** Help shown in forms and schemas. */
+  readonly helpText?: string;
+  /** This field is the primary key (instead of the automatic `id`). */
+  readonly primaryKey?: boolean;
+  /** False keeps the field out of model serializers. */
+  readonly editable?: boolean;
+}
+
+/** Kind-specific options, kept together so one class serves every kind. */
+export interface ModelFieldExtra {
+  readonly maxLength?: number;
+  readonly maxDigits?: number;
+  readonly decimalPlaces?: number;
+  readonly to?: AnyModel | (() => AnyModel) | 'self';
+  readonly onDelete?: OnDelete;
+  readonly relatedName?: string;
+  readonly uploadTo?: string;
+  readonly autoNow?: boolean;
+  readonly autoNowAdd?: boolean;
+}
+
+/**
+ * A declared column. `T` is the value type a row holds for it (used by `Row<Model>`).
+ *
+ * @example
+ * ```ts
+ * const title = models.CharField({ maxLength: 100, unique: true });
+ * title.kind; // 'char'
+ * ```
+ */
+export class ModelField<T = unknown> {
+  /** Type-level only: the value a row holds for this field. */
+  declare readonly valueType: T;
+
+  readonly kind: ModelFieldKind;
+  readonly options: ModelFieldOptions<T>;
+  readonly extra: ModelFieldExtra;
+
+  /** The field's name in the model declaration (set by `defineModel`). */
+  name = '';
+  /** The key of this field in a row: the name, or `<name>_id` for relations. */
+  attname = '';
+  /** The database column. */
+  column = '';
+  /** The model that owns this field (set by `defineModel`). */
+  model!: AnyModel;
+
+  #related: AnyModel | undefined;
+
+  constructor(kind: ModelFieldKind, options: ModelFieldOptions<T>, extra: ModelFieldExtra = {}) {
+    this.kind = kind;
+    this.options = Object.freeze({ ...options });
+    this.extra = Object.freeze({ ...extra });
+  }
+
+  /** True for foreign keys and one-to-one fields. */
+  get isRelation(): boolean {
+    return this.kind === 'foreign_key' || this.kind === 'one_to_one';
+  }
+
+  get isPrimaryKey(): boolean {
+    return this.options.primaryKey === true || this.kind === 'auto';
+  }
+
+  get nullable(): boolean {
+    return this.options.null === true;
+  }
+
+  get unique(): boolean {
+    return this.options.unique === true || this.isPrimaryKey || this.kind === 'one_to_one';
+  }
+
+  get hasDefault(): boolean {
+    return this.options.default !== undefined || this.kind === 'auto';
+  }
+
+  /** True for text-like kinds, which sort by byte order on every dialect. */
+  get isText(): boolean {
+    return (
+      this.kind === 'char' ||
+      this.kind === 'text' ||
+      this.kind === 'email' ||
+      this.kind === 'url' ||
+      this.kind === 'file'
+    );
+  }
+
+  get verboseName(): string {
+    return this.options.verboseName ?? this.name.replaceAll('_', ' ');
+  }
+
+  /** The default value for a new row, calling the factory when the default is a function. */
+  getDefault(): T | undefined {
+    const value = this.options.default;
+    return typeof value === 'function' ? (value as () => T)() : value;
+  }
+
+  /** The model a relation points to, resolved on first use (so models may refer forward). */
+  get relatedModel(): AnyModel {
+    if (!this.isRelation) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_RELATION',
+        `${this.model.name}.${this.name} is not a relation.`,
+      );
+    }
+    if (this.#related) return this.#related;
+    const to = this.extra.to;
+    const resolved = to === 'self' ? this.model : typeof to === 'function' ? to() : to;
+    if (!resolved || typeof resolved !== 'object' || !('table' in resolved)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_RELATION',
+        `${this.model.name}.${this.name} relates to an unknown model (${String(resolved)}). ` +
+          'Pass the model defined with defineModel(), a function returning it (for models defined later), or "self".',
+      );
+    }
+    this.#related = resolved as AnyModel;
+    return this.#related;
+  }
+
+  /** Called by `defineModel`: names the field and checks its options. */
+  bind(model: AnyModel, name: string): void {
+    this.model = model;
+    this.name = name;
+    this.attname = this.isRelation ? `${name}_id` : name;
+    this.column = this.options.dbColumn ?? this.attname;
+    this.#check();
+  }
+
+  #check(): void {
+    const where = `${this.model.name}.${this.name}`;
+    const fail = (fix: string): never => {
+      throw new ImproperlyConfigured('REST_ERR_MODEL_FIELD', `${where}: ${fix}`);
+    };
+    const { maxLength, maxDigits, decimalPlaces } = this.extra;
+    if (
+      (this.kind === 'char' || this.kind === 'email' || this.kind === 'url') &&
+      maxLength === undefined
+    ) {
+      fail('a CharField needs maxLength, for example models.CharField({ maxLength: 100 }).');
+    }
+    if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1)) {
+      fail(`maxLength must be a positive integer, got ${String(maxLength)}.`);
+    }
+    if (this.kind === 'decimal') {
+      if (!Number.isInteger(maxDigits) || (maxDigits as number) < 1) {
+        fail(
+          'a DecimalField needs maxDigits, a positive integer (for example { maxDigits: 10, decimalPlaces: 2 }).',
+        );
+      }
+      if (!Number.isInteger(decimalPlaces) || (decimalPlaces as number) < 0) {
+        fail('a DecimalField needs decimalPlaces, a non-negative integer.');
+      }
+      if ((decimalPlaces as number) > (maxDigits as number)) {
+        fail(`decimalPlaces (${decimalPlaces}) cannot exceed maxDigits (${maxDigits}).`);
+      }
+    }
+    const choices = this.options.choices;
+    if (choices) {
+      if (!Array.isArray(choices) || choices.length === 0) {
+        fail('choices must be a non-empty list of [value, displayName] pairs.');
+      }
+      for (const choice of choices) {
+        if (!Array.isArray(choice) || choice.length !== 2 || typeof choice[1] !== 'string') {
+          fail(`each choice must be a [value, displayName] pair, got ${JSON.stringify(choice)}.`);
+        }
+      }
+      const def = this.options.default;
+      if (
+        def !== undefined &&
+        typeof def !== 'function' &&
+        !choices.some(([value]) => value === def)
+      ) {
+        fail(
+          `the default ${JSON.stringify(def)} is not among the choices (${choices.map(([v]) => JSON.stringify(v)).join(', ')}). ` +
+            'Change the default or add it to the choices.',
+        );
+      }
+    }
+    if (this.isRelation && this.extra.onDelete === 'SET_NULL' && !this.nullable) {
+      fail("onDelete: 'SET_NULL' needs null: true on the field.");
+    }
+  }
+}
+
+/** Any model field, whatever its value type. */
+export type AnyModelField = ModelField<any>;

@@ -1,0 +1,193 @@
+/**
+ * The factories that declare model fields, under the names Django users know.
+ *
+ * @example
+ * ```ts
+ * import { defineModel, models } from '@restframework/core';
+ *
+ * const Book = defineModel({
+ *   name: 'Book',
+ *   fields: {
+ *     title: models.CharField({ maxLength: 100 }),
+ *     price: models.DecimalField({ maxDigits: 10, decimalPlaces: 2 }),
+ *     pages: models.PositiveIntegerField({ default: 200 }),
+ *   },
+ * });
+ * ```
+ * @module
+ */
+import type { AnyModel } from './model.ts';
+import { type Choice, ModelField, type ModelFieldOptions, type OnDelete } from './model-field.ts';
+
+/** `T`, or `T | null` when the options say `null: true`. */
+export type NullableIf<T, O> = O extends { readonly null: true } ? T | null : T;
+
+/** Options of a text column with a length limit. */
+export interface CharFieldOptions extends ModelFieldOptions<string> {
+  readonly maxLength: number;
+}
+
+/** Options of a decimal column. */
+export interface DecimalFieldOptions extends ModelFieldOptions<string> {
+  readonly maxDigits: number;
+  readonly decimalPlaces: number;
+}
+
+/** Options of a date-time column. */
+export interface DateTimeFieldOptions extends ModelFieldOptions<string> {
+  /** Set to now on every save. */
+  readonly autoNow?: boolean;
+  /** Set to now when the row is created. */
+  readonly autoNowAdd?: boolean;
+}
+
+/** Options of a relation. */
+export interface RelationOptions extends ModelFieldOptions<number> {
+  readonly onDelete: OnDelete;
+  /** Name of the reverse accessor (informational). */
+  readonly relatedName?: string;
+}
+
+/** Options of a file column, which stores the file's name in storage. */
+export interface FileFieldOptions extends ModelFieldOptions<string> {
+  /** A folder inside the storage for this field's files. */
+  readonly uploadTo?: string;
+  readonly maxLength?: number;
+}
+
+/**
+ * A relation field. `__relatedModel` exists only in the type: it marks the field as a relation
+ * (so rows get a `<name>_id` key) and carries the related model's type.
+ */
+export type RelationField<M extends AnyModel, T> = ModelField<T> & { readonly __relatedModel: M };
+
+type Target<M extends AnyModel> = M | (() => M) | 'self';
+
+function charLike<O extends CharFieldOptions>(kind: 'char' | 'email' | 'url', options: O) {
+  return new ModelField<NullableIf<string, O>>(kind, options as ModelFieldOptions<any>, {
+    maxLength: options.maxLength,
+  });
+}
+
+/** The model field factories (`models.CharField(...)`, ...). */
+export const models = {
+  /** An auto-incrementing integer primary key; added as `id` when no field is the primary key. */
+  AutoField(options: ModelFieldOptions<number> = {}): ModelField<number> {
+    return new ModelField<number>('auto', { ...options, primaryKey: true });
+  },
+
+  /** A string with a maximum length (`maxLength` is required). */
+  CharField<const O extends CharFieldOptions>(options: O): ModelField<NullableIf<string, O>> {
+    return charLike('char', options);
+  },
+
+  /** A string without a length limit. */
+  TextField<const O extends ModelFieldOptions<string>>(
+    options?: O,
+  ): ModelField<NullableIf<string, O>> {
+    return new ModelField('text', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A string validated as an e-mail address (`maxLength` defaults to 254, as Django's). */
+  EmailField<const O extends Partial<CharFieldOptions>>(
+    options?: O,
+  ): ModelField<NullableIf<string, O>> {
+    return charLike('email', { maxLength: 254, ...(options ?? {}) } as CharFieldOptions);
+  },
+
+  /** A string validated as a URL (`maxLength` defaults to 200, as Django's). */
+  URLField<const O extends Partial<CharFieldOptions>>(
+    options?: O,
+  ): ModelField<NullableIf<string, O>> {
+    return charLike('url', { maxLength: 200, ...(options ?? {}) } as CharFieldOptions);
+  },
+
+  /** A 32-bit signed integer. */
+  IntegerField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<NullableIf<number, O>> {
+    return new ModelField('integer', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A 32-bit integer that cannot be negative (a CHECK constraint in the database). */
+  PositiveIntegerField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<NullableIf<number, O>> {
+    return new ModelField('positive_integer', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A 64-bit integer, read as a number (exact up to 2^53). */
+  BigIntegerField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<NullableIf<number, O>> {
+    return new ModelField('big_integer', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** An exact decimal, held as a string with exactly `decimalPlaces` places. */
+  DecimalField<const O extends DecimalFieldOptions>(options: O): ModelField<NullableIf<string, O>> {
+    return new ModelField('decimal', options as ModelFieldOptions<any>, {
+      maxDigits: options.maxDigits,
+      decimalPlaces: options.decimalPlaces,
+    });
+  },
+
+  /** A boolean. */
+  BooleanField<const O extends ModelFieldOptions<boolean>>(
+    options?: O,
+  ): ModelField<NullableIf<boolean, O>> {
+    return new ModelField('boolean', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A calendar date, held as `YYYY-MM-DD`. */
+  DateField<const O extends ModelFieldOptions<string>>(
+    options?: O,
+  ): ModelField<NullableIf<string, O>> {
+    return new ModelField('date', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** An instant, held as an ISO 8601 string in UTC (`2024-01-02T03:04:05.000Z`). */
+  DateTimeField<const O extends DateTimeFieldOptions>(
+    options?: O,
+  ): ModelField<NullableIf<string, O>> {
+    const o = (options ?? {}) as DateTimeFieldOptions;
+    return new ModelField('datetime', o as ModelFieldOptions<any>, {
+      ...(o.autoNow ? { autoNow: true } : {}),
+      ...(o.autoNowAdd ? { autoNowAdd: true } : {}),
+    });
+  },
+
+  /** A many-to-one relation; the row holds `<name>_id`. */
+  ForeignKey<M extends AnyModel, const O extends RelationOptions>(
+    to: Target<M>,
+    options: O,
+  ): RelationField<M, NullableIf<number, O>> {
+    return new ModelField('foreign_key', options as ModelFieldOptions<any>, {
+      to: to as Target<AnyModel>,
+      onDelete: options.onDelete,
+      ...(options.relatedName ? { relatedName: options.relatedName } : {}),
+    }) as RelationField<M, NullableIf<number, O>>;
+  },
+
+  /** A one-to-one relation (a unique foreign key). */
+  OneToOneField<M extends AnyModel, const O extends RelationOptions>(
+    to: Target<M>,
+    options: O,
+  ): RelationField<M, NullableIf<number, O>> {
+    return new ModelField('one_to_one', options as ModelFieldOptions<any>, {
+      to: to as Target<AnyModel>,
+      onDelete: options.onDelete,
+      ...(options.relatedName ? { relatedName: options.relatedName } : {}),
+    }) as RelationField<M, NullableIf<number, O>>;
+  },
+
+  /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */
+  FileField<const O extends FileFieldOptions>(options?: O): ModelField<NullableIf<string, O>> {
+    const o = (options ?? {}) as FileFieldOptions;
+    return new ModelField('file', o as ModelFieldOptions<any>, {
+      maxLength: o.maxLength ?? 100,
+      ...(o.uploadTo ? { uploadTo: o.uploadTo } : {}),
+    });
+  },
+};
+
+export type { Choice };

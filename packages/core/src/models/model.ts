@@ -1,0 +1,273 @@
+/**
+ * Model declarations: one object per table, dialect-free, carrying the metadata that
+ * migrations, queries and serializers read.
+ *
+ * @example
+ * ```ts
+ * import { defineModel, models, type Row } from '@restframework/core';
+ *
+ * export const Book = defineModel({
+ *   name: 'Book',
+ *   fields: {
+ *     title: models.CharField({ maxLength: 100 }),
+ *     isbn: models.CharField({ maxLength: 100, unique: true }),
+ *   },
+ *   ordering: ['isbn'],
+ * });
+ * type BookRow = Row<typeof Book>; // { id: number; title: string; isbn: string }
+ * const books = await Book.objects.filter({ title__icontains: 'river' }).orderBy('-id').execute();
+ * ```
+ * @module
+ */
+import { QuerySet } from '../db/query-set.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { isIdentifier, snakeCase } from '../utils/text.ts';
+import { type AnyModelField, ModelField } from './model-field.ts';
+import type { ModelProperty } from './model-property.ts';
+
+type DeclaredFields = Record<string, AnyModelField>;
+type DeclaredProperties = Record<string, ModelProperty<any>>;
+
+/** What `defineModel` accepts. */
+export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredProperties> {
+  /** The model's name, used in messages and view names (`Book`). */
+  readonly name: string;
+  /** The table; defaults to the snake-cased name (`BookProxy` → `book_proxy`). */
+  readonly table?: string;
+  /** The columns. An `id` auto primary key is added first unless a field is the primary key. */
+  readonly fields: F;
+  /** Computed properties, readable by serializers (`full_name`, nested proxy groups). */
+  readonly properties?: P;
+  /** Default ordering: field names or relation paths, `-` for descending. */
+  readonly ordering?: readonly string[];
+  /** Human name (`book`); defaults to the name split into lower-case words. */
+  readonly verboseName?: string;
+  /** Plural human name; defaults to the verbose name plus `s`. */
+  readonly verboseNamePlural?: string;
+}
+
+type FieldValue<X> = X extends ModelField<infer T> ? T : never;
+
+/** The row type of a model: every column by attribute name (`user_id` for a relation `user`). */
+export type Row<M> =
+  M extends Model<infer F, any>
+    ? ('id' extends keyof F ? {} : { id: number }) & {
+        -readonly [K in keyof F as K extends string
+          ? F[K] extends { readonly __relatedModel: any }
+            ? `${K}_id`
+            : K
+          : never]: FieldValue<F[K]>;
+      }
+    : never;
+
+/** Any model, whatever its fields. */
+export type AnyModel = Model<any, any>;
+
+/** The fields of a model as declared (without the automatic `id`). */
+export type FieldsOf<M> = M extends Model<infer F, any> ? F : never;
+
+/**
+ * A model: its table, its fields (bound, in declaration order with `id` first), its computed
+ * properties and its default ordering. Create models with {@link defineModel}.
+ */
+export class Model<
+  F extends DeclaredFields = DeclaredFields,
+  P extends DeclaredProperties = DeclaredProperties,
+> {
+  readonly name: string;
+  readonly table: string;
+  /** Every field by name, `id` first. */
+  readonly fields: Readonly<Record<string, AnyModelField>>;
+  /** Every field, in order. */
+  readonly fieldList: readonly AnyModelField[];
+  /** Every field by attribute name (`user_id`) and by name (`user`). */
+  readonly #byKey: Map<string, AnyModelField>;
+  readonly properties: Readonly<P>;
+  readonly ordering: readonly string[];
+  readonly verboseName: string;
+  readonly verboseNamePlural: string;
+  /** The primary key field. */
+  readonly pk: AnyModelField;
+  /** Type-level only: the declared fields. */
+  declare readonly declared: F;
+
+  #checked = false;
+
+  constructor(definition: ModelDefinition<F, P>) {
+    const { name } = definition;
+    if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_NAME',
+        `defineModel: the name ${JSON.stringify(name)} must be an identifier such as "Book".`,
+      );
+    }
+    this.name = name;
+    this.table = definition.table ?? snakeCase(name);
+    this.#assertIdentifier(this.table, 'its table name');
+    this.verboseName = definition.verboseName ?? snakeCase(name).replaceAll('_', ' ');
+    this.verboseNamePlural = definition.verboseNamePlural ?? `${this.verboseName}s`;
+
+    const declared = definition.fields ?? {};
+    const fields: Record<string, AnyModelField> = {};
+    const declaredPk = Object.values(declared).filter((f) => f.isPrimaryKey);
+    if (declaredPk.length > 1) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_FIELD',
+        `${name} declares more than one primary key (${Object.entries(declared)
+          .filter(([, f]) => f.isPrimaryKey)
+          .map(([n]) => n)
+          .join(', ')}). Keep one.`,
+      );
+    }
+    if (declaredPk.length === 0) {
+      if ('id' in declared) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.id is declared but is not a primary key. Rename it, or declare it with primaryKey: true.`,
+        );
+      }
+      fields.id = new ModelField<number>('auto', { primaryKey: true });
+    }
+    for (const [fieldName, field] of Object.entries(declared)) {
+      if (!(field instanceof ModelField)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.${fieldName} is not a model field. Declare it with models.*, for example models.CharField({ maxLength: 100 }).`,
+        );
+      }
+      if (field.model) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.${fieldName} reuses a field object already bound to ${field.model.name}.${field.name}. Declare a new one.`,
+        );
+      }
+      fields[fieldName] = field;
+    }
+    this.#byKey = new Map();
+    for (const [fieldName, field] of Object.entries(fields)) {
+      this.#assertIdentifier(fieldName, `the field name ${JSON.stringify(fieldName)}`);
+      if (fieldName.includes('__')) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.${fieldName}: field names may not contain "__", which separates relation paths.`,
+        );
+      }
+      field.bind(this, fieldName);
+      this.#assertIdentifier(field.column, `the column of ${fieldName}`);
+      this.#byKey.set(fieldName, field);
+      this.#byKey.set(field.attname, field);
+    }
+    this.fields = Object.freeze(fields);
+    this.fieldList = Object.freeze(Object.values(fields));
+    this.pk = this.fieldList.find((f) => f.isPrimaryKey) as AnyModelField;
+
+    const properties = (definition.properties ?? {}) as P;
+    for (const propName of Object.keys(properties)) {
+      if (this.#byKey.has(propName)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_PROPERTY',
+          `${name}.${propName} is both a field and a property. Rename one of them.`,
+        );
+      }
+    }
+    this.properties = Object.freeze({ ...properties });
+
+    this.ordering = Object.freeze([...(definition.ordering ?? [])]);
+    for (const term of this.ordering) {
+      const path = term.startsWith('-') ? term.slice(1) : term;
+      const head = path.split('__')[0] as string;
+      if (head !== 'pk' && !this.#byKey.has(head)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_ORDERING',
+          `${name}: ordering refers to the unknown field "${path}". Use one of: ${Object.keys(fields).join(', ')}.`,
+        );
+      }
+    }
+    // Properties see the finished model, so they can check the fields and their siblings.
+    for (const [propName, property] of Object.entries(properties)) {
+      property.bind?.(this as AnyModel, propName);
+    }
+  }
+
+  /** A query over every row (`Book.objects.filter(...)`); a new one each time. */
+  get objects(): QuerySet<this> {
+    return new QuerySet(this);
+  }
+
+  /** The field with this name or attribute name (`user` or `user_id`); `pk` gives the primary key. */
+  getField(name: string): AnyModelField | undefined {
+    if (name === 'pk') return this.pk;
+    return this.#byKey.get(name);
+  }
+
+  /** True when `name` is a field or a property of the model. */
+  has(name: string): boolean {
+    return this.#byKey.has(name) || Object.hasOwn(this.properties, name);
+  }
+
+  /**
+   * Resolves what only start-up can: relations given as functions, ordering paths across
+   * them. Called by migrations and by the Fastify plugin; safe to call more than once.
+   */
+  check(): void {
+    if (this.#checked) return;
+    for (const field of this.fieldList) {
+      if (field.isRelation) void field.relatedModel;
+    }
+    for (const term of this.ordering) {
+      this.resolvePath(term.startsWith('-') ? term.slice(1) : term, `${this.name}.ordering`);
+    }
+    this.#checked = true;
+  }
+
+  /**
+   * Follows a `relation__field` path from this model to a column.
+   * Throws `ImproperlyConfigured` naming `where` when the path does not resolve.
+   */
+  resolvePath(path: string, where: string): { relations: AnyModelField[]; field: AnyModelField } {
+    const parts = path.split('__');
+    const relations: AnyModelField[] = [];
+    let model: AnyModel = this as AnyModel;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      const field = model.getField(part);
+      if (!field) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_PATH',
+          `${where}: "${path}" does not resolve: ${model.name} has no field "${part}".`,
+        );
+      }
+      if (i === parts.length - 1) return { relations, field };
+      if (!field.isRelation) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_PATH',
+          `${where}: "${path}" does not resolve: ${model.name}.${part} is not a relation.`,
+        );
+      }
+      relations.push(field);
+      model = field.relatedModel;
+    }
+    throw new ImproperlyConfigured('REST_ERR_MODEL_PATH', `${where}: the path is empty.`);
+  }
+
+  #assertIdentifier(value: string, what: string): void {
+    if (!isIdentifier(value)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_NAME',
+        `${this.name ?? 'defineModel'}: ${what} (${JSON.stringify(value)}) must be a plain identifier ` +
+          '(letters, digits and _, not starting with a digit, at most 63 characters).',
+      );
+    }
+  }
+}
+
+/**
+ * Declares a model. See the module example.
+ * Declaration mistakes throw `ImproperlyConfigured` naming the model, the field and the fix.
+ */
+export function defineModel<
+  const F extends DeclaredFields,
+  const P extends DeclaredProperties = {},
+>(definition: ModelDefinition<F, P>): Model<F, P> {
+  return new Model(definition);
+}

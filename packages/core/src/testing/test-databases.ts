@@ -1,0 +1,94 @@
+/**
+ * Fresh databases for tests: SQLite always, PostgreSQL when `TEST_POSTGRES_URL` is set.
+ *
+ * @example
+ * ```ts
+ * import { describe, it, before, after } from 'node:test';
+ * import { testDialects } from '@restframework/core/testing';
+ *
+ * for (const dialect of testDialects()) {
+ *   describe(`books on ${dialect.name}`, { skip: dialect.skip }, () => {
+ *     let db: Database;
+ *     before(async () => { db = await dialect.create(); await db.migrate([Book]); });
+ *     after(() => dialect.drop(db));
+ *     it('counts', async () => { ... });
+ *   });
+ * }
+ * ```
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Database, type DatabaseOptions } from '../db/database.ts';
+
+/** A database kind tests can run on. */
+export interface TestDialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** A reason to skip (PostgreSQL without `TEST_POSTGRES_URL`), or false. */
+  readonly skip: string | false;
+  /** Creates an empty database of this kind and connects to it. */
+  create(options?: DatabaseOptions): Promise<Database>;
+  /** Closes and removes a database made by `create`. */
+  drop(db: Database): Promise<void>;
+}
+
+const created = new WeakMap<Database, () => Promise<void>>();
+
+/** The URL of the PostgreSQL server for tests, or undefined. */
+export function testPostgresUrl(): string | undefined {
+  return process.env.TEST_POSTGRES_URL || undefined;
+}
+
+/** SQLite (a temporary file) and PostgreSQL (a new database on the test server). */
+export function testDialects(): TestDialect[] {
+  return [sqliteDialect, postgresDialect()];
+}
+
+const sqliteDialect: TestDialect = {
+  name: 'sqlite',
+  skip: false,
+  async create(options) {
+    const dir = mkdtempSync(join(tmpdir(), 'rf-test-'));
+    const db = Database.connect(`sqlite:${join(dir, 'db.sqlite3')}`, options);
+    created.set(db, async () => rmSync(dir, { recursive: true, force: true }));
+    return db;
+  },
+  drop,
+};
+
+function postgresDialect(): TestDialect {
+  const url = testPostgresUrl();
+  return {
+    name: 'postgres',
+    skip: url ? false : 'TEST_POSTGRES_URL is not set: PostgreSQL tests skipped',
+    async create(options) {
+      if (!url) throw new Error('TEST_POSTGRES_URL is not set.');
+      const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      await admin(url, `create database "${name}"`);
+      const target = new URL(url);
+      target.pathname = `/${name}`;
+      const db = Database.connect(target.toString(), options);
+      created.set(db, () => admin(url, `drop database if exists "${name}" with (force)`));
+      return db;
+    },
+    drop,
+  };
+}
+
+async function drop(db: Database): Promise<void> {
+  await db.close();
+  await created.get(db)?.();
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
