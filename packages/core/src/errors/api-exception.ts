@@ -1,0 +1,179 @@
+/**
+ * The HTTP errors of the toolkit: one class per status, each with a default detail and a
+ * stable code. Throw them from views, serializers, permissions and filters; the view turns
+ * them into `{"detail": ...}` (or field errors for {@link ValidationError}) with the status.
+ * Every class here has a row in `docs/errors.md`.
+ *
+ * @example
+ * ```ts
+ * throw new NotFound();                          // 404 {"detail":"Not found."}
+ * throw new ValidationError({ title: ['Too long.'] });
+ * throw new PermissionDenied('Only editors may publish.');
+ * ```
+ * @module
+ */
+import { interpolate } from '../utils/text.ts';
+
+/** Field errors: messages, nested like the data (`{"group": {"field": ["message"]}}`). */
+export type ErrorTree = string[] | { [key: string]: ErrorTree } | ErrorTree[];
+
+/** Base of the HTTP errors: a status, a detail (text or field errors) and a code. */
+export class APIException extends Error {
+  static readonly statusCode: number = 500;
+  static readonly defaultDetail: string = 'A server error occurred.';
+  static readonly defaultCode: string = 'error';
+
+  readonly statusCode: number;
+  readonly detail: string | ErrorTree;
+  readonly code: string;
+  /** Extra response headers (`Allow`, `Retry-After`, ...). */
+  readonly headers: Record<string, string> = {};
+
+  constructor(detail?: string | ErrorTree, code?: string) {
+    const ctor = new.target as typeof APIException;
+    const resolved = detail ?? ctor.defaultDetail;
+    super(typeof resolved === 'string' ? resolved : 'Invalid input.');
+    this.name = ctor.name;
+    this.statusCode = ctor.statusCode;
+    this.detail = resolved;
+    this.code = code ?? ctor.defaultCode;
+  }
+
+  /** The response body: `{"detail": ...}`, or the field errors themselves. */
+  toJSON(): unknown {
+    return typeof this.detail === 'string' ? { detail: this.detail } : this.detail;
+  }
+}
+
+/** 400: input failed validation. The body is the field errors. */
+export class ValidationError extends APIException {
+  static override readonly statusCode = 400;
+  static override readonly defaultDetail = 'Invalid input.';
+  static override readonly defaultCode = 'invalid';
+  declare readonly detail: ErrorTree;
+
+  constructor(detail: string | ErrorTree = ValidationError.defaultDetail, code?: string) {
+    super(typeof detail === 'string' ? [detail] : detail, code);
+  }
+
+  override toJSON(): unknown {
+    return Array.isArray(this.detail) ? { non_field_errors: this.detail } : this.detail;
+  }
+}
+
+/** 400: the body could not be parsed. */
+export class ParseError extends APIException {
+  static override readonly statusCode = 400;
+  static override readonly defaultDetail = 'Malformed request.';
+  static override readonly defaultCode = 'parse_error';
+}
+
+/** 400: the `Host` header names no allowed host. */
+export class DisallowedHost extends APIException {
+  static override readonly statusCode = 400;
+  static override readonly defaultDetail = 'Invalid Host header.';
+  static override readonly defaultCode = 'disallowed_host';
+}
+
+/** 401: credentials were sent but are wrong. */
+export class AuthenticationFailed extends APIException {
+  static override readonly statusCode = 401;
+  static override readonly defaultDetail = 'Incorrect authentication credentials.';
+  static override readonly defaultCode = 'authentication_failed';
+}
+
+/** 401: no credentials were sent. */
+export class NotAuthenticated extends APIException {
+  static override readonly statusCode = 401;
+  static override readonly defaultDetail = 'Authentication credentials were not provided.';
+  static override readonly defaultCode = 'not_authenticated';
+}
+
+/** 403: the caller may not do this. */
+export class PermissionDenied extends APIException {
+  static override readonly statusCode = 403;
+  static override readonly defaultDetail = 'You do not have permission to perform this action.';
+  static override readonly defaultCode = 'permission_denied';
+}
+
+/** 404: no such resource. */
+export class NotFound extends APIException {
+  static override readonly statusCode = 404;
+  static override readonly defaultDetail = 'Not found.';
+  static override readonly defaultCode = 'not_found';
+}
+
+/** 405: the route exists but not for this method. */
+export class MethodNotAllowed extends APIException {
+  static override readonly statusCode = 405;
+  static override readonly defaultDetail = 'Method "{method}" not allowed.';
+  static override readonly defaultCode = 'method_not_allowed';
+
+  constructor(method: string, detail?: string) {
+    super(detail ?? interpolate(MethodNotAllowed.defaultDetail, { method }));
+  }
+}
+
+/** 406: no renderer matches the `Accept` header. */
+export class NotAcceptable extends APIException {
+  static override readonly statusCode = 406;
+  static override readonly defaultDetail = 'Could not satisfy the request Accept header.';
+  static override readonly defaultCode = 'not_acceptable';
+}
+
+/** 408: the client stopped sending its body. */
+export class RequestTimeout extends APIException {
+  static override readonly statusCode = 408;
+  static override readonly defaultDetail = 'The request body did not arrive in time.';
+  static override readonly defaultCode = 'request_timeout';
+}
+
+/** 413: the body, a part or a field is larger than allowed. */
+export class PayloadTooLarge extends APIException {
+  static override readonly statusCode = 413;
+  static override readonly defaultDetail = 'Request body is too large.';
+  static override readonly defaultCode = 'payload_too_large';
+}
+
+/** 415: no parser accepts the request's `Content-Type`. */
+export class UnsupportedMediaType extends APIException {
+  static override readonly statusCode = 415;
+  static override readonly defaultDetail = 'Unsupported media type "{media_type}" in request.';
+  static override readonly defaultCode = 'unsupported_media_type';
+
+  constructor(mediaType: string, detail?: string) {
+    super(detail ?? interpolate(UnsupportedMediaType.defaultDetail, { media_type: mediaType }));
+  }
+}
+
+/** 429: too many requests. */
+export class Throttled extends APIException {
+  static override readonly statusCode = 429;
+  static override readonly defaultDetail = 'Request was throttled.';
+  static override readonly defaultCode = 'throttled';
+}
+
+/** 503: the database (or another dependency) is unavailable right now. */
+export class ServiceUnavailable extends APIException {
+  static override readonly statusCode = 503;
+  static override readonly defaultDetail = 'Service temporarily unavailable, try again later.';
+  static override readonly defaultCode = 'service_unavailable';
+}
+
+/** Every HTTP error class, for the catalogue test and the docs. */
+export const API_EXCEPTIONS = [
+  ValidationError,
+  ParseError,
+  DisallowedHost,
+  AuthenticationFailed,
+  NotAuthenticated,
+  PermissionDenied,
+  NotFound,
+  MethodNotAllowed,
+  NotAcceptable,
+  RequestTimeout,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  Throttled,
+  ServiceUnavailable,
+] as const;

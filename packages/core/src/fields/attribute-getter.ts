@@ -1,0 +1,92 @@
+/**
+ * Compiles a field's `source` into a getter, once per serializer class.
+ * @module
+ */
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+
+/** A compiled getter and the relation path a query must load for it. */
+export interface CompiledGetter {
+  readonly get: (instance: unknown) => unknown;
+  /** `user` for `user.username`; undefined when no relation is crossed. */
+  readonly relatedPath: string | undefined;
+}
+
+type Step = (value: any) => unknown;
+
+/**
+ * Builds the getter of a source path. With a model, each step is checked now (a typo fails at
+ * start-up) and reads a column, a computed property, or a related row loaded by the query; a
+ * `null` on the way gives `null`. Without a model, steps read plain object keys.
+ *
+ * `relationValue: 'key'` makes a path that ends on a relation read its key column
+ * (`user_id`), which needs no join.
+ */
+export function compileGetter(
+  path: readonly string[],
+  model: AnyModel | null,
+  where: string,
+  relationValue: 'row' | 'key' = 'row',
+): CompiledGetter {
+  if (path.length === 0) return { get: (instance) => instance, relatedPath: undefined };
+  const steps: Step[] = [];
+  const relations: string[] = [];
+  let current: AnyModel | null = model;
+  for (let i = 0; i < path.length; i++) {
+    const name = path[i] as string;
+    const last = i === path.length - 1;
+    if (!current) {
+      steps.push((obj) => obj[name]);
+      continue;
+    }
+    const property = Object.hasOwn(current.properties, name) ? current.properties[name] : undefined;
+    if (property) {
+      steps.push((row) => property.get(row));
+      current = null;
+      continue;
+    }
+    const field = current.getField(name);
+    if (!field) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_SOURCE',
+        `${where}: the source "${path.join('.')}" does not resolve: ${current.name} has no field or property "${name}".`,
+      );
+    }
+    if (field.isRelation && !(last && relationValue === 'key')) {
+      relations.push(field.name);
+      const modelName = current.name;
+      steps.push((row) => {
+        const related = row[name];
+        if (related === undefined) {
+          throw new ImproperlyConfigured(
+            'REST_ERR_FIELD_SOURCE',
+            `${where}: ${modelName}.${name} is not loaded. Add .selectRelated('${relations.join('__')}') to the query ` +
+              '(generic views do this for you from the serializer).',
+          );
+        }
+        return related;
+      });
+      current = field.relatedModel;
+      continue;
+    }
+    const attname = field.attname;
+    steps.push((row) => row[attname]);
+    current = null;
+  }
+  const relatedPath = relations.length ? relations.join('__') : undefined;
+  if (steps.length === 1) {
+    const only = steps[0] as Step;
+    return { get: (instance) => (instance == null ? null : only(instance)), relatedPath };
+  }
+  return {
+    get: (instance) => {
+      let value: unknown = instance;
+      for (const step of steps) {
+        if (value === null || value === undefined) return null;
+        value = step(value);
+      }
+      return value;
+    },
+    relatedPath,
+  };
+}

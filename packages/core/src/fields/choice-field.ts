@@ -1,0 +1,72 @@
+/**
+ * One value out of a fixed list.
+ * @module
+ */
+import type { Choice } from '../models/model-field.ts';
+import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+
+/** Options of {@link ChoiceField}. */
+export interface ChoiceFieldOptions extends FieldOptions<string | number> {
+  /** `[value, displayName]` pairs, or bare values (shown as themselves). */
+  readonly choices: readonly (Choice | string | number)[];
+  readonly allowBlank?: boolean;
+}
+
+/**
+ * One of `choices`. `"1"` and `1` both select the choice `1`, as in DRF.
+ *
+ * @example
+ * ```ts
+ * const state = new ChoiceField({ choices: [['published', 'Published'], ['draft', 'Draft']] });
+ * ```
+ */
+export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions> extends Field<
+  O['choices'][number] extends readonly [infer V, string] ? V : O['choices'][number],
+  O['choices'][number] extends readonly [infer V, string] ? V : O['choices'][number],
+  O
+> {
+  static override defaultErrorMessages: Readonly<Record<string, string>> = {
+    invalid_choice: '"{input}" is not a valid choice.',
+  };
+  static override metadataType = 'choice';
+
+  readonly choices: readonly Choice[];
+  readonly allowBlank: boolean;
+  readonly #byText: Map<string, string | number>;
+
+  constructor(options: O) {
+    super(options);
+    this.choices = options.choices.map((c) =>
+      Array.isArray(c) ? (c as Choice) : ([c, String(c)] as Choice),
+    );
+    this.allowBlank = options.allowBlank ?? false;
+    this.#byText = new Map(this.choices.map(([value]) => [String(value), value]));
+  }
+
+  toInternalValue(data: unknown, _ctx?: RunContext): any {
+    if (data === '' && this.allowBlank) return '';
+    if (typeof data === 'string' || (typeof data === 'number' && Number.isFinite(data))) {
+      const value = this.#byText.get(String(data));
+      if (value !== undefined) return value;
+    }
+    return this.fail('invalid_choice', {
+      input: typeof data === 'string' ? data : JSON.stringify(data),
+    });
+  }
+
+  toRepresentation(value: unknown): any {
+    if (value === '' && this.allowBlank) return '';
+    return this.#byText.get(String(value)) ?? value;
+  }
+
+  override describe(): FieldDescription {
+    const description = super.describe();
+    if (!this.readOnly) {
+      description.choices = this.choices.map(([value, displayName]) => ({
+        value,
+        display_name: displayName,
+      }));
+    }
+    return description;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Exact decimals.
+ * @module
+ */
+import { formatDecimal } from '../db/decimal-text.ts';
+import { Decimal } from '../utils/decimal.ts';
+import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import { maxValueValidator, minValueValidator } from './validators.ts';
+
+/** Options of {@link DecimalField}. */
+export interface DecimalFieldOptions extends FieldOptions<string> {
+  /** Digits in total, or undefined for no limit. */
+  readonly maxDigits: number | undefined;
+  /** Digits after the point, or undefined for no limit. */
+  readonly decimalPlaces: number | undefined;
+  readonly maxValue?: number | string;
+  readonly minValue?: number | string;
+}
+
+const DECIMAL_TEXT = /^([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+const MAX_STRING_LENGTH = 1000;
+
+/** Digits of a decimal as Python's `Decimal.as_tuple()` counts them. */
+interface Precision {
+  readonly total: number;
+  readonly whole: number;
+  readonly places: number;
+}
+
+function precisionOf(
+  intPart: string,
+  fraction: string,
+  exponentText: string | undefined,
+): Precision {
+  const coefficient = (intPart + fraction).replace(/^0+(?=\d)/, '');
+  const exponent = Number(exponentText ?? 0) - fraction.length;
+  const digits = coefficient.length;
+  if (exponent >= 0) return { total: digits + exponent, whole: digits + exponent, places: 0 };
+  if (digits > -exponent) return { total: digits, whole: digits + exponent, places: -exponent };
+  return { total: -exponent, whole: 0, places: -exponent };
+}
+
+/**
+ * An exact decimal, validated and held as a string (`"12.50"`), never a binary float.
+ * Accepts JSON numbers and numeric strings with exponents (`"1e3"`); refuses NaN and
+ * infinities; renders exactly `decimalPlaces` places.
+ *
+ * @example
+ * ```ts
+ * const price = new DecimalField({ maxDigits: 10, decimalPlaces: 2 });
+ * ```
+ */
+export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOptions> extends Field<
+  string,
+  string,
+  O
+> {
+  static override defaultErrorMessages: Readonly<Record<string, string>> = {
+    invalid: 'A valid number is required.',
+    max_value: 'Ensure this value is less than or equal to {max_value}.',
+    min_value: 'Ensure this value is greater than or equal to {min_value}.',
+    max_digits: 'Ensure that there are no more than {max_digits} digits in total.',
+    max_decimal_places: 'Ensure that there are no more than {max_decimal_places} decimal places.',
+    max_whole_digits:
+      'Ensure that there are no more than {max_whole_digits} digits before the decimal point.',
+    max_string_length: 'String value too large.',
+  };
+  static override metadataType = 'decimal';
+
+  readonly maxDigits: number | undefined;
+  readonly decimalPlaces: number | undefined;
+  readonly maxValue: number | string | undefined;
+  readonly minValue: number | string | undefined;
+
+  constructor(options: O) {
+    super(options);
+    this.maxDigits = options.maxDigits;
+    this.decimalPlaces = options.decimalPlaces;
+    this.maxValue = options.maxValue;
+    this.minValue = options.minValue;
+    if (this.maxValue !== undefined) this.validators.push(maxValueValidator(this.maxValue));
+    if (this.minValue !== undefined) this.validators.push(minValueValidator(this.minValue));
+  }
+
+  toInternalValue(data: unknown, _ctx?: RunContext): string {
+    let text: string;
+    if (typeof data === 'number') {
+      if (!Number.isFinite(data)) this.fail('invalid');
+      text = String(data);
+    } else if (typeof data === 'string') {
+      text = data.trim();
+    } else {
+      return this.fail('invalid');
+    }
+    if (text.length > MAX_STRING_LENGTH) this.fail('max_string_length');
+    const match = DECIMAL_TEXT.exec(text);
+    if (!match) this.fail('invalid');
+    const [, , intPart, fraction, onlyFraction, exponent] = match;
+    const precision = precisionOf(intPart ?? '', fraction ?? onlyFraction ?? '', exponent);
+    const { maxDigits, decimalPlaces } = this;
+    if (maxDigits !== undefined && precision.total > maxDigits)
+      this.fail('max_digits', { max_digits: maxDigits });
+    if (decimalPlaces !== undefined && precision.places > decimalPlaces) {
+      this.fail('max_decimal_places', { max_decimal_places: decimalPlaces });
+    }
+    if (
+      maxDigits !== undefined &&
+      decimalPlaces !== undefined &&
+      precision.whole > maxDigits - decimalPlaces
+    ) {
+      this.fail('max_whole_digits', { max_whole_digits: maxDigits - decimalPlaces });
+    }
+    if (maxDigits === undefined && Math.abs(Number(exponent ?? 0)) > 1000) this.fail('invalid');
+    const value = new Decimal(text);
+    const fixed = decimalPlaces === undefined ? value.toFixed() : value.toFixed(decimalPlaces);
+    // -0 is 0: keep "-0.00" out of the database and the output.
+    return value.isZero() ? fixed.replace(/^-/, '') : fixed;
+  }
+
+  toRepresentation(value: unknown): string {
+    const text = typeof value === 'number' || typeof value === 'string' ? value : String(value);
+    return this.decimalPlaces === undefined
+      ? String(text)
+      : formatDecimal(text, this.decimalPlaces);
+  }
+
+  override describe(): FieldDescription {
+    const description = super.describe();
+    if (this.minValue !== undefined) description.min_value = this.minValue;
+    if (this.maxValue !== undefined) description.max_value = this.maxValue;
+    if (this.maxDigits !== undefined) description.max_digits = this.maxDigits;
+    if (this.decimalPlaces !== undefined) description.decimal_places = this.decimalPlaces;
+    return description;
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * The base of every serializer field: Django REST framework's `Field`, with its options,
+ * its empty-value rules, its validators and its error messages kept as data.
+ *
+ * A field converts one value in both directions: `toInternalValue` validates what a client
+ * sent, `toRepresentation` renders what a record holds. Fields are built once per serializer
+ * class and shared by every request, so they hold no per-request state: what a run needs
+ * (partial or not, the request, the instance) comes in a {@link RunContext}.
+ *
+ * @example
+ * ```ts
+ * class SlugField extends CharField {
+ *   static override defaultErrorMessages: Readonly<Record<string, string>> = { invalid: 'Enter a valid slug.' };
+ *   override toInternalValue(data: unknown, ctx: RunContext): string {
+ *     const value = super.toInternalValue(data, ctx);
+ *     if (!/^[-a-z0-9_]+$/.test(value)) this.fail('invalid');
+ *     return value;
+ *   }
+ * }
+ * ```
+ * @module
+ */
+import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import { interpolate, labelFromName } from '../utils/text.ts';
+import { compileGetter } from './attribute-getter.ts';
+import { isFormInput } from './form-input.ts';
+
+/** "Nothing was sent for this field" (DRF's `empty`), as opposed to `null`. */
+export const EMPTY: unique symbol = Symbol('empty');
+/** The type of {@link EMPTY}. */
+export type Empty = typeof EMPTY;
+
+/** Thrown while validating to leave a field out of the validated data. */
+export class SkipField extends Error {
+  override readonly name = 'SkipField';
+}
+
+/** What a serializer knows about the current request, for fields that build URLs. */
+export interface RequestLike {
+  /** The absolute URL of a named route (`book-detail`) with its parameters. */
+  reverse(name: string, params?: Readonly<Record<string, unknown>>): string;
+  /** An absolute URL for a path on this service, built from the request's scheme and host. */
+  buildAbsoluteUri(path: string): string;
+}
+
+/** The serializer context: the request, the view, and anything a view adds. */
+export interface SerializerContext {
+  readonly request?: RequestLike;
+  readonly view?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** What one validation or rendering run passes down to every field. */
+export interface RunContext {
+  /** PATCH: fields not sent are skipped, not required. */
+  readonly partial: boolean;
+  readonly context: SerializerContext;
+  /** The record being updated (undefined on create). */
+  readonly instance: unknown;
+}
+
+/** A validator: throws `ValidationError` (or returns a promise that rejects with one). */
+export type Validator<T = unknown> = (
+  value: T,
+  ctx: RunContext,
+  field: Field<any, any, any>,
+) => void | Promise<void>;
+
+/** Options every field accepts (DRF's names, camel-cased). */
+export interface FieldOptions<T = unknown> {
+  /** Shown in output, ignored in input. */
+  readonly readOnly?: boolean;
+  /** Accepted in input, never shown in output. */
+  readonly writeOnly?: boolean;
+  /** Must be sent on create and PUT (default: true unless read-only or with a default). */
+  readonly required?: boolean;
+  /** The value used when nothing is sent (a function is called each time). */
+  readonly default?: T | (() => T);
+  /** Accepts `null`. */
+  readonly allowNull?: boolean;
+  /** Where the value comes from: an attribute, a dotted path through relations, or `*`. */
+  readonly source?: string;
+  /** The human name; defaults to the field name with a capital and spaces. */
+  readonly label?: string;
+  readonly helpText?: string;
+  /** Replaces messages by code (`{ required: 'Give a title.' }`). */
+  readonly errorMessages?: Readonly<Record<string, string>>;
+  readonly validators?: readonly Validator<any>[];
+  /** Hints for HTML forms (`{ inputType: 'password' }`). */
+  readonly style?: Readonly<Record<string, unknown>>;
+}
+
+/** A field's self-description for OPTIONS and schemas (keys as the wire format has them). */
+export interface FieldDescription {
+  type: string;
+  required: boolean;
+  read_only: boolean;
+  label: string;
+  [key: string]: unknown;
+}
+
+const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>();
+
+/** The error messages of a field class, merged along its class chain (subclasses win). */
+function classMessages(ctor: Function): Readonly<Record<string, string>> {
+  const cached = mergedMessages.get(ctor);
+  if (cached) return cached;
+  const parent = Object.getPrototypeOf(ctor);
+  const inherited = parent && parent !== Function.prototype ? classMessages(parent) : {};
+  const own = Object.hasOwn(ctor, 'defaultErrorMessages')
+    ? (ctor as unknown as { defaultErrorMessages: Record<string, string> }).defaultErrorMessages
+    : {};
+  const merged = Object.freeze({ ...inherited, ...own });
+  mergedMessages.set(ctor, merged);
+  return merged;
+}
+
+/**
+ * The base field. `TValue` is the validated value, `TRepr` the representation; `O` keeps the
+ * options' literal types so that `allowNull: true` shows up in inferred types.
+ */
+export abstract class Field<
+  TValue = unknown,
+  TRepr = unknown,
+  O extends FieldOptions<any> = FieldOptions<TValue>,
+> {
+  /** Messages by code; merged along the class chain, raised with {@link Field.fail}. */
+  static defaultErrorMessages: Readonly<Record<string, string>> = {
+    required: 'This field is required.',
+    null: 'This field may not be null.',
+  };
+  /** The `type` shown in OPTIONS. */
+  static metadataType = 'field';
+  /** For form input: the value of a field absent from the form (DRF's `default_empty_html`). */
+  static defaultEmptyHtml: unknown = EMPTY;
+
+  /** Type-level only. */
+  declare readonly valueType: TValue;
+  /** Type-level only. */
+  declare readonly representationType: TRepr;
+
+  readonly options: O;
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+  readonly required: boolean;
+  readonly allowNull: boolean;
+  readonly helpText: string | undefined;
+  readonly style: Readonly<Record<string, unknown>>;
+  readonly errorMessages: Readonly<Record<string, string>>;
+  readonly validators: Validator<any>[];
+
+  /** The name in the parent serializer (set by {@link Field.bind}). */
+  fieldName = '';
+  /** The label (set by {@link Field.bind} when not given). */
+  label = '';
+  /** The source path split on dots; empty for `*`. */
+  sourceAttrs: readonly string[] = [];
+  /** The relation path to load with the query (`user` for `source: 'user.username'`), if any. */
+  relatedPath: string | undefined;
+  /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
+  getAttribute: (instance: unknown) => unknown = () => undefined;
+
+  constructor(options: O = {} as O) {
+    this.options = options;
+    this.readOnly = options.readOnly ?? false;
+    this.writeOnly = options.writeOnly ?? false;
+    this.required = options.required ?? (options.default === undefined && !this.readOnly);
+    this.allowNull = options.allowNull ?? false;
+    this.helpText = options.helpText;
+    this.style = options.style ?? {};
+    this.validators = [...(options.validators ?? [])];
+    const messages = classMessages(new.target);
+    this.errorMessages = options.errorMessages
+      ? { ...messages, ...options.errorMessages }
+      : messages;
+    const name = new.target.name;
+    if (this.readOnly && this.writeOnly) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_OPTIONS',
+        `${name}: may not set both readOnly and writeOnly.`,
+      );
+    }
+    if (this.readOnly && options.required) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_OPTIONS',
+        `${name}: may not set both readOnly and required.`,
+      );
+    }
+    if (options.required && options.default !== undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_OPTIONS',
+        `${name}: may not set both required and default.`,
+      );
+    }
+  }
+
+  /** A new, unbound field with the same options (each serializer class binds its own copy). */
+  clone(): this {
+    const Ctor = this.constructor as new (options: O) => this;
+    return new Ctor(this.options);
+  }
+
+  /** True when a default is declared. */
+  get hasDefault(): boolean {
+    return this.options.default !== undefined;
+  }
+
+  /** The declared source, or the field name. */
+  get source(): string {
+    return this.options.source ?? this.fieldName;
+  }
+
+  /**
+   * Names the field inside its serializer and compiles its attribute getter. `model` is the
+   * serializer's model, when it has one, so that sources can cross relations and properties.
+   */
+  bind(fieldName: string, parentName: string, model: AnyModel | null): void {
+    if (this.options.source !== undefined && this.options.source === fieldName) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_OPTIONS',
+        `It is redundant to specify source: '${fieldName}' on field ${this.constructor.name} '${fieldName}' ` +
+          `in serializer ${parentName}, because it is the same as the field name. Remove the source option.`,
+      );
+    }
+    this.fieldName = fieldName;
+    this.label = this.options.label ?? labelFromName(fieldName);
+    const source = this.source;
+    this.sourceAttrs = source === '*' ? [] : source.split('.');
+    const getter = compileGetter(
+      this.sourceAttrs,
+      model,
+      `${parentName}.${fieldName}`,
+      this.relationValue,
+    );
+    this.getAttribute = getter.get;
+    this.relatedPath = getter.relatedPath;
+  }
+
+  /** How a relation at the end of the source is read: the related row, or its key. */
+  protected get relationValue(): 'row' | 'key' {
+    return 'row';
+  }
+
+  /** The value sent for this field, or {@link EMPTY}. Form input has its own rules. */
+  getValue(data: Readonly<Record<string, unknown>>, ctx: RunContext): unknown {
+    const present = Object.hasOwn(data, this.fieldName);
+    if (isFormInput(data)) {
+      if (!present) {
+        if (ctx.partial) return EMPTY;
+        return (this.constructor as typeof Field).defaultEmptyHtml;
+      }
+      const value = data[this.fieldName];
+      if (value === '' && this.allowNull) return this.emptyFormValue();
+      return value;
+    }
+    return present ? data[this.fieldName] : EMPTY;
+  }
+
+  /** What an empty form value means for a nullable field: `null` (char fields may keep ''). */
+  protected emptyFormValue(): unknown {
+    return null;
+  }
+
+  /** The default, or a `SkipField` when there is none (or the run is partial). */
+  getDefault(ctx: RunContext): unknown {
+    const def = this.options.default;
+    if (def === undefined || ctx.partial) throw new SkipField();
+    return typeof def === 'function' ? (def as () => unknown)() : def;
+  }
+
+  /**
+   * DRF's empty-value rules: read-only and missing values take the default (or are skipped,
+   * or fail as required), `null` passes only with `allowNull`. Returns `[true, value]` when
+   * validation is over.
+   */
+  validateEmptyValues(data: unknown, ctx: RunContext): [boolean, unknown] {
+    if (this.readOnly) return [true, this.getDefault(ctx)];
+    if (data === EMPTY) {
+      if (ctx.partial) throw new SkipField();
+      if (this.required) this.fail('required');
+      return [true, this.getDefault(ctx)];
+    }
+    if (data === null || data === undefined) {
+      if (!this.allowNull) this.fail('null');
+      if (this.source === '*') return [false, null];
+      return [true, null];
+    }
+    return [false, data];
+  }
+
+  /**
+   * Validates one value: empty-value rules, then {@link toInternalValue}, then validators.
+   * Returns a promise only when a validator or the conversion is asynchronous.
+   */
+  runValidation(data: unknown, ctx: RunContext): TValue | Promise<TValue> {
+    const [isEmpty, value] = this.validateEmptyValues(data, ctx);
+    if (isEmpty) return value as TValue;
+    const internal = this.toInternalValue(value, ctx);
+    if (internal instanceof Promise) return internal.then((v) => this.runValidators(v, ctx));
+    return this.runValidators(internal, ctx);
+  }
+
+  /** Runs every validator, collecting all their messages. */
+  runValidators(value: TValue, ctx: RunContext): TValue | Promise<TValue> {
+    if (this.validators.length === 0) return value;
+    const errors: string[] = [];
+    const pending: Promise<void>[] = [];
+    const collect = (error: unknown) => {
+      if (!(error instanceof ValidationError)) throw error;
+      errors.push(...flattenMessages(error.detail));
+    };
+    for (const validator of this.validators) {
+      try {
+        const result = validator(value, ctx, this);
+        if (result instanceof Promise) pending.push(result.catch(collect));
+      } catch (error) {
+        collect(error);
+      }
+    }
+    const finish = () => {
+      if (errors.length) throw new ValidationError(errors);
+      return value;
+    };
+    return pending.length ? Promise.all(pending).then(finish) : finish();
+  }
+
+  /** Converts and validates what a client sent. Throw with {@link fail}. */
+  abstract toInternalValue(data: unknown, ctx: RunContext): TValue | Promise<TValue>;
+
+  /** Renders a stored value for output. */
+  abstract toRepresentation(value: unknown, ctx: RunContext): TRepr;
+
+  /**
+   * Throws the `ValidationError` whose message is kept under `code`, with `{name}`
+   * placeholders filled from `params`.
+   */
+  fail(code: string, params: Readonly<Record<string, unknown>> = {}): never {
+    const template = this.errorMessages[code];
+    if (template === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_MESSAGE',
+        `ValidationError raised by ${this.constructor.name}, but error key '${code}' does not exist in its error messages.`,
+      );
+    }
+    throw new ValidationError([interpolate(template, params)], code);
+  }
+
+  /**
+   * The field's description for OPTIONS and schemas: `type`, `required`, `read_only`,
+   * `label`, then what the field adds (`max_length`, `choices`, `children`, ...).
+   */
+  describe(): FieldDescription {
+    const description: FieldDescription = {
+      type: (this.constructor as typeof Field).metadataType,
+      required: this.required,
+      read_only: this.readOnly,
+      label: this.label,
+    };
+    if (this.helpText) description.help_text = this.helpText;
+    return description;
+  }
+}
+
+/** Any field, whatever its types. */
+export type AnyField = Field<any, any, any>;
+
+/** All messages of an error tree, flattened (validators report lists of messages). */
+export function flattenMessages(detail: ErrorTree): string[] {
+  if (Array.isArray(detail))
+    return (detail as unknown[]).flatMap((d) =>
+      typeof d === 'string' ? [d] : flattenMessages(d as ErrorTree),
+    );
+  return Object.values(detail).flatMap((d) => flattenMessages(d));
+}

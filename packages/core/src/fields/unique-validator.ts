@@ -1,0 +1,31 @@
+/**
+ * Uniqueness, checked before the write (the database constraint stays the last word).
+ * @module
+ */
+import type { QuerySet } from '../db/query-set.ts';
+import { ValidationError } from '../errors/api-exception.ts';
+import type { RunContext, Validator } from './field.ts';
+
+/**
+ * Refuses a value another row already has. On update the row itself is excluded. Two
+ * requests may still race past this check; the model serializer then turns the database's
+ * unique violation into the same message.
+ *
+ * @example
+ * ```ts
+ * const isbn = new CharField({ validators: [uniqueValidator(Book.objects.all(), 'isbn', 'book with this isbn already exists.')] });
+ * ```
+ */
+export function uniqueValidator(
+  queryset: QuerySet<any>,
+  fieldName: string,
+  message: string,
+): Validator<unknown> {
+  const validator = async (value: unknown, ctx: RunContext) => {
+    let query = queryset.filter({ [fieldName]: value });
+    const instance = ctx.instance as Record<string, unknown> | undefined;
+    if (instance) query = query.exclude({ pk: instance[queryset.model.pk.attname] });
+    if (await query.exists()) throw new ValidationError([message], 'unique');
+  };
+  return Object.assign(validator, { unique: { queryset, fieldName, message } });
+}

@@ -1,0 +1,391 @@
+/**
+ * Serializers built from a model: DRF's `ModelSerializer` and `HyperlinkedModelSerializer`.
+ *
+ * @example
+ * ```ts
+ * class BookSerializer extends ModelSerializer.with({
+ *   model: Book,
+ *   fields: ['id', 'title', 'isbn', 'price'],
+ *   extraKwargs: { price: { required: false } },
+ * }) {}
+ *
+ * const serializer = new BookSerializer({ data: { title: 'Dune', isbn: '1', price: '9.99' } });
+ * if (await serializer.isValid()) await serializer.save();
+ * serializer.data; // { id: 1, title: 'Dune', isbn: '1', price: '9.99' }
+ * ```
+ * @module
+ */
+
+import { Database } from '../db/database.ts';
+import {
+  CheckViolationError,
+  ForeignKeyViolationError,
+  IntegrityError,
+  NotNullViolationError,
+  UniqueViolationError,
+} from '../db/database-errors.ts';
+import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyField, FieldOptions } from '../fields/field.ts';
+import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { ReadOnlyField } from '../fields/read-only-field.ts';
+import type { Storage } from '../files/storage.ts';
+import { UploadedFile } from '../files/uploaded-file.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
+import type { ModelProperty } from '../models/model-property.ts';
+import {
+  buildModelField,
+  type FieldBuilder,
+  MODEL_FIELD_MAPPING,
+  uniqueMessage,
+} from './model-field-mapping.ts';
+import { type PreparedSerializer, Serializer } from './serializer.ts';
+
+/** What `ModelSerializer.with` accepts (DRF's `Meta`, plus the declared fields). */
+export interface ModelSerializerDeclaration<
+  M extends AnyModel = AnyModel,
+  F extends readonly string[] | '__all__' = readonly string[] | '__all__',
+  D extends Readonly<Record<string, AnyField>> = Readonly<Record<string, AnyField>>,
+> {
+  readonly model: M;
+  /** The fields, in output order, or `'__all__'`. */
+  readonly fields: F;
+  /** Fields left out of `'__all__'`. */
+  readonly exclude?: readonly string[];
+  /** Fields made read-only. */
+  readonly readOnlyFields?: readonly string[];
+  /** Options added to built fields (`{ price: { required: false } }`). */
+  readonly extraKwargs?: Readonly<Record<string, FieldOptions<any> & Record<string, unknown>>>;
+  /** Fields declared explicitly; they win over built ones and must be listed in `fields`. */
+  readonly declaredFields?: D;
+  /** Options of add-ons (`nestedProxyField: true`). */
+  readonly [option: string]: unknown;
+}
+
+/** A path of serializer field names, from the root to a leaf. */
+export type FieldPath = readonly string[];
+
+const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
+
+/**
+ * A serializer whose fields come from a model. Saving inserts or updates one row; uniqueness
+ * is validated before the write and, when two requests race, the database's unique
+ * violation becomes the same field error, at the field's path.
+ */
+export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializer<TValue, TRepr> {
+  /** The field class for each kind of model field; override to change a kind everywhere. */
+  static fieldMapping: Readonly<Record<ModelFieldKind, FieldBuilder>> = MODEL_FIELD_MAPPING;
+
+  /** The model declaration, or a start-up error naming the class. */
+  static get meta(): ModelSerializerDeclaration {
+    const declaration = this.declaration;
+    if (!('model' in declaration) || !declaration.model) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_META',
+        `${this.name} has no model: declare it with ${this.name}.with({ model, fields }).`,
+      );
+    }
+    return declaration;
+  }
+
+  protected static override serializerModel(): AnyModel {
+    return this.meta.model;
+  }
+
+  /** The field names to build, in order. */
+  protected static fieldNames(): string[] {
+    const { model, fields, exclude } = this.meta;
+    const declared = Object.keys(this.declaredFields);
+    let names: string[];
+    if (fields === '__all__') {
+      names = [...this.defaultFieldNames(model), ...declared.filter((n) => !model.has(n))];
+    } else if (Array.isArray(fields)) {
+      names = [...fields];
+      for (const name of declared) {
+        if (!names.includes(name)) {
+          throw new ImproperlyConfigured(
+            'REST_ERR_SERIALIZER_META',
+            `The field '${name}' was declared on serializer ${this.name}, but has not been included in the 'fields' option.`,
+          );
+        }
+      }
+    } else {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_META',
+        `${this.name}: 'fields' must be a list of field names or '__all__'.`,
+      );
+    }
+    for (const name of exclude ?? []) {
+      if (!names.includes(name)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_SERIALIZER_META',
+          `${this.name}: the field '${name}' in 'exclude' is not a field of the serializer.`,
+        );
+      }
+    }
+    return names.filter((n) => !exclude?.includes(n));
+  }
+
+  /** The fields `'__all__'` stands for: every model field. */
+  protected static defaultFieldNames(model: AnyModel): string[] {
+    return Object.keys(model.fields);
+  }
+
+  protected static override buildFields(): Record<string, AnyField> {
+    const { model, readOnlyFields, extraKwargs } = this.meta;
+    const fields: Record<string, AnyField> = {};
+    for (const name of this.fieldNames()) {
+      const declared = this.declaredFields[name];
+      if (declared) {
+        fields[name] = declared.clone();
+        continue;
+      }
+      const extra: Record<string, unknown> = { ...(extraKwargs?.[name] ?? {}) };
+      if (readOnlyFields?.includes(name)) extra.readOnly = true;
+      fields[name] = this.buildField(name, model, extra);
+    }
+    return fields;
+  }
+
+  /**
+   * Builds the field called `name`: a model field, a computed property, or what a subclass
+   * knows (`url`). Throws on a name the model does not have.
+   */
+  protected static buildField(
+    name: string,
+    model: AnyModel,
+    extra: Record<string, unknown>,
+  ): AnyField {
+    const modelField = model.getField(name);
+    if (modelField && modelField.name === name)
+      return buildModelField(modelField, this.fieldMapping, extra);
+    if (Object.hasOwn(model.properties, name)) {
+      return this.buildPropertyField(name, model.properties[name] as ModelProperty, extra);
+    }
+    throw new ImproperlyConfigured(
+      'REST_ERR_SERIALIZER_FIELD',
+      `Field name '${name}' is not valid for model '${model.name}' in '${this.name}'. ` +
+        `Model fields: ${Object.keys(model.fields).join(', ')}.`,
+    );
+  }
+
+  /** The field for a computed property: read-only by default. */
+  protected static buildPropertyField(
+    _name: string,
+    _property: ModelProperty,
+    extra: Record<string, unknown>,
+  ): AnyField {
+    return new ReadOnlyField(extra as FieldOptions);
+  }
+
+  protected static override checkDeclaration(prepared: PreparedSerializer): void {
+    const ownCreate = this.prototype.create !== ModelSerializer.prototype.create;
+    const ownUpdate = this.prototype.update !== ModelSerializer.prototype.update;
+    if (ownCreate && ownUpdate) return;
+    for (const field of prepared.writable) {
+      const nested = field instanceof Serializer && field.sourceAttrs.length > 0;
+      const dotted = field.sourceAttrs.length > 1;
+      if (!nested && !dotted) continue;
+      throw new ImproperlyConfigured(
+        'REST_ERR_NESTED_WRITES',
+        `${this.name}: the field '${field.fieldName}' writes ${nested ? 'a nested object' : `through '${field.source}'`}, ` +
+          `which ModelSerializer.${ownCreate ? 'update' : 'create'}() does not support. Write explicit create() and update() ` +
+          `methods for ${this.name}, or set readOnly: true on '${field.fieldName}'. For nested objects over the model's ` +
+          "own columns, use ModelSerializer from '@restframework/tricks' with nestedProxyField: true.",
+      );
+    }
+  }
+
+  /**
+   * Where each model field is written from: model field name → path of serializer fields
+   * (`isbn` → `['publishing_information', 'isbn']` when a `*`-sourced nested serializer holds it).
+   */
+  static sourceIndex(): ReadonlyMap<string, FieldPath> {
+    const cached = sourceIndexes.get(this);
+    if (cached) return cached;
+    const index = new Map<string, FieldPath>();
+    const walk = (fields: readonly AnyField[], prefix: FieldPath) => {
+      for (const field of fields) {
+        if (field.readOnly) continue;
+        const path = [...prefix, field.fieldName];
+        if (field instanceof Serializer && field.sourceAttrs.length === 0) {
+          walk(field.prepared.writable, path);
+        } else if (field.sourceAttrs.length === 1) {
+          index.set(field.sourceAttrs[0] as string, path);
+        }
+      }
+    };
+    walk(this.prepare().writable, []);
+    sourceIndexes.set(this, index);
+    return index;
+  }
+
+  /** The model of this serializer. */
+  get model(): AnyModel {
+    return (this.constructor as typeof ModelSerializer).meta.model;
+  }
+
+  /** Inserts one row from the validated data (nested `*` groups are already flat). */
+  override async create(validated: TValue): Promise<unknown> {
+    const data = { ...(validated as Record<string, unknown>) };
+    this.assertRequiredColumns(data);
+    await this.storeFiles(data);
+    try {
+      return await this.model.objects.create(data);
+    } catch (error) {
+      throw this.integrityError(error, data);
+    }
+  }
+
+  /** Updates the instance's row: only the columns sent and changed are written. */
+  override async update(instance: unknown, validated: TValue): Promise<unknown> {
+    const data = { ...(validated as Record<string, unknown>) };
+    await this.storeFiles(data);
+    try {
+      return await this.model.objects.updateRow(instance as never, data);
+    } catch (error) {
+      throw this.integrityError(error, data);
+    }
+  }
+
+  /**
+   * A create must supply every NOT NULL column without a default; a serializer may declare
+   * such a field optional (a nested group, say), so check before the database refuses.
+   */
+  protected assertRequiredColumns(data: Record<string, unknown>): void {
+    let errors: Record<string, ErrorTree> | undefined;
+    for (const field of this.model.fieldList) {
+      if (!requiredOnCreate(field)) continue;
+      if (Object.hasOwn(data, field.name) || Object.hasOwn(data, field.attname)) continue;
+      errors = mergeErrors(errors ?? {}, this.errorAt(field.name, ['This field is required.']));
+    }
+    if (errors) throw new ValidationError(errors);
+  }
+
+  /** Moves uploaded files into storage; a rollback removes them again. */
+  protected async storeFiles(data: Record<string, unknown>): Promise<void> {
+    for (const field of this.model.fieldList) {
+      const value = data[field.name];
+      if (field.kind !== 'file' || !(value instanceof UploadedFile)) continue;
+      const storage = this.context.storage as Storage | undefined;
+      if (!storage) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_NO_STORAGE',
+          `${this.constructor.name}: saving ${this.model.name}.${field.name} needs a storage in the serializer context.`,
+        );
+      }
+      const prefix = field.extra.uploadTo ? `${field.extra.uploadTo.replace(/\/+$/, '')}/` : '';
+      const name = await storage.save(prefix + value.filename, value);
+      const db = Database.current();
+      db?.onRollback(() => storage.delete(name));
+      data[field.name] = name;
+    }
+  }
+
+  /** The nested error object that puts `messages` at the serializer path of a model field. */
+  errorAt(modelFieldName: string, messages: string[]): Record<string, ErrorTree> {
+    const path = (this.constructor as typeof ModelSerializer).sourceIndex().get(modelFieldName) ?? [
+      modelFieldName,
+    ];
+    let tree: ErrorTree = messages;
+    for (let i = path.length - 1; i >= 0; i--) tree = { [path[i] as string]: tree };
+    return tree as Record<string, ErrorTree>;
+  }
+
+  /** Turns a constraint violation into the field error a client can act on (400, not 500). */
+  protected integrityError(error: unknown, data: Record<string, unknown>): unknown {
+    if (!(error instanceof IntegrityError) || (error.model && error.model !== this.model))
+      return error;
+    let errors: Record<string, ErrorTree> = {};
+    for (const name of error.fields) {
+      const field = this.model.getField(name);
+      if (!field) continue;
+      let message: string;
+      if (error instanceof UniqueViolationError) message = uniqueMessage(field);
+      else if (error instanceof NotNullViolationError)
+        message =
+          data[field.name] === null ? 'This field may not be null.' : 'This field is required.';
+      else if (error instanceof ForeignKeyViolationError)
+        message = `Invalid pk "${String(data[field.attname] ?? data[field.name])}" - object does not exist.`;
+      else if (error instanceof CheckViolationError)
+        message =
+          field.kind === 'positive_integer'
+            ? 'Ensure this value is greater than or equal to 0.'
+            : 'Invalid value.';
+      else message = 'Invalid value.';
+      errors = mergeErrors(errors, this.errorAt(field.name, [message]));
+    }
+    if (Object.keys(errors).length === 0) {
+      errors = {
+        non_field_errors: [
+          error instanceof ForeignKeyViolationError
+            ? 'A related object does not exist.'
+            : 'The data conflicts with stored data.',
+        ],
+      };
+    }
+    return new ValidationError(errors);
+  }
+}
+
+/** NOT NULL, no default, and not a field the database or Django fills (blank text, auto times). */
+function requiredOnCreate(field: AnyModelField): boolean {
+  if (field.isPrimaryKey || field.nullable || field.hasDefault) return false;
+  if (field.isText && field.options.blank) return false;
+  if (field.kind === 'datetime' && (field.extra.autoNow || field.extra.autoNowAdd)) return false;
+  return true;
+}
+
+function mergeErrors(
+  target: Record<string, ErrorTree>,
+  source: Record<string, ErrorTree>,
+): Record<string, ErrorTree> {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (existing && !Array.isArray(existing) && !Array.isArray(value)) {
+      target[key] = mergeErrors(
+        existing as Record<string, ErrorTree>,
+        value as Record<string, ErrorTree>,
+      );
+    } else {
+      target[key] = value;
+    }
+  }
+  return target;
+}
+
+/**
+ * A model serializer with a `url` field: the absolute link to the record's detail route
+ * (`<model>-detail`, `book-detail` for Book).
+ *
+ * @example
+ * ```ts
+ * class BookSerializer extends HyperlinkedModelSerializer.with({ model: Book, fields: ['url', 'id', 'title'] }) {}
+ * ```
+ */
+export class HyperlinkedModelSerializer<TValue = unknown, TRepr = unknown> extends ModelSerializer<
+  TValue,
+  TRepr
+> {
+  /** The name of the link field. */
+  static urlFieldName = 'url';
+
+  protected static override defaultFieldNames(model: AnyModel): string[] {
+    return [this.urlFieldName, ...super.defaultFieldNames(model)];
+  }
+
+  protected static override buildField(
+    name: string,
+    model: AnyModel,
+    extra: Record<string, unknown>,
+  ): AnyField {
+    if (name === this.urlFieldName && !model.has(name)) {
+      return new HyperlinkedIdentityField({
+        viewName: `${model.name.toLowerCase()}-detail`,
+        ...extra,
+      });
+    }
+    return super.buildField(name, model, extra);
+  }
+}

@@ -1,0 +1,560 @@
+/**
+ * Serializers: declared fields, validated together, rendered together. A serializer is also
+ * a field, so serializers nest (`new AddressSerializer({ required: false })`).
+ *
+ * Declare one with `Serializer.with({ fields })` and subclass it for hooks:
+ * `validate<FieldName>(value)` (or DRF's `validate_<field_name>`) for one field, `validate(attrs)`
+ * for the whole object, `create`/`update` for saving.
+ *
+ * @example
+ * ```ts
+ * class CommentSerializer extends Serializer.with({
+ *   fields: { email: new EmailField(), content: new CharField({ maxLength: 200 }) },
+ * }) {
+ *   validateContent(value: string) {
+ *     if (value.includes('spam')) throw new ValidationError('No spam.');
+ *     return value;
+ *   }
+ * }
+ *
+ * const serializer = new CommentSerializer({ data: { email: 'a@b.org', content: 'Hi' } });
+ * if (await serializer.isValid()) console.log(serializer.validatedData);
+ * else console.log(serializer.errors); // { content: ['This field may not be blank.'] }
+ * ```
+ * @module
+ */
+import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import {
+  type AnyField,
+  EMPTY,
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type RunContext,
+  type SerializerContext,
+  SkipField,
+} from '../fields/field.ts';
+import { formInputUnder, isFormInput } from '../fields/form-input.ts';
+import type { AnyModel } from '../models/model.ts';
+import { pascalCase, pythonTypeName } from '../utils/text.ts';
+import type { ModelSerializerDeclaration } from './model-serializer.ts';
+import type {
+  DeclaredInput,
+  DeclaredRepresentation,
+  ModelInput,
+  ModelRepresentation,
+} from './serializer-types.ts';
+
+/** Options of a serializer: a field's options, plus what a root serializer works on. */
+export interface SerializerOptions extends FieldOptions<Record<string, unknown>> {
+  /** The record to render or update. */
+  readonly instance?: unknown;
+  /** What the client sent, to validate. */
+  readonly data?: unknown;
+  /** PATCH: fields not sent are not required. */
+  readonly partial?: boolean;
+  readonly context?: SerializerContext;
+}
+
+/** What `Serializer.with` accepts. */
+export interface SerializerDeclaration {
+  readonly fields: Readonly<Record<string, AnyField>>;
+}
+
+/** A plain or a model serializer's declaration. */
+export type AnyDeclaration = SerializerDeclaration | ModelSerializerDeclaration<any, any, any>;
+
+/** The representation and input types a declaration gives its serializer's instances. */
+export type DeclarationTypes<D> = D extends {
+  readonly model: infer M extends AnyModel;
+  readonly fields: infer F;
+}
+  ? {
+      readonly representationType: ModelRepresentation<M, F, DeclaredOf<D>>;
+      readonly valueType: ModelInput<M, F, DeclaredOf<D>>;
+    }
+  : D extends { readonly fields: infer Fields }
+    ? {
+        readonly representationType: DeclaredRepresentation<Fields>;
+        readonly valueType: DeclaredInput<Fields>;
+      }
+    : never;
+
+type DeclaredOf<D> = D extends { readonly declaredFields: infer X } ? X : {};
+
+/** A serializer class, once prepared: bound fields and hooks, built once and shared. */
+export interface PreparedSerializer {
+  readonly fields: readonly AnyField[];
+  readonly byName: ReadonlyMap<string, AnyField>;
+  readonly readable: readonly AnyField[];
+  readonly writable: readonly AnyField[];
+  /** `validate<Field>` hooks by field name. */
+  readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
+  /** Relation paths the query must load for dotted sources (`user` for `user.username`). */
+  readonly relatedPaths: readonly string[];
+  readonly model: AnyModel | null;
+}
+
+/** The class returned by `.with()`: the base class, with typed instances. */
+export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
+  new (
+    options?: SerializerOptions,
+  ): (C extends abstract new (...args: any) => infer I ? I : never) & T;
+};
+
+const prepared = new WeakMap<Function, PreparedSerializer>();
+const NO_DATA = Symbol('noData');
+const ROOT_KEYS = ['instance', 'data', 'partial', 'context'] as const;
+
+/** The base serializer; see the module documentation. */
+export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
+  TValue,
+  TRepr,
+  SerializerOptions
+> {
+  static override defaultErrorMessages: Readonly<Record<string, string>> = {
+    invalid: 'Invalid data. Expected a dictionary, but got {datatype}.',
+  };
+  static override metadataType = 'nested object';
+  /** The declaration given to `.with()`. */
+  static declaration: AnyDeclaration = { fields: {} };
+
+  /**
+   * A serializer class declared by `declaration`; subclass it to add hooks. A plain
+   * serializer takes `{ fields }`, a model serializer `{ model, fields: [...names], ... }`.
+   * The instances' `Representation` and `Input` types are inferred from the declaration.
+   */
+  static with<
+    C extends new (
+      options?: SerializerOptions,
+    ) => Serializer,
+    const D extends AnyDeclaration,
+  >(this: C, declaration: D): SerializerClassWith<C, DeclarationTypes<D>> {
+    const Base = this as unknown as typeof Serializer;
+    const Declared = class extends Base {
+      static override declaration: AnyDeclaration = declaration;
+    };
+    return Declared as never;
+  }
+
+  /** The explicitly declared fields, in order. */
+  static get declaredFields(): Readonly<Record<string, AnyField>> {
+    const declaration = this.declaration;
+    if ('model' in declaration) return declaration.declaredFields ?? {};
+    return declaration.fields;
+  }
+
+  /** The bound fields and hooks of this class, built on first use and cached. */
+  static prepare(): PreparedSerializer {
+    const cached = prepared.get(this);
+    if (cached) return cached;
+    const fields = this.buildFields();
+    const model = this.serializerModel();
+    const proto = this.prototype as unknown as Record<string, unknown>;
+    const hooks = new Map<string, (value: unknown) => unknown>();
+    const list: AnyField[] = [];
+    for (const [name, field] of Object.entries(fields)) {
+      field.bind(name, this.name, model);
+      list.push(field);
+      for (const hookName of [`validate${pascalCase(name)}`, `validate_${name}`]) {
+        const hook = proto[hookName];
+        if (typeof hook === 'function' && !(hookName in Serializer.prototype)) {
+          hooks.set(name, hook as (value: unknown) => unknown);
+          break;
+        }
+      }
+    }
+    const relatedPaths = new Set<string>();
+    for (const field of list) {
+      if (field.writeOnly) continue;
+      if (field.relatedPath) relatedPaths.add(field.relatedPath);
+      if (field instanceof Serializer && field.sourceAttrs.length === 0) {
+        for (const path of (field.constructor as typeof Serializer).prepare().relatedPaths)
+          relatedPaths.add(path);
+      }
+    }
+    const result: PreparedSerializer = {
+      fields: list,
+      byName: new Map(list.map((f) => [f.fieldName, f])),
+      readable: list.filter((f) => !f.writeOnly),
+      writable: list.filter((f) => !f.readOnly),
+      hooks,
+      relatedPaths: [...relatedPaths],
+      model,
+    };
+    prepared.set(this, result);
+    this.checkDeclaration(result);
+    return result;
+  }
+
+  /**
+   * The fields of this class, unbound: copies of the declared fields. Model serializers add
+   * the fields they build from the model.
+   */
+  protected static buildFields(): Record<string, AnyField> {
+    const fields: Record<string, AnyField> = {};
+    for (const [name, field] of Object.entries(this.declaredFields)) fields[name] = field.clone();
+    return fields;
+  }
+
+  /** The model sources are resolved against (none for plain serializers). */
+  protected static serializerModel(): AnyModel | null {
+    return null;
+  }
+
+  /** Start-up checks of a prepared class; throw `ImproperlyConfigured` on a mistake. */
+  protected static checkDeclaration(_prepared: PreparedSerializer): void {}
+
+  /** A list serializer of this class (DRF's `many=True`). */
+  static many<C extends new (options?: SerializerOptions) => Serializer>(
+    this: C,
+    options: ListOptions = {},
+  ): ListSerializer<InstanceType<C>> {
+    const { instance, data, partial, context, allowEmpty, ...childOptions } = options;
+    const child = new this(childOptions) as InstanceType<C>;
+    return new ListSerializer({
+      child,
+      ...(instance !== undefined ? { instance } : {}),
+      ...(data !== undefined ? { data } : {}),
+      ...(partial !== undefined ? { partial } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(allowEmpty !== undefined ? { allowEmpty } : {}),
+    });
+  }
+
+  /** The record rendered or updated; set by `save()`. */
+  instance: unknown;
+  readonly initialData: unknown;
+  readonly partial: boolean;
+  readonly context: SerializerContext;
+  #validatedData: Record<string, unknown> | undefined;
+  #errors: ErrorTree | undefined;
+
+  constructor(options: SerializerOptions = {}) {
+    const fieldOptions: Record<string, unknown> = { ...options };
+    for (const key of ROOT_KEYS) delete fieldOptions[key];
+    super(fieldOptions as SerializerOptions);
+    this.instance = options.instance;
+    this.initialData = 'data' in options ? options.data : NO_DATA;
+    this.partial = options.partial ?? false;
+    this.context = options.context ?? {};
+  }
+
+  /** This class's prepared fields. */
+  get prepared(): PreparedSerializer {
+    return (this.constructor as typeof Serializer).prepare();
+  }
+
+  /** This class's bound fields, by name. */
+  get fields(): ReadonlyMap<string, AnyField> {
+    return this.prepared.byName;
+  }
+
+  /** The context of a run started by this serializer as the root. */
+  get runContext(): RunContext {
+    return { partial: this.partial, context: this.context, instance: this.instance };
+  }
+
+  override getValue(data: Readonly<Record<string, unknown>>, ctx: RunContext): unknown {
+    if (isFormInput(data))
+      return formInputUnder(data as Record<string, unknown>, this.fieldName) ?? EMPTY;
+    return super.getValue(data, ctx);
+  }
+
+  override async runValidation(data: unknown, ctx: RunContext): Promise<TValue> {
+    const [isEmpty, value] = this.validateEmptyValues(data, ctx);
+    if (isEmpty) return value as TValue;
+    const internal = await this.toInternalValue(value, ctx);
+    try {
+      await this.runValidators(internal, ctx);
+      return (await this.validate(internal, ctx)) as TValue;
+    } catch (error) {
+      if (error instanceof ValidationError && Array.isArray(error.detail)) {
+        throw new ValidationError({ non_field_errors: error.detail }, error.code);
+      }
+      throw error;
+    }
+  }
+
+  /** Validates every writable field, then the `validate<Field>` hooks; errors nest by field. */
+  async toInternalValue(data: unknown, ctx: RunContext): Promise<TValue> {
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new ValidationError(
+        {
+          non_field_errors: [
+            this.errorMessages.invalid?.replace('{datatype}', pythonTypeName(data)) ??
+              'Invalid data.',
+          ],
+        },
+        'invalid',
+      );
+    }
+    const input = data as Record<string, unknown>;
+    const { writable, hooks } = this.prepared;
+    const result: Record<string, unknown> = {};
+    let errors: Record<string, ErrorTree> | undefined;
+    for (const field of writable) {
+      const primitive = field.getValue(input, ctx);
+      try {
+        let value = field.runValidation(primitive, ctx);
+        if (value instanceof Promise) value = await value;
+        const hook = hooks.get(field.fieldName);
+        if (hook) {
+          value = hook.call(this, value);
+          if (value instanceof Promise) value = await value;
+        }
+        setValue(result, field.sourceAttrs, value);
+      } catch (error) {
+        if (error instanceof SkipField) continue;
+        if (error instanceof ValidationError) {
+          errors ??= {};
+          errors[field.fieldName] = error.detail;
+          continue;
+        }
+        throw error;
+      }
+    }
+    if (errors) throw new ValidationError(errors);
+    return result as TValue;
+  }
+
+  /** Object-level validation: override to check fields together; return the attributes. */
+  validate(attrs: TValue, _ctx?: RunContext): TValue | Promise<TValue> {
+    return attrs;
+  }
+
+  /** Renders a record: every readable field, `null` for a missing value. */
+  toRepresentation(instance: unknown, ctx: RunContext): TRepr {
+    const out: Record<string, unknown> = {};
+    const readable = this.prepared.readable;
+    for (let i = 0; i < readable.length; i++) {
+      const field = readable[i] as AnyField;
+      const attribute = field.getAttribute(instance);
+      out[field.fieldName] =
+        attribute === null || attribute === undefined
+          ? null
+          : field.toRepresentation(attribute, ctx);
+    }
+    return out as TRepr;
+  }
+
+  /** Validates the data given at construction. Throws the `ValidationError` with `raiseException`. */
+  async isValid(options: { raiseException?: boolean } = {}): Promise<boolean> {
+    if (this.initialData === NO_DATA) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_USAGE',
+        `Cannot call isValid() on ${this.constructor.name}: no data was passed when creating it.`,
+      );
+    }
+    if (this.#errors === undefined) {
+      try {
+        this.#validatedData = (await this.runValidation(
+          this.initialData === undefined ? EMPTY : this.initialData,
+          this.runContext,
+        )) as Record<string, unknown>;
+        this.#errors = {};
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        this.#validatedData = {};
+        this.#errors = Array.isArray(error.detail)
+          ? { non_field_errors: error.detail }
+          : error.detail;
+      }
+    }
+    const valid = Object.keys(this.#errors).length === 0;
+    if (!valid && options.raiseException) throw new ValidationError(this.#errors);
+    return valid;
+  }
+
+  /** The errors of the last `isValid()`, nested like the data. */
+  get errors(): ErrorTree {
+    if (this.#errors === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_USAGE',
+        'Call isValid() before reading errors.',
+      );
+    }
+    return this.#errors;
+  }
+
+  /** The validated data of the last successful `isValid()`. */
+  get validatedData(): Record<string, unknown> {
+    if (this.#validatedData === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_USAGE',
+        'Call isValid() before reading validatedData.',
+      );
+    }
+    return this.#validatedData;
+  }
+
+  /** The representation of the instance (after `save()`, the saved record). */
+  get data(): TRepr {
+    if (this.instance !== undefined) return this.toRepresentation(this.instance, this.runContext);
+    if (
+      this.#validatedData !== undefined &&
+      this.#errors &&
+      Object.keys(this.#errors).length === 0
+    ) {
+      return this.toRepresentation(this.#validatedData, this.runContext);
+    }
+    return (this.initialData === NO_DATA ? {} : this.initialData) as TRepr;
+  }
+
+  /** Creates or updates the instance from the validated data (plus `extra`, such as an owner). */
+  async save(extra: Readonly<Record<string, unknown>> = {}): Promise<unknown> {
+    if (this.#errors === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_USAGE',
+        'You must call isValid() before calling save().',
+      );
+    }
+    if (Object.keys(this.#errors).length) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_USAGE',
+        'You cannot call save() on a serializer with invalid data.',
+      );
+    }
+    const validated = { ...this.validatedData, ...extra } as TValue;
+    this.instance =
+      this.instance === undefined
+        ? await this.create(validated)
+        : await this.update(this.instance, validated);
+    return this.instance;
+  }
+
+  /** Creates a record from validated data. Plain serializers must override it to save. */
+  async create(_validated: TValue): Promise<unknown> {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SERIALIZER_USAGE',
+      `${this.constructor.name}.create() is not implemented: override it, or use a ModelSerializer.`,
+    );
+  }
+
+  /** Updates a record from validated data. Plain serializers must override it to save. */
+  async update(_instance: unknown, _validated: TValue): Promise<unknown> {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SERIALIZER_USAGE',
+      `${this.constructor.name}.update() is not implemented: override it, or use a ModelSerializer.`,
+    );
+  }
+
+  override describe(): FieldDescription {
+    const description = super.describe();
+    description.children = this.describeFields();
+    return description;
+  }
+
+  /** Every field's description, by name (the `actions` of OPTIONS). */
+  describeFields(): Record<string, FieldDescription> {
+    const children: Record<string, FieldDescription> = {};
+    for (const field of this.prepared.fields) children[field.fieldName] = field.describe();
+    return children;
+  }
+}
+
+/** Writes `value` at `keys` of `target`; no keys (source `*`) merges an object into it. */
+export function setValue(
+  target: Record<string, unknown>,
+  keys: readonly string[],
+  value: unknown,
+): void {
+  if (keys.length === 0) {
+    if (value && typeof value === 'object') Object.assign(target, value);
+    return;
+  }
+  let node = target;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const key = keys[i] as string;
+    if (!Object.hasOwn(node, key) || typeof node[key] !== 'object' || node[key] === null)
+      node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] as string] = value;
+}
+
+/** Options of {@link Serializer.many} and {@link ListSerializer}. */
+export interface ListOptions extends SerializerOptions {
+  /** Accepts an empty list (default true). */
+  readonly allowEmpty?: boolean;
+}
+
+/**
+ * A list of one serializer (DRF's `many=True`): validates each item, renders each record.
+ *
+ * @example
+ * ```ts
+ * const list = BookSerializer.many({ instance: rows, context: { request } });
+ * list.data; // [{...}, {...}]
+ * ```
+ */
+export class ListSerializer<C extends Serializer<any, any> = Serializer> extends Serializer<
+  C['valueType'][],
+  C['representationType'][]
+> {
+  static override defaultErrorMessages: Readonly<Record<string, string>> = {
+    not_a_list: 'Expected a list of items but got type "{input_type}".',
+    empty: 'This list may not be empty.',
+  };
+  readonly child: C;
+  readonly allowEmpty: boolean;
+
+  constructor(options: ListOptions & { child: C }) {
+    const { child, allowEmpty, ...rest } = options;
+    super(rest);
+    this.child = child;
+    this.allowEmpty = allowEmpty ?? true;
+    child.bind('', this.constructor.name, null);
+  }
+
+  override clone(): this {
+    const Ctor = this.constructor as new (options: ListOptions & { child: C }) => this;
+    return new Ctor({ ...this.options, child: this.child.clone(), allowEmpty: this.allowEmpty });
+  }
+
+  override get prepared(): PreparedSerializer {
+    return this.child.prepared;
+  }
+
+  override async toInternalValue(data: unknown, ctx: RunContext): Promise<C['valueType'][]> {
+    if (!Array.isArray(data)) {
+      return this.fail('not_a_list', { input_type: pythonTypeName(data) });
+    }
+    if (data.length === 0 && !this.allowEmpty) this.fail('empty');
+    const values: unknown[] = [];
+    const errors: ErrorTree[] = [];
+    let failed = false;
+    for (const item of data) {
+      try {
+        values.push(await this.child.runValidation(item, ctx));
+        errors.push({});
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        failed = true;
+        errors.push(error.detail);
+      }
+    }
+    if (failed) throw new ValidationError(errors);
+    return values as C['valueType'][];
+  }
+
+  override toRepresentation(instances: unknown, ctx: RunContext): C['representationType'][] {
+    const items = instances as readonly unknown[];
+    const out = new Array(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = this.child.toRepresentation(items[i], ctx);
+    return out;
+  }
+
+  override async create(validated: C['valueType'][]): Promise<unknown> {
+    const created: unknown[] = [];
+    for (const item of validated) created.push(await this.child.create(item));
+    return created;
+  }
+
+  override describe(): FieldDescription {
+    const description = Field.prototype.describe.call(this);
+    description.child = this.child.describe();
+    return description;
+  }
+}
