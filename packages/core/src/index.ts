@@ -2,6 +2,12 @@
  * `@restframework/core`: a Django REST framework-style toolkit for Fastify.
  * @module
  */
+
+export {
+  type Authentication,
+  type AuthenticationClass,
+  BaseAuthentication,
+} from './authentication/authentication.ts';
 export { Database, type DatabaseOptions, type QueryEvent } from './db/database.ts';
 export {
   CheckViolationError,
@@ -84,6 +90,32 @@ export {
 export type { Storage } from './files/storage.ts';
 export { UploadedFile } from './files/uploaded-file.ts';
 export {
+  BaseFilterBackend,
+  type FilterBackend,
+  type FilterBackendClass,
+} from './filters/filter-backend.ts';
+export {
+  OrderingFilter,
+  type OrderingOption,
+  type OrderingView,
+  reverseTerm,
+} from './filters/ordering-filter.ts';
+export {
+  DefaultContentNegotiation,
+  parseAccept,
+  requestMediaType,
+} from './http/content-negotiation.ts';
+export {
+  ANONYMOUS_USER,
+  type AnonymousUser,
+  type QueryParams,
+  Request,
+  type RequestUser,
+} from './http/request.ts';
+export { Response } from './http/response.ts';
+export { sendResponse } from './http/send-response.ts';
+export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
+export {
   type AnyModel,
   defineModel,
   type FieldsOf,
@@ -102,6 +134,42 @@ export {
 } from './models/model-field.ts';
 export { models, type NullableIf, type RelationField } from './models/model-fields.ts';
 export { computed, type ModelProperty } from './models/model-property.ts';
+export { PageNumberPagination } from './pagination/page-number-pagination.ts';
+export { clientPageSize, type Pagination, type PaginationClass } from './pagination/pagination.ts';
+export { FormParser } from './parsers/form-parser.ts';
+export { JSONParser } from './parsers/json-parser.ts';
+export { MultiPartParser } from './parsers/multi-part-parser.ts';
+export { BaseParser, type Parser, type ParserClass, type ParserContext } from './parsers/parser.ts';
+export {
+  AllowAny,
+  BasePermission,
+  IsAdminUser,
+  IsAuthenticated,
+  IsAuthenticatedOrReadOnly,
+  type Permission,
+  type PermissionClass,
+} from './permissions/permissions.ts';
+export { isAllowedHost } from './plugin/allowed-hosts.ts';
+export {
+  type RestFrameworkOptions,
+  type RestFrameworkState,
+  restFramework,
+  SECURITY_HEADERS,
+} from './plugin/rest-framework.ts';
+export { JSONRenderer } from './renderers/json-renderer.ts';
+export {
+  BaseRenderer,
+  type RenderContext,
+  type Renderer,
+  type RendererClass,
+} from './renderers/renderer.ts';
+export {
+  DefaultRouter,
+  type RegisterOptions,
+  type RouteShape,
+  type ViewSetClass,
+} from './routers/default-router.ts';
+export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
 export {
   buildModelField,
   type FieldBuilder,
@@ -139,4 +207,24 @@ export type {
   ModelRepresentation,
   Representation,
 } from './serializers/serializer-types.ts';
+export type { APISettings, SettingsInput } from './settings/api-settings.ts';
+export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
 export { labelFromName } from './utils/text.ts';
+export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
+export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
+export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
+export {
+  CreateModelMixin,
+  DestroyModelMixin,
+  type GenericViewClass,
+  ListModelMixin,
+  RetrieveModelMixin,
+  UpdateModelMixin,
+} from './views/mixins.ts';
+export {
+  GenericViewSet,
+  ModelViewSet,
+  ReadOnlyModelViewSet,
+  ViewSet,
+  type ViewSetState,
+} from './views/viewsets.ts';

@@ -1,0 +1,42 @@
+/**
+ * Authentication: who the caller is. Each class of a view's `authenticationClasses` is asked
+ * in turn; the first to recognise credentials sets `request.user` and `request.auth`.
+ *
+ * @example
+ * ```ts
+ * class ApiKeyAuthentication extends BaseAuthentication {
+ *   override async authenticate(request: Request) {
+ *     const key = request.raw.headers['x-api-key'];
+ *     if (!key) return null;                       // not this scheme: try the next class
+ *     const user = await findUserByKey(String(key));
+ *     if (!user) throw new AuthenticationFailed('Invalid API key.');
+ *     return [{ ...user, isAuthenticated: true }, key] as const;
+ *   }
+ *   override authenticateHeader() { return 'ApiKey'; }
+ * }
+ * ```
+ * @module
+ */
+import type { Request, RequestUser } from '../http/request.ts';
+
+/** An authentication scheme. */
+export interface Authentication {
+  /** The user and credentials, null when the request does not use this scheme. */
+  authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null>;
+  /** The `WWW-Authenticate` value of a 401; undefined makes failures 403. */
+  authenticateHeader(request: Request): string | undefined;
+}
+
+/** An authentication class. */
+export type AuthenticationClass = new () => Authentication;
+
+/** Recognises nobody; override `authenticate`. */
+export class BaseAuthentication implements Authentication {
+  async authenticate(_request: Request): Promise<readonly [RequestUser, unknown] | null> {
+    return null;
+  }
+
+  authenticateHeader(_request: Request): string | undefined {
+    return undefined;
+  }
+}

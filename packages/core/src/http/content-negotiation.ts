@@ -1,0 +1,94 @@
+/**
+ * Content negotiation: which renderer answers (from `?format=` or `Accept`), and which parser
+ * reads the body (from `Content-Type`).
+ * @module
+ */
+import { NotAcceptable, NotFound } from '../errors/api-exception.ts';
+import type { Parser } from '../parsers/parser.ts';
+import type { Renderer } from '../renderers/renderer.ts';
+import type { Request } from './request.ts';
+
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+  readonly specificity: number;
+  readonly text: string;
+}
+
+/** Parses an `Accept` header into media ranges, best first (q, then specificity). */
+export function parseAccept(header: string | undefined): MediaRange[] {
+  if (!header) return [{ type: '*', subtype: '*', q: 1, specificity: 0, text: '*/*' }];
+  const ranges: MediaRange[] = [];
+  for (const item of header.split(',').slice(0, 64)) {
+    const [mediaType = '', ...params] = item.split(';').map((s) => s.trim());
+    const slash = mediaType.indexOf('/');
+    if (slash <= 0) continue;
+    const type = mediaType.slice(0, slash).toLowerCase();
+    const subtype = mediaType.slice(slash + 1).toLowerCase();
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.split('=').map((s) => s.trim());
+      if (key?.toLowerCase() === 'q') {
+        const parsed = Number(value);
+        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
+      }
+    }
+    if (q === 0) continue;
+    const specificity =
+      (type === '*' ? 0 : 1) + (subtype === '*' ? 0 : 1) + (params.length > 0 ? 1 : 0);
+    ranges.push({ type, subtype, q, specificity, text: `${type}/${subtype}` });
+  }
+  return ranges.sort((a, b) => b.q - a.q || b.specificity - a.specificity);
+}
+
+/** True when `mediaType` (`application/json`) falls within `range`. */
+function matches(mediaType: string, range: MediaRange): boolean {
+  const [type, subtype] = mediaType.toLowerCase().split('/') as [string, string];
+  return (
+    (range.type === '*' || range.type === type) &&
+    (range.subtype === '*' || range.subtype === subtype)
+  );
+}
+
+/**
+ * DRF's default negotiation.
+ *
+ * @example
+ * ```ts
+ * const [renderer, mediaType] = new DefaultContentNegotiation().selectRenderer(request, renderers);
+ * ```
+ */
+export class DefaultContentNegotiation {
+  /**
+   * The renderer for a request: the one named by `?format=` (404 when none has that name),
+   * else the first that matches the best `Accept` range (406 when none does).
+   */
+  selectRenderer(request: Request, renderers: readonly Renderer[]): [Renderer, string] {
+    const format = request.queryParam(request.settings.URL_FORMAT_OVERRIDE);
+    if (format !== undefined) {
+      const renderer = renderers.find((r) => r.format === format);
+      if (!renderer) throw new NotFound();
+      return [renderer, renderer.mediaType];
+    }
+    const header = request.raw.headers.accept;
+    for (const range of parseAccept(Array.isArray(header) ? header.join(',') : header)) {
+      for (const renderer of renderers) {
+        if (matches(renderer.mediaType, range)) return [renderer, renderer.mediaType];
+      }
+    }
+    throw new NotAcceptable();
+  }
+
+  /** The parser for the request's `Content-Type`, or null when none accepts it. */
+  selectParser(request: Request, parsers: readonly Parser[]): Parser | null {
+    const contentType = requestMediaType(request);
+    return parsers.find((p) => p.mediaType === contentType) ?? null;
+  }
+}
+
+/** The request's media type without parameters (`multipart/form-data`), or '' when none. */
+export function requestMediaType(request: Request): string {
+  const header = request.raw.headers['content-type'] ?? '';
+  return header.split(';')[0]?.trim().toLowerCase() ?? '';
+}

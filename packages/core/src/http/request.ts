@@ -1,0 +1,139 @@
+/**
+ * The request as views see it: Fastify's request plus the parsed body, the user, the
+ * negotiated renderer, and URL building from the request's own scheme and (allowed) host.
+ * @module
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestLike } from '../fields/field.ts';
+import type { UploadedFile } from '../files/uploaded-file.ts';
+import type { Renderer } from '../renderers/renderer.ts';
+import type { UrlRegistry } from '../routers/url-registry.ts';
+import type { APISettings } from '../settings/api-settings.ts';
+
+/** The user of a request without credentials. */
+export interface AnonymousUser {
+  readonly isAuthenticated: false;
+  readonly isStaff: false;
+  readonly [key: string]: unknown;
+}
+
+/** What authentication classes attach; `isAuthenticated` and `isStaff` drive the permissions. */
+export interface RequestUser {
+  readonly isAuthenticated: boolean;
+  readonly isStaff?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** The anonymous user. */
+export const ANONYMOUS_USER: AnonymousUser = Object.freeze({
+  isAuthenticated: false,
+  isStaff: false,
+});
+
+/** Query parameters: a string, or a list when a key repeats. */
+export type QueryParams = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * A request to a view.
+ *
+ * @example
+ * ```ts
+ * class HelloView extends APIView {
+ *   async get(request: Request) {
+ *     return new Response({ hello: request.query.name ?? 'world', user: request.user.isAuthenticated });
+ *   }
+ * }
+ * ```
+ */
+export class Request implements RequestLike {
+  readonly raw: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly settings: APISettings;
+  readonly #urls: UrlRegistry;
+  /** The parsed body (`{}` when there is none); set before the handler runs. */
+  data: unknown = {};
+  /** Files received in a multipart body, to remove when the request ends. */
+  readonly uploadedFiles: UploadedFile[] = [];
+  user: RequestUser = ANONYMOUS_USER;
+  /** What the authentication class returned with the user (a token, say). */
+  auth: unknown = null;
+  /** Close the connection after the response (the body was not read to its end). */
+  closeConnection = false;
+  /** The renderer chosen by content negotiation, and the media type it answers with. */
+  acceptedRenderer: Renderer | null = null;
+  acceptedMediaType = '';
+
+  constructor(raw: FastifyRequest, reply: FastifyReply, settings: APISettings, urls: UrlRegistry) {
+    this.raw = raw;
+    this.reply = reply;
+    this.settings = settings;
+    this.#urls = urls;
+  }
+
+  /** GET, POST, ... (upper case). */
+  get method(): string {
+    return this.raw.method;
+  }
+
+  /** The path, without the query string. */
+  get path(): string {
+    const url = this.raw.url;
+    const q = url.indexOf('?');
+    return q === -1 ? url : url.slice(0, q);
+  }
+
+  /** The raw query string, without `?`. */
+  get queryString(): string {
+    const url = this.raw.url;
+    const q = url.indexOf('?');
+    return q === -1 ? '' : url.slice(q + 1);
+  }
+
+  /** Query parameters. */
+  get query(): QueryParams {
+    return this.raw.query as QueryParams;
+  }
+
+  /** One query parameter: the last value when the key repeats, as Django's `QueryDict.get`. */
+  queryParam(name: string): string | undefined {
+    const value = this.query[name];
+    if (Array.isArray(value)) return value[value.length - 1];
+    return value as string | undefined;
+  }
+
+  /** The route's path parameters (`{ pk: '1' }`). */
+  get params(): Readonly<Record<string, string>> {
+    return this.raw.params as Record<string, string>;
+  }
+
+  /** `http` or `https`. */
+  get scheme(): string {
+    return this.raw.protocol;
+  }
+
+  /** The host the client asked for (checked against `ALLOWED_HOSTS` before any view runs). */
+  get host(): string {
+    return this.raw.host;
+  }
+
+  /** True for methods that change nothing. */
+  get isSafeMethod(): boolean {
+    return this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS';
+  }
+
+  /** `http://host/path` for a path on this service. */
+  buildAbsoluteUri(path: string = this.raw.url): string {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return path;
+    return `${this.scheme}://${this.host}${path.startsWith('/') ? path : `/${path}`}`;
+  }
+
+  /** The absolute URL of a named route (`book-detail`) filled with `params`. */
+  reverse(name: string, params: Readonly<Record<string, unknown>> = {}): string {
+    return this.buildAbsoluteUri(this.#urls.reverse(name, params));
+  }
+
+  /** The path of a named route, without scheme and host. */
+  reversePath(name: string, params: Readonly<Record<string, unknown>> = {}): string {
+    return this.#urls.reverse(name, params);
+  }
+}

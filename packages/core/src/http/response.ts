@@ -1,0 +1,35 @@
+/**
+ * What a view returns: data to render, a status and headers. The view renders it with the
+ * renderer chosen by content negotiation.
+ * @module
+ */
+
+/**
+ * A view's response.
+ *
+ * @example
+ * ```ts
+ * return new Response(serializer.data, 201, { Location: url });
+ * return new Response(null, 204);
+ * ```
+ */
+export class Response {
+  /** The data to render; `null` with 204 means no body. */
+  data: unknown;
+  status: number;
+  readonly headers: Record<string, string>;
+  /** An error response (the browsable API shows it differently). */
+  readonly exception: boolean;
+
+  constructor(
+    data: unknown = null,
+    status = 200,
+    headers: Record<string, string> = {},
+    exception = false,
+  ) {
+    this.data = data;
+    this.status = status;
+    this.headers = headers;
+    this.exception = exception;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Page-number pagination: `?page=2`, `{count, next, previous, results}`.
+ * @module
+ */
+import type { QuerySet } from '../db/query-set.ts';
+import { NotFound } from '../errors/api-exception.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
+import { clientPageSize, type Pagination } from './pagination.ts';
+
+/**
+ * DRF's `PageNumberPagination`: one COUNT and one page query; `page=last` is the last page;
+ * a page out of range or not a number is 404 `{"detail":"Invalid page."}`. Links are
+ * absolute and keep the other query parameters.
+ *
+ * @example
+ * ```ts
+ * class LargePages extends PageNumberPagination {
+ *   override pageSize = 1000;
+ *   override pageSizeQueryParam = 'page_size';
+ *   override maxPageSize = 10000;
+ * }
+ * ```
+ */
+export class PageNumberPagination implements Pagination {
+  /** Items per page; defaults to the `PAGE_SIZE` setting. */
+  pageSize: number | null = null;
+  pageQueryParam = 'page';
+  /** A parameter that lets clients choose the page size (off by default). */
+  pageSizeQueryParam: string | null = null;
+  maxPageSize: number | null = null;
+  lastPageStrings: readonly string[] = ['last'];
+  invalidPageMessage = 'Invalid page.';
+
+  count = 0;
+  pageNumber = 1;
+  numPages = 1;
+  request: Request | undefined;
+
+  getPageSize(request: Request): number | null {
+    return (
+      clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
+      this.pageSize ??
+      request.settings.PAGE_SIZE
+    );
+  }
+
+  async paginateQueryset(queryset: QuerySet<any>, request: Request): Promise<unknown[] | null> {
+    const size = this.getPageSize(request);
+    if (!size) return null;
+    this.request = request;
+    this.count = await queryset.count();
+    this.numPages = Math.max(1, Math.ceil(this.count / size));
+    const raw = request.queryParam(this.pageQueryParam) ?? '1';
+    let page: number;
+    if (this.lastPageStrings.includes(raw)) page = this.numPages;
+    else if (/^\s*\+?\d+\s*$/.test(raw)) page = Number(raw);
+    else throw new NotFound(this.invalidPageMessage);
+    if (!Number.isSafeInteger(page) || page < 1 || page > this.numPages)
+      throw new NotFound(this.invalidPageMessage);
+    this.pageNumber = page;
+    return queryset.slice((page - 1) * size, page * size).execute();
+  }
+
+  getNextLink(): string | null {
+    if (!this.request || this.pageNumber >= this.numPages) return null;
+    return replaceQueryParam(
+      this.request.buildAbsoluteUri(),
+      this.pageQueryParam,
+      this.pageNumber + 1,
+    );
+  }
+
+  getPreviousLink(): string | null {
+    if (!this.request || this.pageNumber <= 1) return null;
+    const url = this.request.buildAbsoluteUri();
+    if (this.pageNumber - 1 === 1) return removeQueryParam(url, this.pageQueryParam);
+    return replaceQueryParam(url, this.pageQueryParam, this.pageNumber - 1);
+  }
+
+  getLinks(): { next: string | null; previous: string | null } {
+    return { next: this.getNextLink(), previous: this.getPreviousLink() };
+  }
+
+  getPaginatedResponse(data: unknown[]): Response {
+    return new Response({
+      count: this.count,
+      next: this.getNextLink(),
+      previous: this.getPreviousLink(),
+      results: data,
+    });
+  }
+
+  getSchemaOperationParameters(): Record<string, unknown>[] {
+    const parameters: Record<string, unknown>[] = [
+      {
+        name: this.pageQueryParam,
+        required: false,
+        in: 'query',
+        description: 'A page number within the paginated result set.',
+        schema: { type: 'integer' },
+      },
+    ];
+    if (this.pageSizeQueryParam) {
+      parameters.push({
+        name: this.pageSizeQueryParam,
+        required: false,
+        in: 'query',
+        description: 'Number of results to return per page.',
+        schema: { type: 'integer' },
+      });
+    }
+    return parameters;
+  }
+
+  getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
+    return {
+      type: 'object',
+      required: ['count', 'results'],
+      properties: {
+        count: { type: 'integer', example: 123 },
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: { type: 'array', items: itemsSchema },
+      },
+    };
+  }
+}

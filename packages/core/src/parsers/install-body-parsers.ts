@@ -1,0 +1,34 @@
+/**
+ * The Fastify content-type parsers of the toolkit's routes, installed in the router's own
+ * encapsulated context so that an app's other routes keep Fastify's defaults.
+ * @module
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { APISettings } from '../settings/api-settings.ts';
+import { UNPARSED_BODY } from './parser.ts';
+
+/** Matches `application/json` and `application/<anything>+json`. */
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/i;
+
+/**
+ * JSON and url-encoded bodies are read into a string here, within `MAX_BODY_SIZE` (413
+ * above), and parsed by the view's parser class, so that parse errors are answered by the
+ * view like any other error. Multipart bodies are left to the multipart parser, which streams
+ * them; any other type is left unread, and the view answers 415.
+ */
+export async function installBodyParsers(
+  instance: FastifyInstance,
+  settings: APISettings,
+): Promise<void> {
+  instance.removeAllContentTypeParsers();
+  for (const type of [JSON_TYPES, 'application/x-www-form-urlencoded']) {
+    instance.addContentTypeParser(
+      type,
+      { parseAs: 'string', bodyLimit: settings.MAX_BODY_SIZE },
+      (_request, body, done) => done(null, body),
+    );
+  }
+  await instance.register(multipart, { limits: { parts: settings.MAX_UPLOAD_PARTS } });
+  instance.addContentTypeParser('*', (_request, _payload, done) => done(null, UNPARSED_BODY));
+}

@@ -1,0 +1,43 @@
+/**
+ * Parsers turn a request body into data, chosen by the request's `Content-Type` among the
+ * view's `parserClasses` (415 when none matches).
+ * @module
+ */
+import type { AnyField } from '../fields/field.ts';
+import type { Request } from '../http/request.ts';
+
+/** What a parser may know about the view: the fields that accept files, by dotted name. */
+export interface ParserContext {
+  /** The file field for a multipart part name (`resume`, `profile.avatar`), if any. */
+  readonly fileField: (name: string) => AnyField | undefined;
+}
+
+/** A body parser. */
+export interface Parser {
+  /** The media type it handles (`application/json`). */
+  readonly mediaType: string;
+  /** The parsed body. Throws an `APIException` (400, 408, 413) for a body it cannot take. */
+  parse(request: Request, context: ParserContext): Promise<unknown>;
+}
+
+/** A parser class; its instances are made per view. */
+export type ParserClass = new () => Parser;
+
+/**
+ * Defaults for {@link Parser}: subclasses set `mediaType` and implement `parse`.
+ *
+ * @example
+ * ```ts
+ * class PlainTextParser extends BaseParser {
+ *   readonly mediaType = 'text/plain';
+ *   async parse(request: Request) { return { text: String(request.raw.body ?? '') }; }
+ * }
+ * ```
+ */
+export abstract class BaseParser implements Parser {
+  abstract readonly mediaType: string;
+  abstract parse(request: Request, context: ParserContext): Promise<unknown>;
+}
+
+/** The value Fastify leaves as the body of a type no parser took (the view answers 415). */
+export const UNPARSED_BODY: unique symbol = Symbol('unparsedBody');

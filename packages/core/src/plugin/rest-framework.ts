@@ -1,0 +1,141 @@
+/**
+ * The toolkit's Fastify plugin: settings, database and named routes shared by every router
+ * of an app, the allowed-hosts check, security headers, JSON 404s and cleanup of uploads.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { Database, DefaultRouter, restFramework } from '@restframework/core';
+ *
+ * const app = Fastify();
+ * await app.register(restFramework, { database: Database.connect('sqlite:db.sqlite3'), settings: { PAGE_SIZE: 100 } });
+ * const router = new DefaultRouter();
+ * router.register('books', BookViewSet);
+ * await app.register(router.plugin, { prefix: '/api' });
+ * ```
+ * @module
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/database.ts';
+import {
+  type APIException,
+  DisallowedHost,
+  NotFound,
+  ParseError,
+  PayloadTooLarge,
+} from '../errors/api-exception.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import { sendResponse } from '../http/send-response.ts';
+import { UrlRegistry } from '../routers/url-registry.ts';
+import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
+import { resolveSettings } from '../settings/default-settings.ts';
+import { isAllowedHost } from './allowed-hosts.ts';
+
+/** Options of {@link restFramework}. */
+export interface RestFrameworkOptions {
+  /** The database every view and query of the app uses. */
+  readonly database: Database;
+  readonly settings?: SettingsInput;
+}
+
+/** What the plugin shares with routers (`app.restFramework`). */
+export interface RestFrameworkState {
+  readonly settings: APISettings;
+  readonly database: Database;
+  readonly urls: UrlRegistry;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    restFramework: RestFrameworkState;
+  }
+  interface FastifyRequest {
+    /** The toolkit's request, once a view has started. */
+    restRequest: Request | null;
+  }
+}
+
+/** Headers every response carries. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+});
+
+/** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
+export function fastifyErrorToApi(error: FastifyError): APIException | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ParseError('The request body does not match its Content-Length.');
+    case 'FST_ERR_BAD_URL':
+      return new ParseError('The URL is not valid.');
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new NotFound();
+    default:
+      if (
+        typeof error.statusCode === 'number' &&
+        error.statusCode >= 400 &&
+        error.statusCode < 500
+      ) {
+        return new ParseError(error.message);
+      }
+      return null;
+  }
+}
+
+async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Promise<void> {
+  const settings = resolveSettings(options.settings);
+  app.decorate('restFramework', { settings, database: options.database, urls: new UrlRegistry() });
+  app.decorateRequest('restRequest', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) {
+      return sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
+    }
+    return undefined;
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+      if (!reply.hasHeader(name)) reply.header(name, value);
+    }
+    return payload;
+  });
+
+  // Temporary files of uploads go when the request ends, whatever happened to it.
+  app.addHook('onResponse', async (request) => {
+    const files = request.restRequest?.uploadedFiles;
+    if (files?.length) await Promise.all(files.map((f) => f.discard()));
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    sendResponse(undefined, null, new Response(new NotFound().toJSON(), 404), reply),
+  );
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const api = fastifyErrorToApi(error);
+    if (!api) {
+      request.log.error({ err: error }, 'unhandled error');
+      return sendResponse(
+        undefined,
+        null,
+        new Response({ detail: 'A server error occurred.' }, 500),
+        reply,
+      );
+    }
+    return sendResponse(
+      undefined,
+      null,
+      new Response(api.toJSON(), api.statusCode, { ...api.headers }),
+      reply,
+    );
+  });
+}
+
+/** The toolkit's plugin (shared with the whole app, as `fastify-plugin` does). */
+export const restFramework = fp(plugin, { name: '@restframework/core', fastify: '5.x' });

@@ -1,0 +1,48 @@
+/**
+ * Renderers turn a view's response data into bytes of one media type, chosen by content
+ * negotiation among the view's `rendererClasses`.
+ * @module
+ */
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+
+/** What a renderer may look at besides the data. */
+export interface RenderContext {
+  readonly request: Request;
+  readonly response: Response;
+  /** The view (an `APIView`); typed loosely so renderers do not depend on views. */
+  readonly view: unknown;
+}
+
+/** A renderer. */
+export interface Renderer {
+  /** The media type it produces (`application/json`). */
+  readonly mediaType: string;
+  /** Its name for `?format=` (`json`). */
+  readonly format: string;
+  /** The charset added to `Content-Type`, or null for none. */
+  readonly charset: string | null;
+  render(data: unknown, context: RenderContext): string | Buffer;
+}
+
+/** A renderer class. */
+export type RendererClass = new () => Renderer;
+
+/**
+ * Defaults for {@link Renderer}.
+ *
+ * @example
+ * ```ts
+ * class PlainTextRenderer extends BaseRenderer {
+ *   readonly mediaType = 'text/plain';
+ *   readonly format = 'txt';
+ *   render(data: unknown) { return String(data); }
+ * }
+ * ```
+ */
+export abstract class BaseRenderer implements Renderer {
+  abstract readonly mediaType: string;
+  abstract readonly format: string;
+  readonly charset: string | null = 'utf-8';
+  abstract render(data: unknown, context: RenderContext): string | Buffer;
+}

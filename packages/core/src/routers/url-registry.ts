@@ -1,0 +1,71 @@
+/**
+ * Named routes and `reverse()`: the registry every router of an app adds its routes to.
+ * @module
+ */
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+
+/** A named route: its path template (`/books/api/books/:pk/`) and parameter names. */
+export interface NamedRoute {
+  readonly name: string;
+  readonly template: string;
+  readonly params: readonly string[];
+}
+
+/**
+ * The named routes of an app.
+ *
+ * @example
+ * ```ts
+ * registry.add('book-detail', '/books/api/books/:pk/');
+ * registry.reverse('book-detail', { pk: 1 }); // '/books/api/books/1/'
+ * ```
+ */
+export class UrlRegistry {
+  readonly #routes = new Map<string, NamedRoute>();
+
+  /** Adds a route; a name used twice is a start-up error. */
+  add(name: string, template: string): void {
+    const existing = this.#routes.get(name);
+    if (existing && existing.template !== template) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_ROUTE_NAME',
+        `The route name "${name}" is used for both ${existing.template} and ${template}. Give one router a different basename.`,
+      );
+    }
+    const params = [...template.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+    this.#routes.set(name, { name, template, params });
+  }
+
+  has(name: string): boolean {
+    return this.#routes.has(name);
+  }
+
+  get(name: string): NamedRoute | undefined {
+    return this.#routes.get(name);
+  }
+
+  get routes(): NamedRoute[] {
+    return [...this.#routes.values()];
+  }
+
+  /** The path of a named route, its parameters URL-encoded. */
+  reverse(name: string, params: Readonly<Record<string, unknown>> = {}): string {
+    const route = this.#routes.get(name);
+    if (!route) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_ROUTE_NAME',
+        `No route is named "${name}". Known names: ${[...this.#routes.keys()].join(', ') || '(none)'}.`,
+      );
+    }
+    return route.template.replace(/:(\w+)/g, (_, key: string) => {
+      const value = params[key];
+      if (value === undefined || value === null) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_ROUTE_NAME',
+          `reverse("${name}") needs the parameter "${key}".`,
+        );
+      }
+      return encodeURIComponent(String(value));
+    });
+  }
+}

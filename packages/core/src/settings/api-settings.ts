@@ -1,0 +1,67 @@
+/**
+ * The toolkit's settings, under DRF's names: defaults every view reads unless it sets its own.
+ *
+ * @example
+ * ```ts
+ * await app.register(restFramework, {
+ *   database: db,
+ *   settings: { PAGE_SIZE: 100, DEFAULT_PAGINATION_CLASS: PageNumberPagination, ALLOWED_HOSTS: ['api.example.org'] },
+ * });
+ * ```
+ * @module
+ */
+import type { AuthenticationClass } from '../authentication/authentication.ts';
+import type { Storage } from '../files/storage.ts';
+import type { FilterBackendClass } from '../filters/filter-backend.ts';
+import type { MetadataClass } from '../metadata/simple-metadata.ts';
+import type { PaginationClass } from '../pagination/pagination.ts';
+import type { ParserClass } from '../parsers/parser.ts';
+import type { PermissionClass } from '../permissions/permissions.ts';
+import type { RendererClass } from '../renderers/renderer.ts';
+
+/** Every setting, with its default in {@link defaultSettings}. */
+export interface APISettings {
+  /** Renderers, in order of preference (the first is the default). */
+  readonly DEFAULT_RENDERER_CLASSES: readonly RendererClass[];
+  /** Parsers for request bodies. */
+  readonly DEFAULT_PARSER_CLASSES: readonly ParserClass[];
+  readonly DEFAULT_AUTHENTICATION_CLASSES: readonly AuthenticationClass[];
+  /** Default: allow any caller. */
+  readonly DEFAULT_PERMISSION_CLASSES: readonly PermissionClass[];
+  readonly DEFAULT_FILTER_BACKENDS: readonly FilterBackendClass[];
+  /** Pagination of list views; null for none. */
+  readonly DEFAULT_PAGINATION_CLASS: PaginationClass | null;
+  /** Items per page; null for no pagination. */
+  readonly PAGE_SIZE: number | null;
+  readonly DEFAULT_METADATA_CLASS: MetadataClass;
+  /** Query parameter of ordering filters. */
+  readonly ORDERING_PARAM: string;
+  /** Query parameter that picks a renderer (`?format=json`). */
+  readonly URL_FORMAT_OVERRIDE: string;
+  /** The key of errors that belong to no field. */
+  readonly NON_FIELD_ERRORS_KEY: string;
+  /**
+   * Hosts the service answers for; a request with another `Host` gets 400. A leading dot
+   * allows subdomains (`.example.org`); `*` allows any host (not for production).
+   */
+  readonly ALLOWED_HOSTS: readonly string[];
+  /** The largest JSON or url-encoded body, in bytes (413 above). */
+  readonly MAX_BODY_SIZE: number;
+  /** The largest multipart body, in bytes (413 above). */
+  readonly MAX_UPLOAD_BODY_SIZE: number;
+  /** The most parts a multipart body may have (413 above). */
+  readonly MAX_UPLOAD_PARTS: number;
+  /** The largest text value of a multipart part, in bytes (413 above). */
+  readonly MAX_UPLOAD_FIELD_SIZE: number;
+  /** How long a client may take to send its body before a 408, in ms. */
+  readonly BODY_TIMEOUT_MS: number;
+  /** Where uploaded files are stored (used by the default storage). */
+  readonly MEDIA_ROOT: string;
+  /** The URL prefix where stored files are served. */
+  readonly MEDIA_URL: string;
+  /** The file storage; by default files on disk under MEDIA_ROOT. */
+  readonly STORAGE: Storage | null;
+}
+
+/** User-provided settings: any subset. */
+export type SettingsInput = Partial<APISettings>;

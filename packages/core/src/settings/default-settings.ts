@@ -1,0 +1,70 @@
+/**
+ * The default settings.
+ * @module
+ */
+
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { SimpleMetadata } from '../metadata/simple-metadata.ts';
+import { FormParser } from '../parsers/form-parser.ts';
+import { JSONParser } from '../parsers/json-parser.ts';
+import { MultiPartParser } from '../parsers/multi-part-parser.ts';
+import { AllowAny } from '../permissions/permissions.ts';
+import { JSONRenderer } from '../renderers/json-renderer.ts';
+import type { APISettings, SettingsInput } from './api-settings.ts';
+
+const MiB = 1024 * 1024;
+
+/** Every setting's default. */
+export const defaultSettings: APISettings = Object.freeze({
+  DEFAULT_RENDERER_CLASSES: [JSONRenderer],
+  DEFAULT_PARSER_CLASSES: [JSONParser, FormParser, MultiPartParser],
+  DEFAULT_AUTHENTICATION_CLASSES: [],
+  DEFAULT_PERMISSION_CLASSES: [AllowAny],
+  DEFAULT_FILTER_BACKENDS: [],
+  DEFAULT_PAGINATION_CLASS: null,
+  PAGE_SIZE: null,
+  DEFAULT_METADATA_CLASS: SimpleMetadata,
+  ORDERING_PARAM: 'ordering',
+  URL_FORMAT_OVERRIDE: 'format',
+  NON_FIELD_ERRORS_KEY: 'non_field_errors',
+  ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]'],
+  MAX_BODY_SIZE: 2.5 * MiB,
+  MAX_UPLOAD_BODY_SIZE: 100 * MiB,
+  MAX_UPLOAD_PARTS: 1000,
+  MAX_UPLOAD_FIELD_SIZE: 2.5 * MiB,
+  BODY_TIMEOUT_MS: 30_000,
+  MEDIA_ROOT: 'media',
+  MEDIA_URL: '/media/',
+  STORAGE: null,
+});
+
+/** The defaults with `input` on top; unknown names and wrong types fail at start-up. */
+export function resolveSettings(input: SettingsInput = {}): APISettings {
+  for (const [key, value] of Object.entries(input)) {
+    if (!Object.hasOwn(defaultSettings, key)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SETTINGS',
+        `Unknown setting ${key}. Known settings: ${Object.keys(defaultSettings).join(', ')}.`,
+      );
+    }
+    const expected = defaultSettings[key as keyof APISettings];
+    const numeric = typeof expected === 'number' || key === 'PAGE_SIZE';
+    if (numeric && value !== null && (!Number.isInteger(value) || (value as number) < 0)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SETTINGS',
+        `${key} must be a non-negative integer, got ${JSON.stringify(value)}.`,
+      );
+    }
+    if (Array.isArray(expected) && !Array.isArray(value)) {
+      throw new ImproperlyConfigured('REST_ERR_SETTINGS', `${key} must be a list.`);
+    }
+  }
+  const settings = { ...defaultSettings, ...input } as APISettings;
+  if (!settings.MEDIA_URL.startsWith('/') || !settings.MEDIA_URL.endsWith('/')) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `MEDIA_URL must start and end with "/", got "${settings.MEDIA_URL}".`,
+    );
+  }
+  return Object.freeze(settings);
+}

@@ -1,0 +1,271 @@
+/**
+ * `APIView`: a class whose methods (`get`, `post`, ...) handle one route, with content
+ * negotiation, authentication, permissions, body parsing, one transaction per write and
+ * errors turned into DRF's bodies.
+ *
+ * @example
+ * ```ts
+ * class HealthView extends APIView {
+ *   static override description = 'Says the service is up.';
+ *   async get(_request: Request) {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * ```
+ * @module
+ */
+import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
+import type { Database } from '../db/database.ts';
+import { DatabaseUnavailableError, DoesNotExist, IntegrityError } from '../db/database-errors.ts';
+import {
+  APIException,
+  MethodNotAllowed,
+  NotAuthenticated,
+  NotFound,
+  PermissionDenied,
+  ServiceUnavailable,
+  UnsupportedMediaType,
+  ValidationError,
+} from '../errors/api-exception.ts';
+import { DefaultContentNegotiation, requestMediaType } from '../http/content-negotiation.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import type { Metadata, MetadataClass } from '../metadata/simple-metadata.ts';
+import type { Parser, ParserClass, ParserContext } from '../parsers/parser.ts';
+import type { Permission, PermissionClass } from '../permissions/permissions.ts';
+import type { Renderer, RendererClass } from '../renderers/renderer.ts';
+import type { APISettings } from '../settings/api-settings.ts';
+import { splitCamelCase } from '../utils/text.ts';
+
+/** HTTP methods in the order DRF lists them in `Allow`. */
+export const HTTP_METHOD_NAMES = [
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'head',
+  'options',
+  'trace',
+] as const;
+
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+type Handler = (request: Request) => Promise<Response> | Response;
+
+/** The base view. Configure it with the fields below; override the `get*` seams. */
+export class APIView {
+  /** The description shown by OPTIONS and the browsable API. */
+  static description = '';
+  /** The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into words. */
+  static viewName: string | undefined = undefined;
+
+  rendererClasses: readonly RendererClass[] | undefined = undefined;
+  parserClasses: readonly ParserClass[] | undefined = undefined;
+  authenticationClasses: readonly AuthenticationClass[] | undefined = undefined;
+  permissionClasses: readonly PermissionClass[] | undefined = undefined;
+  metadataClass: MetadataClass | undefined = undefined;
+  contentNegotiationClass = DefaultContentNegotiation;
+
+  /** The request being handled (set by `dispatch`). */
+  request!: Request;
+  /** The database of the app. */
+  database!: Database;
+  /** Headers added to every response of this view (`Allow`, `Vary`). */
+  headers: Record<string, string> = {};
+  /** Route parameters (`{ pk: '1' }`). */
+  kwargs: Readonly<Record<string, string>> = {};
+  /** `List` or `Instance` for view set routes; added to the view name. */
+  suffix: string | undefined = undefined;
+
+  /** The settings of the app (set by `dispatch`). */
+  get settings(): APISettings {
+    return this.request.settings;
+  }
+
+  /** The upper-case methods this view answers, in DRF's order. */
+  get allowedMethods(): string[] {
+    return HTTP_METHOD_NAMES.filter((m) => this.handlerFor(m) !== undefined).map((m) =>
+      m.toUpperCase(),
+    );
+  }
+
+  /** The handler of a method, or undefined (405). */
+  protected handlerFor(method: string): Handler | undefined {
+    const name = method.toLowerCase();
+    if (!(HTTP_METHOD_NAMES as readonly string[]).includes(name)) return undefined;
+    const self = this as unknown as Record<string, unknown>;
+    // HEAD runs GET's handler; the body is dropped when the response is sent.
+    const handler = self[name] ?? (name === 'head' ? self.get : undefined);
+    return typeof handler === 'function' ? (handler as Handler) : undefined;
+  }
+
+  /** OPTIONS: the view's metadata. */
+  async options(request: Request): Promise<Response> {
+    const metadata = this.getMetadata();
+    if (!metadata) throw new MethodNotAllowed(request.method);
+    return new Response(await metadata.determineMetadata(request, this));
+  }
+
+  /**
+   * Runs the request: negotiation, authentication, permissions, body parsing, then the
+   * handler (in one transaction for writes). Errors become responses, never exceptions.
+   */
+  async dispatch(
+    request: Request,
+    kwargs: Readonly<Record<string, string>> = {},
+  ): Promise<Response> {
+    this.request = request;
+    this.kwargs = kwargs;
+    try {
+      await this.initial(request);
+      const handler = this.handlerFor(request.method);
+      if (!handler) throw new MethodNotAllowed(request.method);
+      if (WITH_BODY.has(request.method)) request.data = await this.parseBody(request);
+      const run = () => Promise.resolve(handler.call(this, request));
+      const response = request.isSafeMethod ? await run() : await this.database.transaction(run);
+      return this.finalizeResponse(request, response);
+    } catch (error) {
+      return this.finalizeResponse(request, this.handleException(error));
+    }
+  }
+
+  /** Before the handler: content negotiation, authentication, permissions. */
+  async initial(request: Request): Promise<void> {
+    this.performContentNegotiation(request);
+    await this.performAuthentication(request);
+    await this.checkPermissions(request);
+  }
+
+  /** Picks the renderer (406 when none fits the `Accept` header). */
+  performContentNegotiation(request: Request): void {
+    const negotiator = new this.contentNegotiationClass();
+    const [renderer, mediaType] = negotiator.selectRenderer(request, this.getRenderers());
+    request.acceptedRenderer = renderer;
+    request.acceptedMediaType = mediaType;
+  }
+
+  /** Sets `request.user` from the first authenticator that recognises the request. */
+  async performAuthentication(request: Request): Promise<void> {
+    for (const authenticator of this.getAuthenticators()) {
+      const result = await authenticator.authenticate(request);
+      if (result) {
+        [request.user, request.auth] = result;
+        return;
+      }
+    }
+  }
+
+  /** Throws 403 (or 401) when a permission refuses the request. */
+  async checkPermissions(request: Request): Promise<void> {
+    for (const permission of this.getPermissions()) {
+      if (!(await permission.hasPermission(request, this)))
+        this.permissionDenied(request, permission.message);
+    }
+  }
+
+  /** Throws 403 (or 401) when a permission refuses this object. */
+  async checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+    for (const permission of this.getPermissions()) {
+      if (!(await permission.hasObjectPermission(request, this, obj)))
+        this.permissionDenied(request, permission.message);
+    }
+  }
+
+  /** 401 when nobody is authenticated and a scheme can be asked for, else 403. */
+  permissionDenied(request: Request, message?: string): never {
+    if (!request.user.isAuthenticated && this.getAuthenticateHeader(request))
+      throw new NotAuthenticated();
+    throw new PermissionDenied(message);
+  }
+
+  /** The `WWW-Authenticate` value of the first authenticator, if any. */
+  getAuthenticateHeader(request: Request): string | undefined {
+    return this.getAuthenticators()[0]?.authenticateHeader(request);
+  }
+
+  /** The body, parsed by the parser for its `Content-Type` (415 when none takes it). */
+  async parseBody(request: Request): Promise<unknown> {
+    const mediaType = requestMediaType(request);
+    // DRF: a request without Content-Type has no data, whatever it sent.
+    if (!mediaType) return {};
+    const parser = new this.contentNegotiationClass().selectParser(request, this.getParsers());
+    if (!parser) throw new UnsupportedMediaType(String(request.raw.headers['content-type']));
+    return parser.parse(request, this.getParserContext());
+  }
+
+  /** What parsers may know about this view: no file fields here; generic views add theirs. */
+  getParserContext(): ParserContext {
+    return { fileField: () => undefined };
+  }
+
+  getRenderers(): Renderer[] {
+    return (this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES).map((R) => new R());
+  }
+
+  getParsers(): Parser[] {
+    return (this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES).map((P) => new P());
+  }
+
+  getAuthenticators(): Authentication[] {
+    return (this.authenticationClasses ?? this.settings.DEFAULT_AUTHENTICATION_CLASSES).map(
+      (A) => new A(),
+    );
+  }
+
+  getPermissions(): Permission[] {
+    return (this.permissionClasses ?? this.settings.DEFAULT_PERMISSION_CLASSES).map((P) => new P());
+  }
+
+  getMetadata(): Metadata | null {
+    const Metadata = this.metadataClass ?? this.settings.DEFAULT_METADATA_CLASS;
+    return Metadata ? new Metadata() : null;
+  }
+
+  /** "Book List": the view name plus the route's suffix. */
+  getViewName(): string {
+    const ctor = this.constructor as typeof APIView;
+    const base = ctor.viewName ?? splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
+    return this.suffix ? `${base} ${this.suffix}` : base;
+  }
+
+  getViewDescription(): string {
+    return (this.constructor as typeof APIView).description;
+  }
+
+  /**
+   * Turns an error into a response: API errors keep their status and body, a missing row is
+   * 404, an unavailable database 503, a stray integrity error 400; anything else is logged
+   * and answered 500 without internals.
+   */
+  handleException(error: unknown): Response {
+    let exception: APIException;
+    if (error instanceof APIException) exception = error;
+    else if (error instanceof DoesNotExist) exception = new NotFound();
+    else if (error instanceof DatabaseUnavailableError) exception = new ServiceUnavailable();
+    else if (error instanceof IntegrityError)
+      exception = new ValidationError({
+        non_field_errors: ['The data conflicts with stored data.'],
+      });
+    else {
+      this.request?.raw.log.error({ err: error }, 'unhandled error in view');
+      return new Response({ detail: 'A server error occurred.' }, 500, {}, true);
+    }
+    const headers: Record<string, string> = { ...exception.headers };
+    if (exception instanceof NotAuthenticated) {
+      const header = this.request ? this.getAuthenticateHeader(this.request) : undefined;
+      if (header) headers['WWW-Authenticate'] = header;
+    }
+    if (exception instanceof ServiceUnavailable) headers['Retry-After'] ??= '1';
+    return new Response(exception.toJSON(), exception.statusCode, headers, true);
+  }
+
+  /** Adds the view's headers (`Allow`, `Vary`) to a response. */
+  finalizeResponse(_request: Request, response: Response): Response {
+    const allow = this.allowedMethods.join(', ');
+    response.headers.Allow ??= allow;
+    response.headers.Vary ??= 'Accept';
+    Object.assign(response.headers, this.headers, response.headers);
+    return response;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * `GenericAPIView`: the query set, serializer, lookup, filtering and pagination seams that
+ * the list/create/retrieve/update/destroy mixins are built from.
+ *
+ * @example
+ * ```ts
+ * class MyBooks extends ListModelMixin(GenericAPIView) {
+ *   queryset = Book.objects.all();
+ *   serializerClass = BookSerializer;
+ *   override getQueryset() {
+ *     return super.getQueryset().filter({ owner_id: this.request.user.id });
+ *   }
+ *   async get(request: Request) { return this.list(request); }
+ * }
+ * ```
+ * @module
+ */
+import type { QuerySet } from '../db/query-set.ts';
+import { NotFound } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyField, SerializerContext } from '../fields/field.ts';
+import { FileField } from '../fields/file-field.ts';
+import type { FilterBackend, FilterBackendClass } from '../filters/filter-backend.ts';
+import type { Response } from '../http/response.ts';
+import type { Pagination, PaginationClass } from '../pagination/pagination.ts';
+import type { ParserContext } from '../parsers/parser.ts';
+import {
+  type Serializer,
+  Serializer as SerializerBase,
+  type SerializerOptions,
+} from '../serializers/serializer.ts';
+import { APIView } from './api-view.ts';
+
+/** A serializer class a view can instantiate. */
+export type SerializerClass = (new (
+  options?: SerializerOptions,
+) => Serializer<any, any>) &
+  typeof SerializerBase;
+
+const INTEGER_KEY = /^\d{1,15}$/;
+
+/** The base of model views: configure `queryset` and `serializerClass`. */
+export class GenericAPIView extends APIView {
+  /** The rows this view works on (re-evaluated per request: query sets are immutable). */
+  queryset: QuerySet<any> | undefined = undefined;
+  serializerClass: SerializerClass | undefined = undefined;
+  /** The model field a detail route looks rows up by. */
+  lookupField = 'pk';
+  /** The route parameter holding the lookup value (defaults to `lookupField`, `pk` for `pk`). */
+  lookupUrlKwarg: string | undefined = undefined;
+  filterBackends: readonly FilterBackendClass[] | undefined = undefined;
+  /** Pagination; `null` turns it off for this view, undefined uses the setting. */
+  paginationClass: PaginationClass | null | undefined = undefined;
+
+  #paginator: Pagination | null | undefined;
+
+  /**
+   * The query set of this request: the declared one, loading the relations the serializer
+   * reads (so rendering a page needs no query per row).
+   */
+  getQueryset(): QuerySet<any> {
+    if (!this.queryset) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_VIEW_CONFIG',
+        `'${this.constructor.name}' should either include a \`queryset\` attribute, or override the \`getQueryset()\` method.`,
+      );
+    }
+    const related = this.getSerializerClass().prepare().relatedPaths;
+    return related.length ? this.queryset.selectRelated(...related) : this.queryset.all();
+  }
+
+  /** The row of a detail route: 404 when the lookup value matches none (or cannot match). */
+  async getObject(): Promise<Record<string, unknown>> {
+    const queryset = await this.filterQueryset(this.getQueryset());
+    const kwarg = this.lookupUrlKwarg ?? this.lookupField;
+    const value = this.kwargs[kwarg];
+    if (value === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_VIEW_CONFIG',
+        `Expected view ${this.constructor.name} to be called with a URL keyword argument named "${kwarg}". ` +
+          'Fix your URL conf, or set the `lookupField` attribute on the view correctly.',
+      );
+    }
+    const field = queryset.model.getField(this.lookupField);
+    const integral =
+      field &&
+      (field.kind === 'auto' ||
+        field.kind === 'integer' ||
+        field.kind === 'positive_integer' ||
+        field.kind === 'big_integer');
+    // A value that cannot be a key is no row, not a database error.
+    if (integral && !INTEGER_KEY.test(value)) throw new NotFound();
+    const lookup = integral ? Number(value) : value;
+    const rows = await queryset
+      .filter({ [this.lookupField]: lookup })
+      .slice(0, 2)
+      .execute();
+    if (rows.length !== 1) throw new NotFound();
+    const obj = rows[0] as Record<string, unknown>;
+    await this.checkObjectPermissions(this.request, obj);
+    return obj;
+  }
+
+  getSerializerClass(): SerializerClass {
+    if (!this.serializerClass) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_VIEW_CONFIG',
+        `'${this.constructor.name}' should either include a \`serializerClass\` attribute, or override the \`getSerializerClass()\` method.`,
+      );
+    }
+    return this.serializerClass;
+  }
+
+  /** The context every serializer of this view gets: request, view, format, storage. */
+  getSerializerContext(): SerializerContext {
+    return {
+      request: this.request,
+      view: this,
+      format: this.request?.acceptedRenderer?.format,
+      storage: this.request?.settings.STORAGE,
+    };
+  }
+
+  /** A serializer for this request, with the view's context; `many` gives a list serializer. */
+  getSerializer(options: SerializerOptions & { many?: boolean } = {}): Serializer<any, any> {
+    const Serializer = this.getSerializerClass();
+    const { many, ...rest } = options;
+    const context = { ...this.getSerializerContext(), ...(rest.context ?? {}) };
+    return many ? Serializer.many({ ...rest, context }) : new Serializer({ ...rest, context });
+  }
+
+  /** The query set after every filter backend. */
+  async filterQueryset(queryset: QuerySet<any>): Promise<QuerySet<any>> {
+    let result = queryset;
+    for (const backend of this.getFilterBackends())
+      result = await backend.filterQueryset(this.request, result, this);
+    return result;
+  }
+
+  getFilterBackends(): FilterBackend[] {
+    return (this.filterBackends ?? this.settings.DEFAULT_FILTER_BACKENDS).map((B) => new B());
+  }
+
+  /** The paginator of this request, or null. */
+  get paginator(): Pagination | null {
+    if (this.#paginator === undefined) {
+      const Pagination =
+        this.paginationClass === undefined
+          ? this.settings.DEFAULT_PAGINATION_CLASS
+          : this.paginationClass;
+      this.#paginator = Pagination ? new Pagination() : null;
+    }
+    return this.#paginator;
+  }
+
+  /**
+   * One page of rows, or null when the view is not paginated. The ordering is made total
+   * first (primary key appended), so pages never skip or repeat rows.
+   */
+  async paginateQueryset(queryset: QuerySet<any>): Promise<unknown[] | null> {
+    const paginator = this.paginator;
+    if (!paginator) return null;
+    return paginator.paginateQueryset(queryset.withStableOrdering(), this.request, this);
+  }
+
+  getPaginatedResponse(data: unknown[]): Response {
+    return (this.paginator as Pagination).getPaginatedResponse(data);
+  }
+
+  /** Multipart parts named like a file field (dotted for nested fields) get its upload limit. */
+  override getParserContext(): ParserContext {
+    const serializerClass = this.serializerClass;
+    if (!serializerClass) return super.getParserContext();
+    const files = fileFields(serializerClass.prepare().writable, '');
+    return { fileField: (name) => files.get(name) };
+  }
+}
+
+function fileFields(
+  fields: readonly AnyField[],
+  prefix: string,
+  into = new Map<string, AnyField>(),
+): Map<string, AnyField> {
+  for (const field of fields) {
+    const name = prefix + field.fieldName;
+    if (field instanceof FileField) into.set(name, field);
+    else if (field instanceof SerializerBase) fileFields(field.prepared.writable, `${name}.`, into);
+  }
+  return into;
+}

@@ -1,0 +1,113 @@
+/**
+ * The actions of model views, one mixin each (DRF's `mixins.py`). Each action is a few lines
+ * calling the view's seams; override a seam (`performCreate`, `getQueryset`, ...) to change
+ * one step, not the action.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   queryset = Book.objects.all();
+ *   serializerClass = BookSerializer;
+ *   override async performCreate(serializer: Serializer) {
+ *     await serializer.save({ owner_id: this.request.user.id });
+ *   }
+ * }
+ * ```
+ * @module
+ */
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import type { Serializer } from '../serializers/serializer.ts';
+import type { GenericAPIView } from './generic-api-view.ts';
+
+/** A class that extends `GenericAPIView`. */
+export type GenericViewClass = abstract new (...args: any[]) => GenericAPIView;
+
+/** `list`: the (filtered, paginated) rows. */
+export function ListModelMixin<B extends GenericViewClass>(Base: B) {
+  abstract class ListModel extends Base {
+    async list(_request: Request): Promise<Response> {
+      const queryset = await this.filterQueryset(this.getQueryset());
+      const page = await this.paginateQueryset(queryset);
+      if (page !== null)
+        return this.getPaginatedResponse(
+          this.getSerializer({ instance: page, many: true }).data as unknown[],
+        );
+      const rows = await queryset.withStableOrdering().execute();
+      return new Response(this.getSerializer({ instance: rows, many: true }).data);
+    }
+  }
+  return ListModel;
+}
+
+/** `create`: 201 with the new record, and `Location` when it has a `url`. */
+export function CreateModelMixin<B extends GenericViewClass>(Base: B) {
+  abstract class CreateModel extends Base {
+    async create(request: Request): Promise<Response> {
+      const serializer = this.getSerializer({ data: request.data });
+      await serializer.isValid({ raiseException: true });
+      await this.performCreate(serializer);
+      const data = serializer.data;
+      return new Response(data, 201, this.getSuccessHeaders(data));
+    }
+
+    async performCreate(serializer: Serializer<any, any>): Promise<void> {
+      await serializer.save();
+    }
+
+    getSuccessHeaders(data: unknown): Record<string, string> {
+      const url = (data as { url?: unknown } | null)?.url;
+      return typeof url === 'string' ? { Location: url } : {};
+    }
+  }
+  return CreateModel;
+}
+
+/** `retrieve`: one record. */
+export function RetrieveModelMixin<B extends GenericViewClass>(Base: B) {
+  abstract class RetrieveModel extends Base {
+    async retrieve(_request: Request): Promise<Response> {
+      const instance = await this.getObject();
+      return new Response(this.getSerializer({ instance }).data);
+    }
+  }
+  return RetrieveModel;
+}
+
+/** `update` (PUT) and `partialUpdate` (PATCH). */
+export function UpdateModelMixin<B extends GenericViewClass>(Base: B) {
+  abstract class UpdateModel extends Base {
+    async update(request: Request, partial = false): Promise<Response> {
+      const instance = await this.getObject();
+      const serializer = this.getSerializer({ instance, data: request.data, partial });
+      await serializer.isValid({ raiseException: true });
+      await this.performUpdate(serializer);
+      return new Response(serializer.data);
+    }
+
+    async partialUpdate(request: Request): Promise<Response> {
+      return this.update(request, true);
+    }
+
+    async performUpdate(serializer: Serializer<any, any>): Promise<void> {
+      await serializer.save();
+    }
+  }
+  return UpdateModel;
+}
+
+/** `destroy`: 204 with no body. */
+export function DestroyModelMixin<B extends GenericViewClass>(Base: B) {
+  abstract class DestroyModel extends Base {
+    async destroy(_request: Request): Promise<Response> {
+      const instance = await this.getObject();
+      await this.performDestroy(instance);
+      return new Response(null, 204);
+    }
+
+    async performDestroy(instance: Record<string, unknown>): Promise<void> {
+      await this.getQueryset().model.objects.deleteRow(instance as never);
+    }
+  }
+  return DestroyModel;
+}

@@ -1,0 +1,74 @@
+/**
+ * View sets: one class for the routes of a resource; a router maps methods to actions
+ * (`GET /books/` → `list`, `PATCH /books/1/` → `partialUpdate`).
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   static override description = 'Book ViewSet.';
+ *   queryset = Book.objects.all();
+ *   serializerClass = BookSerializer;
+ *   permissionClasses = [AllowAny];
+ * }
+ * router.register('books', BookViewSet);
+ * ```
+ * @module
+ */
+import { APIView, HTTP_METHOD_NAMES } from './api-view.ts';
+import { GenericAPIView } from './generic-api-view.ts';
+import {
+  CreateModelMixin,
+  DestroyModelMixin,
+  ListModelMixin,
+  RetrieveModelMixin,
+  UpdateModelMixin,
+} from './mixins.ts';
+
+type Handler = (request: any) => any;
+
+/** The method → action map of a route, and the action of this request. */
+export interface ViewSetState {
+  actionMap: Readonly<Record<string, string>>;
+  action: string | undefined;
+  detail: boolean;
+}
+
+function actionHandler(view: APIView & ViewSetState, method: string): Handler | undefined {
+  const name = method.toLowerCase();
+  const action = view.actionMap[name] ?? (name === 'head' ? view.actionMap.get : undefined);
+  const self = view as unknown as Record<string, unknown>;
+  if (action) return typeof self[action] === 'function' ? (self[action] as Handler) : undefined;
+  if (name === 'options' && (HTTP_METHOD_NAMES as readonly string[]).includes(name))
+    return view.options as Handler;
+  return undefined;
+}
+
+/** A view set without model seams: define action methods yourself. */
+export class ViewSet extends APIView implements ViewSetState {
+  actionMap: Readonly<Record<string, string>> = {};
+  action: string | undefined = undefined;
+  detail = false;
+
+  protected override handlerFor(method: string): Handler | undefined {
+    return actionHandler(this, method);
+  }
+}
+
+/** A view set with `GenericAPIView`'s seams and no actions: add the mixins you need. */
+export class GenericViewSet extends GenericAPIView implements ViewSetState {
+  actionMap: Readonly<Record<string, string>> = {};
+  action: string | undefined = undefined;
+  detail = false;
+
+  protected override handlerFor(method: string): Handler | undefined {
+    return actionHandler(this, method);
+  }
+}
+
+/** Every action: list, create, retrieve, update, partialUpdate, destroy. */
+export class ModelViewSet extends CreateModelMixin(
+  RetrieveModelMixin(UpdateModelMixin(DestroyModelMixin(ListModelMixin(GenericViewSet)))),
+) {}
+
+/** list and retrieve only. */
+export class ReadOnlyModelViewSet extends RetrieveModelMixin(ListModelMixin(GenericViewSet)) {}
