@@ -3,6 +3,7 @@
  * @module
  */
 import { Field, type FieldOptions, type RunContext } from './field.ts';
+import { isFormInput } from './form-input.ts';
 
 const TRUE_VALUES = new Set<unknown>([
   't',
@@ -59,6 +60,19 @@ export class BooleanField<
   };
   static override metadataType = 'boolean';
   static override defaultEmptyHtml: unknown = false;
+
+  override getValue(data: Readonly<Record<string, unknown>>, ctx: RunContext): unknown {
+    const value = super.getValue(data, ctx);
+    // DRF: a nullable boolean missing from a form is unknown (null), not an unchecked box.
+    if (
+      value === false &&
+      this.allowNull &&
+      isFormInput(data) &&
+      !Object.hasOwn(data, this.fieldName)
+    )
+      return null;
+    return value;
+  }
 
   override validateEmptyValues(data: unknown, ctx: RunContext): [boolean, unknown] {
     if (this.allowNull && NULL_VALUES.has(data)) return [true, null];

@@ -5,6 +5,14 @@
 import type { Choice } from '../models/model-field.ts';
 import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
 
+/** The input as DRF's message shows it: Python's `str()`, so `True` rather than `true`. */
+function inputText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (typeof data === 'boolean') return data ? 'True' : 'False';
+  if (typeof data === 'number') return String(data);
+  return JSON.stringify(data);
+}
+
 /** Options of {@link ChoiceField}. */
 export interface ChoiceFieldOptions extends FieldOptions<string | number> {
   /** `[value, displayName]` pairs, or bare values (shown as themselves). */
@@ -49,9 +57,7 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
       const value = this.#byText.get(String(data));
       if (value !== undefined) return value;
     }
-    return this.fail('invalid_choice', {
-      input: typeof data === 'string' ? data : JSON.stringify(data),
-    });
+    return this.fail('invalid_choice', { input: inputText(data) });
   }
 
   toRepresentation(value: unknown): any {

@@ -25,6 +25,7 @@ export class DateTimeField<
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     invalid: 'Datetime has wrong format. Use one of these formats instead: {format}.',
     date: 'Expected a datetime but got a date.',
+    overflow: 'Datetime value out of range.',
   };
   static override metadataType = 'datetime';
 
@@ -57,9 +58,9 @@ export class DateTimeField<
     local.setUTCFullYear(year, month - 1, day);
     local.setUTCHours(hour, minute, second, ms);
     const date = new Date(local.getTime() - offsetMinutes * 60_000);
-    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) {
-      return this.fail('invalid', { format: FORMAT });
-    }
+    if (Number.isNaN(date.getTime())) return this.fail('invalid', { format: FORMAT });
+    // A valid time whose offset moves it out of years 1-9999 in UTC: DRF's 'overflow'.
+    if (date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) return this.fail('overflow');
     return date.toISOString();
   }
 

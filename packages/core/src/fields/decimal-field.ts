@@ -118,10 +118,18 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
   }
 
   toRepresentation(value: unknown): string {
-    const text = typeof value === 'number' || typeof value === 'string' ? value : String(value);
-    return this.decimalPlaces === undefined
-      ? String(text)
-      : formatDecimal(text, this.decimalPlaces);
+    const text = String(value);
+    const places = this.decimalPlaces;
+    if (places === undefined) return text;
+    // DRF renders with Python's Decimal.quantize, which rounds half to even ('12.345' is
+    // '12.34'); formatDecimal rounds half up, so values with more places are rounded here.
+    const dot = text.indexOf('.');
+    if (/[eE]/.test(text) || (dot !== -1 && text.length - dot - 1 > places)) {
+      const rounded = new Decimal(text).toFixed(places, Decimal.ROUND_HALF_EVEN);
+      // -0 is 0, as toInternalValue has it.
+      return rounded.replace(/^-(?=0(?:\.0*)?$)/, '');
+    }
+    return formatDecimal(text, places);
   }
 
   override describe(): FieldDescription {

@@ -4,7 +4,13 @@
  */
 import validator from 'validator';
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { RunContext } from './field.ts';
+import type { Validator } from './field.ts';
+
+// A validator, not a check in toInternalValue: DRF appends Django's EmailValidator after the
+// length validators, so a long invalid address reports both messages.
+const isEmailAddress: Validator<string> = (value, _ctx, field) => {
+  if (!validator.isEmail(value)) field.fail('invalid');
+};
 
 /**
  * An e-mail address, checked by the `validator` package's `isEmail`.
@@ -20,9 +26,8 @@ export class EmailField<const O extends CharFieldOptions = CharFieldOptions> ext
   };
   static override metadataType = 'email';
 
-  override toInternalValue(data: unknown, ctx?: RunContext): string {
-    const value = super.toInternalValue(data, ctx);
-    if (!validator.isEmail(value)) this.fail('invalid');
-    return value;
+  constructor(options: O = {} as O) {
+    super(options);
+    this.validators.push(isEmailAddress);
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Storage } from '../files/storage.ts';
 import { UploadedFile } from '../files/uploaded-file.ts';
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
 import { codePointLength } from './validators.ts';
 
 /** Options of {@link FileField}. */
@@ -60,13 +60,14 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
 
   toInternalValue(data: unknown, _ctx?: RunContext): UploadedFile {
     if (!(data instanceof UploadedFile)) return this.fail('invalid');
+    // DRF's order: no name, then empty, then the name's length.
     if (!data.filename) this.fail('no_name');
+    if (data.size === 0 && !this.options.allowEmptyFile) this.fail('empty');
     const maxLength = this.options.maxLength;
     if (maxLength !== undefined) {
       const length = codePointLength(data.filename);
       if (length > maxLength) this.fail('max_length', { max_length: maxLength, length });
     }
-    if (data.size === 0 && !this.options.allowEmptyFile) this.fail('empty');
     return data;
   }
 
@@ -78,5 +79,12 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
     const url = storage ? storage.url(name) : name;
     const request = ctx.context.request;
     return request && url.startsWith('/') ? request.buildAbsoluteUri(url) : url;
+  }
+
+  override describe(): FieldDescription {
+    const description = super.describe();
+    // DRF's metadata lists a file field's max_length like a char field's.
+    if (this.options.maxLength !== undefined) description.max_length = this.options.maxLength;
+    return description;
   }
 }

@@ -5,8 +5,23 @@
 import { DoesNotExist } from '../db/database-errors.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import { Field, type FieldOptions, type RunContext } from './field.ts';
+
+const INTEGER_KINDS = new Set<ModelFieldKind>([
+  'auto',
+  'integer',
+  'positive_integer',
+  'big_integer',
+]);
+
+/** The field that holds a key's values: a relation used as primary key holds its target's. */
+function keyField(field: AnyModelField): AnyModelField {
+  let current = field;
+  while (current.isRelation) current = current.relatedModel.pk;
+  return current;
+}
 
 /** Options of {@link PrimaryKeyRelatedField}. */
 export interface PrimaryKeyRelatedFieldOptions extends FieldOptions<unknown> {
@@ -46,12 +61,27 @@ export class PrimaryKeyRelatedField<
   }
 
   async toInternalValue(data: unknown, _ctx?: RunContext): Promise<Record<string, unknown>> {
-    let pk: unknown = data;
-    if (typeof data === 'string' && /^\s*-?\d+\s*$/.test(data)) pk = Number(data);
-    if ((typeof pk !== 'number' || !Number.isSafeInteger(pk)) && typeof pk !== 'string') {
+    if (typeof data !== 'number' && typeof data !== 'string') {
       return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
     }
     const queryset = this.options.queryset as QuerySet<any>;
+    let pk: number | string = data;
+    if (INTEGER_KINDS.has(keyField(queryset.model.pk).kind)) {
+      // Django converts an integer key with int(): text that is not an integer is the wrong
+      // type ("received str."), as is a fraction.
+      if (typeof data === 'string') {
+        const text = data.trim();
+        if (!/^[+-]?\d+$/.test(text)) return this.fail('incorrect_type', { data_type: 'str' });
+        pk = Number(text);
+      } else if (!Number.isInteger(data)) {
+        return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
+      }
+      // Past 2^53 a number is not the key that was sent; no stored row can match it exactly.
+      if (!Number.isSafeInteger(pk)) return this.fail('does_not_exist', { pk_value: String(data) });
+    } else {
+      // A text key: Django compares str(value), so 7 finds the row '7'.
+      pk = String(data);
+    }
     try {
       return (await queryset.get({ pk })) as Record<string, unknown>;
     } catch (error) {
@@ -63,8 +93,10 @@ export class PrimaryKeyRelatedField<
 
   toRepresentation(value: unknown): number | string {
     if (value !== null && typeof value === 'object') {
+      // A related row (validated data holds rows): its primary key, whatever its name.
       const row = value as Record<string, unknown>;
-      return (row.id ?? row.pk) as number;
+      const key = this.options.queryset?.model.pk.attname ?? 'id';
+      return (row[key] ?? row.pk) as number | string;
     }
     return value as number | string;
   }

@@ -4,11 +4,17 @@
  */
 import validator from 'validator';
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { RunContext } from './field.ts';
+import type { Validator } from './field.ts';
 
 const PROTOCOLS = ['http', 'https', 'ftp', 'ftps'];
 const STRICT = { protocols: PROTOCOLS, require_protocol: true, require_valid_protocol: true };
 const LOCALHOST = { ...STRICT, require_tld: false, host_whitelist: ['localhost'] };
+
+// A validator, not a check in toInternalValue: DRF appends Django's URLValidator after the
+// length validators, so a long invalid URL reports both messages.
+const isUrl: Validator<string> = (value, _ctx, field) => {
+  if (!validator.isURL(value, STRICT) && !validator.isURL(value, LOCALHOST)) field.fail('invalid');
+};
 
 /**
  * An absolute http(s) or ftp(s) URL, checked by the `validator` package's `isURL` (a domain
@@ -25,9 +31,8 @@ export class URLField<const O extends CharFieldOptions = CharFieldOptions> exten
   };
   static override metadataType = 'url';
 
-  override toInternalValue(data: unknown, ctx?: RunContext): string {
-    const value = super.toInternalValue(data, ctx);
-    if (!validator.isURL(value, STRICT) && !validator.isURL(value, LOCALHOST)) this.fail('invalid');
-    return value;
+  constructor(options: O = {} as O) {
+    super(options);
+    this.validators.push(isUrl);
   }
 }

@@ -6,7 +6,7 @@
 import type { QuerySet } from '../db/query-set.ts';
 import type { Request } from '../http/request.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import { Serializer } from '../serializers/serializer.ts';
+import { type PreparedSerializer, Serializer } from '../serializers/serializer.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
 
 /** A name a client may order by, the query paths it sorts by, and a label for people. */
@@ -23,7 +23,7 @@ export interface OrderingView {
   readonly orderingFields?: unknown;
   /** The ordering when the client asks for none usable (paths, `-` for descending). */
   readonly ordering?: string | readonly string[];
-  readonly getSerializerClass?: () => typeof Serializer;
+  readonly getSerializerClass?: () => { prepare(): PreparedSerializer };
 }
 
 /** `-path` for `path` and `path` for `-path`. */

@@ -99,7 +99,8 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     const declared = Object.keys(this.declaredFields);
     let names: string[];
     if (fields === '__all__') {
-      names = [...this.defaultFieldNames(model), ...declared.filter((n) => !model.has(n))];
+      // A declared field that is also a model field keeps its declared place, as in DRF.
+      names = [...new Set(this.defaultFieldNames(model, declared))];
     } else if (Array.isArray(fields)) {
       names = [...fields];
       for (const name of declared) {
@@ -127,9 +128,20 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     return names.filter((n) => !exclude?.includes(n));
   }
 
-  /** The fields `'__all__'` stands for: every model field. */
-  protected static defaultFieldNames(model: AnyModel): string[] {
-    return Object.keys(model.fields);
+  /**
+   * The fields `'__all__'` stands for, in DRF's order: the primary key, the declared fields,
+   * then the model's other fields (duplicates are dropped after the first).
+   */
+  protected static defaultFieldNames(model: AnyModel, declared: readonly string[]): string[] {
+    return [model.pk.name, ...declared, ...this.modelFieldNames(model)];
+  }
+
+  /** The model's fields but the primary key: columns first, relations last, as DRF lists them. */
+  protected static modelFieldNames(model: AnyModel): string[] {
+    const fields = model.fieldList.filter((f) => !f.isPrimaryKey);
+    return [...fields.filter((f) => !f.isRelation), ...fields.filter((f) => f.isRelation)].map(
+      (f) => f.name,
+    );
   }
 
   protected static override buildFields(): Record<string, AnyField> {
@@ -371,8 +383,12 @@ export class HyperlinkedModelSerializer<TValue = unknown, TRepr = unknown> exten
   /** The name of the link field. */
   static urlFieldName = 'url';
 
-  protected static override defaultFieldNames(model: AnyModel): string[] {
-    return [this.urlFieldName, ...super.defaultFieldNames(model)];
+  /** DRF's order for `'__all__'`: the link instead of the primary key, then as usual. */
+  protected static override defaultFieldNames(
+    model: AnyModel,
+    declared: readonly string[],
+  ): string[] {
+    return [this.urlFieldName, ...declared, ...this.modelFieldNames(model)];
   }
 
   protected static override buildField(

@@ -20,27 +20,39 @@ interface Typed {
   readonly options: unknown;
 }
 
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/**
+ * The declared options of a field. A field built without options inside a declaration
+ * (`new CharField()` in `Serializer.with({ fields })`) infers its options as `any` from the
+ * declaration's `Field<any, any, any>`; that means no options, not every option at once.
+ */
+type OptionsOf<F> = F extends { readonly options: infer O } ? (IsAny<O> extends true ? {} : O) : {};
+
 type NullIf<O, T> = O extends { readonly allowNull: true } ? T | null : T;
 
 /** What a field renders (with `null` when it allows null). */
 export type FieldRepresentation<F> = F extends Typed
-  ? NullIf<F['options'], F['representationType']>
+  ? NullIf<OptionsOf<F>, F['representationType']>
   : unknown;
 
 /** What a field accepts once validated (with `null` when it allows null). */
-export type FieldInput<F> = F extends Typed ? NullIf<F['options'], F['valueType']> : unknown;
+export type FieldInput<F> = F extends Typed ? NullIf<OptionsOf<F>, F['valueType']> : unknown;
 
-type IsWriteOnly<F> = F extends { readonly options: { readonly writeOnly: true } } ? true : false;
-type IsReadOnly<F> = F extends { readonly options: { readonly readOnly: true } } ? true : false;
+type IsWriteOnly<F> = OptionsOf<F> extends { readonly writeOnly: true } ? true : false;
+type IsReadOnly<F> = OptionsOf<F> extends { readonly readOnly: true } ? true : false;
+
+// `-readonly`: the declaration's keys are readonly (it is a const type parameter), the data
+// built from it is not.
 
 /** The rendered object of declared fields (write-only fields left out). */
 export type DeclaredRepresentation<D> = {
-  [K in keyof D as IsWriteOnly<D[K]> extends true ? never : K]: FieldRepresentation<D[K]>;
+  -readonly [K in keyof D as IsWriteOnly<D[K]> extends true ? never : K]: FieldRepresentation<D[K]>;
 };
 
 /** The accepted object of declared fields (read-only fields left out; every key optional). */
 export type DeclaredInput<D> = {
-  [K in keyof D as IsReadOnly<D[K]> extends true ? never : K]?: FieldInput<D[K]>;
+  -readonly [K in keyof D as IsReadOnly<D[K]> extends true ? never : K]?: FieldInput<D[K]>;
 };
 
 /** The value type of a model field or computed property called `K`. */

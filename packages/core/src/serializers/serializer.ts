@@ -212,7 +212,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     options: ListOptions = {},
   ): ListSerializer<InstanceType<C>> {
     const { instance, data, partial, context, allowEmpty, ...childOptions } = options;
-    const child = new this(childOptions) as InstanceType<C>;
+    // The child saves each item, so it needs the context too (the storage of file fields).
+    const child = new this({
+      ...childOptions,
+      ...(context !== undefined ? { context } : {}),
+    }) as InstanceType<C>;
     return new ListSerializer({
       child,
       ...(instance !== undefined ? { instance } : {}),
@@ -357,9 +361,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
         this.#validatedData = {};
-        this.#errors = Array.isArray(error.detail)
-          ? { non_field_errors: error.detail }
-          : error.detail;
+        this.#errors = rootErrors(error);
       }
     }
     const valid = Object.keys(this.#errors).length === 0;
@@ -416,12 +418,17 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
         'You cannot call save() on a serializer with invalid data.',
       );
     }
-    const validated = { ...this.validatedData, ...extra } as TValue;
+    const validated = this.withExtra(this.validatedData, extra) as TValue;
     this.instance =
       this.instance === undefined
         ? await this.create(validated)
         : await this.update(this.instance, validated);
     return this.instance;
+  }
+
+  /** The validated data with the extra values of `save()` (a list adds them to every item). */
+  protected withExtra(validated: unknown, extra: Readonly<Record<string, unknown>>): unknown {
+    return { ...(validated as Record<string, unknown>), ...extra };
   }
 
   /** Creates a record from validated data. Plain serializers must override it to save. */
@@ -452,6 +459,21 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     for (const field of this.prepared.fields) children[field.fieldName] = field.describe();
     return children;
   }
+}
+
+/**
+ * The errors of a root run as DRF's `errors` has them: messages become `non_field_errors`,
+ * a lone "may not be null" (the data was null) becomes "No data provided", and a list
+ * serializer's item-by-item errors stay a list.
+ */
+function rootErrors(error: ValidationError): ErrorTree {
+  const detail = error.detail;
+  if (!Array.isArray(detail)) return detail;
+  if (error.code === 'null' && detail.length === 1) {
+    return { non_field_errors: ['No data provided'] };
+  }
+  if (detail.some((item) => typeof item !== 'string')) return detail;
+  return { non_field_errors: detail };
 }
 
 /** Writes `value` at `keys` of `target`; no keys (source `*`) merges an object into it. */
@@ -497,6 +519,8 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     not_a_list: 'Expected a list of items but got type "{input_type}".',
     empty: 'This list may not be empty.',
   };
+  // Not Serializer's 'nested object': DRF's metadata names list serializers 'list'.
+  static override metadataType = 'list';
   readonly child: C;
   readonly allowEmpty: boolean;
 
@@ -519,9 +543,9 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
 
   override async toInternalValue(data: unknown, ctx: RunContext): Promise<C['valueType'][]> {
     if (!Array.isArray(data)) {
-      return this.fail('not_a_list', { input_type: pythonTypeName(data) });
+      return this.failNonField('not_a_list', { input_type: pythonTypeName(data) });
     }
-    if (data.length === 0 && !this.allowEmpty) this.fail('empty');
+    if (data.length === 0 && !this.allowEmpty) this.failNonField('empty');
     const values: unknown[] = [];
     const errors: ErrorTree[] = [];
     let failed = false;
@@ -537,6 +561,26 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     }
     if (failed) throw new ValidationError(errors);
     return values as C['valueType'][];
+  }
+
+  /**
+   * Fails as DRF's list serializer does for the list as a whole: under `non_field_errors`,
+   * so that a parent nests `{"items": {"non_field_errors": [...]}}`.
+   */
+  protected failNonField(code: string, params: Readonly<Record<string, unknown>> = {}): never {
+    try {
+      return this.fail(code, params);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError({ non_field_errors: error.detail }, error.code);
+    }
+  }
+
+  protected override withExtra(
+    validated: unknown,
+    extra: Readonly<Record<string, unknown>>,
+  ): unknown {
+    return (validated as Record<string, unknown>[]).map((item) => ({ ...item, ...extra }));
   }
 
   override toRepresentation(instances: unknown, ctx: RunContext): C['representationType'][] {

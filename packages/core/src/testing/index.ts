@@ -2,4 +2,17 @@
  * `@restframework/core/testing`: helpers for the tests of applications and add-ons.
  * @module
  */
+export {
+  bindField,
+  type FieldValuesSpec,
+  fieldErrors,
+  fieldValues,
+  type InvalidInput,
+  type Output,
+  SKIPPED,
+  show,
+  testRunContext,
+  type ValidInput,
+  validateField,
+} from './field-values.ts';
 export { type TestDialect, testDialects, testPostgresUrl } from './test-databases.ts';

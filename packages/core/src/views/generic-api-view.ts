@@ -25,17 +25,19 @@ import type { Response } from '../http/response.ts';
 import type { Pagination, PaginationClass } from '../pagination/pagination.ts';
 import type { ParserContext } from '../parsers/parser.ts';
 import {
+  type PreparedSerializer,
   type Serializer,
   Serializer as SerializerBase,
   type SerializerOptions,
 } from '../serializers/serializer.ts';
 import { APIView } from './api-view.ts';
 
-/** A serializer class a view can instantiate. */
-export type SerializerClass = (new (
-  options?: SerializerOptions,
-) => Serializer<any, any>) &
-  typeof SerializerBase;
+/** A serializer class as views use it: something to instantiate, with prepared fields. */
+export interface SerializerClass {
+  new (options?: SerializerOptions): Serializer<any, any>;
+  prepare(): PreparedSerializer;
+  readonly name: string;
+}
 
 const INTEGER_KEY = /^\d{1,15}$/;
 
@@ -126,7 +128,11 @@ export class GenericAPIView extends APIView {
     const Serializer = this.getSerializerClass();
     const { many, ...rest } = options;
     const context = { ...this.getSerializerContext(), ...(rest.context ?? {}) };
-    return many ? Serializer.many({ ...rest, context }) : new Serializer({ ...rest, context });
+    if (!many) return new Serializer({ ...rest, context });
+    return (Serializer as unknown as typeof SerializerBase).many.call(Serializer as never, {
+      ...rest,
+      context,
+    });
   }
 
   /** The query set after every filter backend. */
