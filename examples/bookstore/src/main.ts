@@ -1,23 +1,44 @@
 /**
- * Starts the bookstore service: `npm start` at the repository root.
+ * Starts the bookstore service: `npm start` at the repository root. Creates the tables,
+ * seeds an empty database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+ * @module
  */
-
 import { Database } from '@restframework/core';
-import Fastify from 'fastify';
+import { buildApp } from './app.ts';
+import { readConfig } from './config.ts';
+import { ALL_MODELS } from './models/index.ts';
+import { seed } from './seed.ts';
 
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? 8000);
-const db = Database.connect(process.env.DATABASE_URL ?? 'sqlite:bookstore.sqlite3');
+const config = readConfig();
+const db = Database.connect(config.databaseUrl);
+await db.migrate(ALL_MODELS);
+const seeded = await seed(db);
+if (seeded.books)
+  console.log(`Seeded ${seeded.books} books, ${seeded.authors} authors, ${seeded.users} users.`);
 
-const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
-app.get('/', async () => ({ status: 'ok', database: db.vendor }));
+const app = await buildApp({
+  database: db,
+  mediaRoot: config.mediaRoot,
+  ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
+  logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+});
 app.addHook('onClose', () => db.close());
 
+let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    // Stop accepting, finish the requests in flight, then close the database.
+    void app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 
-await app.listen({ host, port });
-console.log(`Bookstore running at http://${host}:${port}/`);
+await app.listen({ host: config.host, port: config.port });
+const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+console.log(
+  `Bookstore running at http://${shown}:${config.port}/books/api/ and http://${shown}:${config.port}/api/`,
+);

@@ -1,0 +1,15 @@
+/**
+ * Upload serializer (spec 2.6): `resume` limited to 5 MiB.
+ * @module
+ */
+import { FileField, ModelSerializer } from '@restframework/core';
+import { Upload } from '../models/index.ts';
+
+/** The largest resume accepted (spec 4.3's example value). */
+export const MAX_RESUME_SIZE = 5 * 1024 * 1024;
+
+export class UploadSerializer extends ModelSerializer.with({
+  model: Upload,
+  fields: ['id', 'username', 'resume'],
+  declaredFields: { resume: new FileField() },
+}) {}

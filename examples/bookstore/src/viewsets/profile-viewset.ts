@@ -1,0 +1,22 @@
+/**
+ * The Profile view set, ordered by friendly names mapped across the user relation.
+ * @module
+ */
+import { AllowAny, ModelViewSet, OrderingFilter } from '@restframework/core';
+import { Profile } from '../models/index.ts';
+import { ProfileSerializer } from '../serializers/profile-serializer.ts';
+
+export class ProfileViewSet extends ModelViewSet {
+  static override description = 'Profile ViewSet.';
+  override queryset = Profile.objects.all();
+  override serializerClass = ProfileSerializer;
+  override permissionClasses = [AllowAny];
+  override filterBackends = [OrderingFilter];
+  orderingFields = {
+    id: 'id',
+    username: 'user__username',
+    email: 'user__email',
+    full_name: ['user__first_name', 'user__last_name'],
+  };
+  ordering = ['id'];
+}

@@ -1,0 +1,8 @@
+/**
+ * `@restframework/tricks`: the add-ons of django-rest-framework-tricks for `@restframework/core`:
+ * nested proxy fields (writable nested objects over flat columns), an ordering filter with
+ * friendly names, and a file field with a size limit. Uses only core's public API.
+ * @module
+ */
+export { HyperlinkedModelSerializer, ModelSerializer } from './nested-proxy/model-serializer.ts';
+export { NestedProxyField, NestedProxyGroup, type NestedProxyMember } from './nested-proxy/nested-proxy-field.ts';
