@@ -31,7 +31,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     closing = true;
     // Stop accepting, finish the requests in flight, then close the database.
     void app.close().then(
-      () => process.exit(0),
+      () => {
+        console.log('Bookstore stopped.');
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   });
