@@ -5,4 +5,16 @@
  * @module
  */
 export { HyperlinkedModelSerializer, ModelSerializer } from './nested-proxy/model-serializer.ts';
-export { NestedProxyField, NestedProxyGroup, type NestedProxyMember } from './nested-proxy/nested-proxy-field.ts';
+export {
+  NestedProxyField,
+  NestedProxyGroup,
+  type NestedProxyMember,
+} from './nested-proxy/nested-proxy-field.ts';
+export {
+  type MappedOrderingView,
+  type OrderingChoice,
+  type OrderingDescription,
+  type OrderingFieldsMapping,
+  OrderingFilter,
+  type OrderingPaths,
+} from './ordering/ordering-filter.ts';

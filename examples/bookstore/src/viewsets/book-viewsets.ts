@@ -3,7 +3,8 @@
  * tricks' ordering filter and friendly names) and `books-nullable`.
  * @module
  */
-import { AllowAny, ModelViewSet, OrderingFilter } from '@restframework/core';
+import { AllowAny, ModelViewSet } from '@restframework/core';
+import { OrderingFilter } from '@restframework/tricks';
 import { Book } from '../models/index.ts';
 import { BookSerializer, NullableBookSerializer } from '../serializers/book-serializers.ts';
 

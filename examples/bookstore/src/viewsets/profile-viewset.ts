@@ -2,7 +2,8 @@
  * The Profile view set, ordered by friendly names mapped across the user relation.
  * @module
  */
-import { AllowAny, ModelViewSet, OrderingFilter } from '@restframework/core';
+import { AllowAny, ModelViewSet } from '@restframework/core';
+import { OrderingFilter } from '@restframework/tricks';
 import { Profile } from '../models/index.ts';
 import { ProfileSerializer } from '../serializers/profile-serializer.ts';
 

@@ -22,6 +22,7 @@ import type {
   HTTPMethods,
 } from 'fastify';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { FilterBackendClass } from '../filters/filter-backend.ts';
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
@@ -138,7 +139,7 @@ export class DefaultRouter {
     const rootEntries: [string, string][] = [];
     for (const registration of this.#registrations) {
       const probe = new registration.viewset();
-      checkViewSet(probe, registration);
+      checkViewSet(probe, registration, state.settings.DEFAULT_FILTER_BACKENDS);
       const lookup =
         probe instanceof GenericAPIView ? (probe.lookupUrlKwarg ?? probe.lookupField) : 'pk';
       for (const shape of this.routes(lookup)) {
@@ -184,9 +185,17 @@ export class DefaultRouter {
         const request = new Request(req, reply, state.settings, state.urls);
         req.restRequest = request;
         const view = makeView(viewset, extra, state, req.method);
-        const response = await state.database.run(() =>
-          view.dispatch(request, req.params as Record<string, string>),
-        );
+        let response: Response;
+        try {
+          response = await state.database.run(() =>
+            view.dispatch(request, req.params as Record<string, string>),
+          );
+        } finally {
+          // Uploads' temporary files are done with when the view is, also when the client
+          // has gone (then no response hook runs).
+          const files = request.uploadedFiles;
+          if (files.length) await Promise.all(files.map((file) => file.discard()));
+        }
         return sendResponse(request, view, response, reply, view.getRenderers());
       },
     });
@@ -269,14 +278,21 @@ function defaultBasename(viewset: ViewSetClass): string {
     throw new ImproperlyConfigured(
       'REST_ERR_ROUTER',
       `router.register(${viewset.name}): no basename was given, and it cannot be derived because ${viewset.name} has no queryset. ` +
-        "Pass { basename: '...' }.",
+        `Give ${viewset.name} a \`queryset\`, or pass { basename: '...' } when it overrides \`getQueryset()\`.`,
     );
   }
   return queryset.model.name.toLowerCase();
 }
 
-/** Start-up checks: what a request would otherwise discover as a 500. */
-function checkViewSet(view: APIView, registration: Registration): void {
+/**
+ * Start-up checks: what a request would otherwise discover as a 500. Filter backends check
+ * the view too (`FilterBackend.check`), the view's own or else the settings' defaults.
+ */
+function checkViewSet(
+  view: APIView,
+  registration: Registration,
+  defaultFilterBackends: readonly FilterBackendClass[],
+): void {
   if (!(view instanceof GenericAPIView)) return;
   const where = `${registration.viewset.name} (registered as "${registration.prefix}")`;
   const ownQueryset = view.getQueryset !== GenericAPIView.prototype.getQueryset;
@@ -296,7 +312,7 @@ function checkViewSet(view: APIView, registration: Registration): void {
     );
   }
   view.serializerClass?.prepare();
-  for (const Backend of view.filterBackends ?? []) new Backend().check?.(view);
+  for (const Backend of view.filterBackends ?? defaultFilterBackends) new Backend().check?.(view);
 }
 
 /** The API root of a router: a link to each registered list. */
