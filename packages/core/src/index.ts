@@ -134,6 +134,8 @@ export {
 } from './models/model-field.ts';
 export { models, type NullableIf, type RelationField } from './models/model-fields.ts';
 export { computed, type ModelProperty } from './models/model-property.ts';
+export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
+export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';
 export { clientPageSize, type Pagination, type PaginationClass } from './pagination/pagination.ts';
 export { FormParser } from './parsers/form-parser.ts';

@@ -20,6 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, type LogEvent, type Transaction } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
 import type { DialectAdapter } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
@@ -151,10 +152,22 @@ export class Database {
         .execute((trx) => scopes.run({ db: this, trx, onCommit, onRollback }, fn));
     } catch (error) {
       await runHooks(onRollback);
-      throw this.adapter.translateError(error, undefined);
+      throw this.translateError(error, undefined);
     }
     await runHooks(onCommit);
     return result;
+  }
+
+  /**
+   * Turns a driver error into a typed `DatabaseError` (the adapter's translation). Once the
+   * database is closed every failure is `DatabaseUnavailableError`: Kysely then throws a plain
+   * "driver has already been destroyed", which would otherwise be answered 500 instead of 503.
+   */
+  translateError(error: unknown, model: AnyModel | undefined): unknown {
+    if (this.#closed && !(error instanceof DatabaseError)) {
+      return new DatabaseUnavailableError('The database is closed.', { cause: error });
+    }
+    return this.adapter.translateError(error, model);
   }
 
   /** Runs `hook` after the current transaction commits (at once outside a transaction). */

@@ -388,7 +388,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     try {
       return await fn();
     } catch (error) {
-      throw db.adapter.translateError(error, this.model);
+      throw db.translateError(error, this.model);
     }
   }
 

@@ -19,6 +19,7 @@ import type { Database } from '../db/database.ts';
 import { DatabaseUnavailableError, DoesNotExist, IntegrityError } from '../db/database-errors.ts';
 import {
   APIException,
+  AuthenticationFailed,
   MethodNotAllowed,
   NotAuthenticated,
   NotFound,
@@ -172,9 +173,14 @@ export class APIView {
     }
   }
 
-  /** 401 when nobody is authenticated and a scheme can be asked for, else 403. */
+  /**
+   * Refuses the request, as DRF's `permission_denied`: when the view has authentication
+   * schemes and none recognised the caller, "Authentication credentials were not provided."
+   * (401 with `WWW-Authenticate`, or 403 when the first scheme names no challenge, see
+   * {@link handleException}); otherwise 403 with the permission's message.
+   */
   permissionDenied(request: Request, message?: string): never {
-    if (!request.user.isAuthenticated && this.getAuthenticateHeader(request))
+    if (!request.user.isAuthenticated && this.getAuthenticators().length > 0)
       throw new NotAuthenticated();
     throw new PermissionDenied(message);
   }
@@ -252,12 +258,15 @@ export class APIView {
       return new Response({ detail: 'A server error occurred.' }, 500, {}, true);
     }
     const headers: Record<string, string> = { ...exception.headers };
-    if (exception instanceof NotAuthenticated) {
+    let status = exception.statusCode;
+    if (exception instanceof NotAuthenticated || exception instanceof AuthenticationFailed) {
+      // A 401 must carry a challenge; without one DRF answers 403 with the same body.
       const header = this.request ? this.getAuthenticateHeader(this.request) : undefined;
       if (header) headers['WWW-Authenticate'] = header;
+      else status = 403;
     }
     if (exception instanceof ServiceUnavailable) headers['Retry-After'] ??= '1';
-    return new Response(exception.toJSON(), exception.statusCode, headers, true);
+    return new Response(exception.toJSON(), status, headers, true);
   }
 
   /** Adds the view's headers (`Allow`, `Vary`) to a response. */

@@ -1,0 +1,392 @@
+/**
+ * Cursor (keyset) pagination: `?cursor=...`, `{next, previous, results}`, no COUNT.
+ * @module
+ */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { ColumnRef, OrderTerm, QuerySet } from '../db/query-set.ts';
+import { NotFound } from '../errors/api-exception.ts';
+import { reverseTerm } from '../filters/ordering-filter.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import { replaceQueryParam } from '../utils/urls.ts';
+import { clientPageSize, type Pagination } from './pagination.ts';
+
+/** Where a page starts: the ordering values of a boundary row, and the direction. */
+export interface Cursor {
+  /** The values of every ordering key of the boundary row, in ordering order. */
+  readonly position: readonly unknown[];
+  /** True for a previous-page cursor: the page ends before `position`. */
+  readonly reverse: boolean;
+  /** True when the boundary row itself belongs to the page (after rows were removed). */
+  readonly inclusive: boolean;
+}
+
+/** A cursor longer than this is refused without being decoded. */
+const MAX_CURSOR_LENGTH = 8192;
+/** Column ranges on every dialect: a value outside them would be a database error. */
+const INT32 = 2 ** 31;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DECIMAL = /^-?\d{1,64}(?:\.\d{1,64})?$/;
+
+/**
+ * DRF's `CursorPagination`, as true keyset pagination: a cursor holds the values of every
+ * ordering key of the row where the page starts (the query set's ordering, made total with
+ * the primary key), so each page is one query, whatever its depth, and rows inserted or
+ * removed meanwhile never shift pages. The response is `{next, previous, results}`; there is
+ * no count.
+ *
+ * The cursor is opaque to clients (base64url of JSON). Only values come from it, never
+ * names: the ordering comes from the view, the cursor must carry exactly one value per
+ * ordering key, each of the type of its column, bound as a query parameter. A cursor that
+ * fails any check, or was made for another ordering, is 404 `{"detail": "Invalid cursor"}`.
+ *
+ * NULL sorts as the smallest value (as the dialect adapters order it), and descending keys
+ * are compared the other way, so the page condition
+ * `(a > x) OR (a = x AND b > y) OR ...` matches the ORDER BY exactly.
+ *
+ * @example
+ * ```ts
+ * class EventViewSet extends ReadOnlyModelViewSet {
+ *   queryset = Event.objects.orderBy('-created');
+ *   serializerClass = EventSerializer;
+ *   paginationClass = CursorPagination;
+ * }
+ * // GET /events/              → {"next":"http://host/events/?cursor=WzAsMCwi...","previous":null,"results":[...]}
+ * ```
+ */
+export class CursorPagination implements Pagination {
+  cursorQueryParam = 'cursor';
+  /** Items per page; defaults to the `PAGE_SIZE` setting. */
+  pageSize: number | null = null;
+  /** A parameter that lets clients choose the page size (off by default). */
+  pageSizeQueryParam: string | null = null;
+  maxPageSize: number | null = null;
+  /**
+   * The ordering pages walk in, as DRF's `ordering`: it replaces the query set's, unless an
+   * ordering filter of the view ordered this request. Null (the default) keeps the query
+   * set's ordering (the view's, else the model's). The primary key is appended when needed.
+   */
+  ordering: readonly string[] | null = null;
+  invalidCursorMessage = 'Invalid cursor';
+
+  request: Request | undefined;
+  /** The cursor of the next and previous pages (null when there is none). */
+  nextCursor: Cursor | null = null;
+  previousCursor: Cursor | null = null;
+  /** The ordering the cursors of this request are made for (a hash of its keys). */
+  fingerprint = '';
+
+  getPageSize(request: Request): number | null {
+    return (
+      clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
+      this.pageSize ??
+      request.settings.PAGE_SIZE
+    );
+  }
+
+  /** The query set in the order pages walk, total (the primary key appended when needed). */
+  getOrderedQueryset(queryset: QuerySet<any>, request: Request, view: unknown): QuerySet<any> {
+    const ordered =
+      this.ordering && !orderedByFilter(request, queryset, view)
+        ? queryset.orderBy(...this.ordering)
+        : queryset;
+    return ordered.withStableOrdering();
+  }
+
+  async paginateQueryset(
+    queryset: QuerySet<any>,
+    request: Request,
+    view?: unknown,
+  ): Promise<unknown[] | null> {
+    const size = this.getPageSize(request);
+    if (!size) return null;
+    this.request = request;
+    const ordered = this.getOrderedQueryset(queryset, request, view);
+    const terms = ordered.resolveOrdering();
+    const fingerprint = orderingFingerprint(terms);
+    const raw = request.queryParam(this.cursorQueryParam);
+    const cursor = raw === undefined ? null : this.decodeCursor(raw, terms, fingerprint);
+    const paths = terms.map((term) => canonicalPath(ordered.model, term.path));
+
+    let query = ordered.selectRelated(...relationPrefixes(paths));
+    if (cursor) {
+      const { position, reverse, inclusive } = cursor;
+      const db = ordered.db;
+      query = query.where((eb, ref) =>
+        pageCondition(eb, ref, db, terms, position, reverse, inclusive),
+      );
+    }
+    if (cursor?.reverse) query = query.orderBy(...ordered.ordering.map(reverseTerm));
+    const rows = (await query.slice(0, size + 1).execute()) as Record<string, unknown>[];
+    const more = rows.length > size;
+    if (more) rows.length = size;
+    if (cursor?.reverse) rows.reverse();
+
+    const positionOf = (row: Record<string, unknown>) =>
+      paths.map((path, i) => readPath(row, path, terms[i] as OrderTerm));
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    // Going forward, there are rows after the page when one more was found; before it when
+    // the request came with a cursor. Going back, the other way round.
+    const hasNext = cursor?.reverse ? true : more;
+    const hasPrevious = cursor?.reverse ? more : cursor !== null;
+    const at = (row: Record<string, unknown> | undefined, reverse: boolean): Cursor | null => {
+      if (row) return { position: positionOf(row), reverse, inclusive: false };
+      // An empty page (its rows were removed): the neighbouring page starts at the cursor's
+      // own boundary row, which is included so that it is not skipped.
+      return cursor ? { position: cursor.position, reverse, inclusive: !cursor.inclusive } : null;
+    };
+    this.nextCursor = hasNext ? at(last, false) : null;
+    this.previousCursor = hasPrevious ? at(first, true) : null;
+    this.fingerprint = fingerprint;
+    return rows;
+  }
+
+  /** The cursor as it goes in a URL. */
+  encodeCursor(cursor: Cursor): string {
+    const json = JSON.stringify([
+      this.fingerprint,
+      (cursor.reverse ? 1 : 0) | (cursor.inclusive ? 2 : 0),
+      ...cursor.position,
+    ]);
+    return Buffer.from(json, 'utf8').toString('base64url');
+  }
+
+  /**
+   * A cursor from the URL, checked against the ordering: its fingerprint, one value per key,
+   * each of its column's type. Anything else is 404 "Invalid cursor".
+   */
+  decodeCursor(raw: string, terms: readonly OrderTerm[], fingerprint: string): Cursor {
+    const invalid = () => new NotFound(this.invalidCursorMessage);
+    if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw))
+      throw invalid();
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid();
+    }
+    if (!Array.isArray(decoded) || decoded.length !== terms.length + 2) throw invalid();
+    const [print, flags, ...position] = decoded as unknown[];
+    if (print !== fingerprint || (flags !== 0 && flags !== 1 && flags !== 2 && flags !== 3))
+      throw invalid();
+    for (let i = 0; i < terms.length; i++) {
+      if (!validPositionValue(position[i], terms[i] as OrderTerm)) throw invalid();
+    }
+    return { position, reverse: (flags & 1) === 1, inclusive: (flags & 2) === 2 };
+  }
+
+  getNextLink(): string | null {
+    if (!this.request || !this.nextCursor) return null;
+    return replaceQueryParam(
+      this.request.buildAbsoluteUri(),
+      this.cursorQueryParam,
+      this.encodeCursor(this.nextCursor),
+    );
+  }
+
+  getPreviousLink(): string | null {
+    if (!this.request || !this.previousCursor) return null;
+    return replaceQueryParam(
+      this.request.buildAbsoluteUri(),
+      this.cursorQueryParam,
+      this.encodeCursor(this.previousCursor),
+    );
+  }
+
+  getLinks(): { next: string | null; previous: string | null } {
+    return { next: this.getNextLink(), previous: this.getPreviousLink() };
+  }
+
+  getPaginatedResponse(data: unknown[]): Response {
+    return new Response({
+      next: this.getNextLink(),
+      previous: this.getPreviousLink(),
+      results: data,
+    });
+  }
+
+  getSchemaOperationParameters(): Record<string, unknown>[] {
+    const parameters: Record<string, unknown>[] = [
+      {
+        name: this.cursorQueryParam,
+        required: false,
+        in: 'query',
+        description: 'The pagination cursor value.',
+        schema: { type: 'string' },
+      },
+    ];
+    if (this.pageSizeQueryParam) {
+      parameters.push({
+        name: this.pageSizeQueryParam,
+        required: false,
+        in: 'query',
+        description: 'Number of results to return per page.',
+        schema: { type: 'integer' },
+      });
+    }
+    return parameters;
+  }
+
+  getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
+    return {
+      type: 'object',
+      required: ['results'],
+      properties: {
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: { type: 'array', items: itemsSchema },
+      },
+    };
+  }
+}
+
+/** True when a filter backend of the view (an `OrderingFilter`) gave this request an ordering. */
+function orderedByFilter(request: Request, queryset: QuerySet<any>, view: unknown): boolean {
+  const backends = (
+    view as { getFilterBackends?: () => unknown[] } | undefined
+  )?.getFilterBackends?.();
+  return (backends ?? []).some((backend) => {
+    const getOrdering = (backend as { getOrdering?: unknown }).getOrdering;
+    if (typeof getOrdering !== 'function') return false;
+    const ordering = getOrdering.call(backend, request, queryset, view) as readonly string[] | null;
+    return Boolean(ordering?.length);
+  });
+}
+
+/**
+ * A short hash of the ordering, so that a cursor made for one ordering (another
+ * `?ordering=`) is refused instead of walking another ordering from a meaningless place.
+ */
+function orderingFingerprint(terms: readonly OrderTerm[]): string {
+  const text = terms.map((t) => `${t.descending ? '-' : ''}${t.column.ref}`).join(',');
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
+/**
+ * The path with field names instead of attribute names (`user_id__email` → `user__email`),
+ * so the rows loaded with `selectRelated` hold the value where {@link readPath} looks.
+ */
+function canonicalPath(model: AnyModel, path: string): string {
+  const parts = path.split('__');
+  const names: string[] = [];
+  let current = model;
+  for (let i = 0; i < parts.length; i++) {
+    const field = current.getField(parts[i] as string) as AnyModelField;
+    names.push(i === parts.length - 1 ? (parts[i] as string) : field.name);
+    if (i < parts.length - 1) current = field.relatedModel;
+  }
+  return names.join('__');
+}
+
+/** The relations to load so that every ordering value of a row can be read from it. */
+function relationPrefixes(paths: readonly string[]): string[] {
+  const prefixes = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('__');
+    for (let i = 1; i < parts.length; i++) prefixes.add(parts.slice(0, i).join('__'));
+  }
+  return [...prefixes];
+}
+
+/** The value of an ordering key in a row (`user__email` → `row.user.email`). */
+function readPath(row: Record<string, unknown>, path: string, term: OrderTerm): unknown {
+  const parts = path.split('__');
+  let target: Record<string, unknown> | null = row;
+  for (let i = 0; i < parts.length - 1 && target; i++)
+    target = (target[parts[i] as string] as Record<string, unknown> | null) ?? null;
+  const value = target ? target[term.column.field.attname] : null;
+  return value === undefined ? null : value;
+}
+
+/**
+ * True when `value` may stand for a value of the term's column: the right JSON type, within
+ * the column's range, so that the database compares it instead of failing.
+ */
+function validPositionValue(value: unknown, term: OrderTerm): boolean {
+  if (value === null) return term.column.nullable;
+  let field = term.column.field;
+  // A relation's column holds the related model's key.
+  while (field.isRelation) field = field.relatedModel.pk;
+  switch (field.kind) {
+    case 'auto':
+    case 'integer':
+    case 'positive_integer':
+      return (
+        Number.isSafeInteger(value) && (value as number) >= -INT32 && (value as number) < INT32
+      );
+    case 'big_integer':
+      return Number.isSafeInteger(value);
+    case 'decimal':
+      return typeof value === 'string' && DECIMAL.test(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'date':
+      return typeof value === 'string' && DATE.test(value) && isCalendarDate(value);
+    case 'datetime':
+      return (
+        typeof value === 'string' &&
+        value.length <= 64 &&
+        /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value) &&
+        !Number.isNaN(Date.parse(value))
+      );
+    default:
+      // Text: any string PostgreSQL can hold (no NUL character).
+      return typeof value === 'string' && !value.includes('\u0000');
+  }
+}
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/**
+ * Rows strictly after `position` in the ordering (strictly before when `reverse`), plus the
+ * boundary row itself when `inclusive`: `(a > x) OR (a = x AND b > y) OR ...`, each
+ * comparison turned for descending keys, NULL taken as the smallest value.
+ */
+function pageCondition(
+  eb: ExpressionBuilder<any, any>,
+  ref: ColumnRef,
+  db: Database,
+  terms: readonly OrderTerm[],
+  position: readonly unknown[],
+  reverse: boolean,
+  inclusive: boolean,
+): Expression<SqlBool> {
+  const value = (i: number) => db.adapter.toDb((terms[i] as OrderTerm).column.field, position[i]);
+  const equal = (i: number): Expression<SqlBool> => {
+    const column = ref((terms[i] as OrderTerm).path);
+    return position[i] === null ? eb(column, 'is', null) : eb(column, '=', value(i));
+  };
+  const beyond = (i: number): Expression<SqlBool> | null => {
+    const term = terms[i] as OrderTerm;
+    const column = ref(term.path);
+    const greater = term.descending === reverse;
+    if (position[i] === null) return greater ? eb(column, 'is not', null) : null;
+    if (greater) return eb(column, '>', value(i));
+    const less = eb(column, '<', value(i));
+    return term.column.nullable ? eb.or([less, eb(column, 'is', null)]) : less;
+  };
+  const disjuncts: Expression<SqlBool>[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const step = beyond(i);
+    if (!step) continue;
+    const conjuncts: Expression<SqlBool>[] = [];
+    for (let j = 0; j < i; j++) conjuncts.push(equal(j));
+    conjuncts.push(step);
+    disjuncts.push(conjuncts.length === 1 ? step : eb.and(conjuncts));
+  }
+  if (inclusive) disjuncts.push(eb.and(terms.map((_, i) => equal(i))));
+  if (disjuncts.length === 0) return eb.lit(false);
+  return disjuncts.length === 1 ? (disjuncts[0] as Expression<SqlBool>) : eb.or(disjuncts);
+}

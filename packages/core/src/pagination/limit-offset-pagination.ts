@@ -1,0 +1,151 @@
+/**
+ * Limit-offset pagination: `?limit=100&offset=400`, `{count, next, previous, results}`.
+ * @module
+ */
+import type { QuerySet } from '../db/query-set.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
+import type { Pagination } from './pagination.ts';
+
+/**
+ * Python's `int()` on a query parameter: surrounding spaces, a sign and `_` between digits
+ * are accepted. Values past `Number.MAX_SAFE_INTEGER` are clamped to it (they are beyond any
+ * row count anyway). Undefined when the text is no integer.
+ */
+function parseInteger(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(raw);
+  if (!match) return undefined;
+  const digits = (match[2] as string).replaceAll('_', '');
+  const magnitude = Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
+  return match[1] === '-' ? -magnitude : magnitude;
+}
+
+/**
+ * DRF's `LimitOffsetPagination`: one COUNT and one page query. `limit` defaults to
+ * `defaultLimit` (the `PAGE_SIZE` setting unless set) and is capped by `maxLimit`; a `limit`
+ * that is not a positive integer, or an `offset` that is not a non-negative integer, is
+ * ignored as DRF ignores it (never an error). An offset past the end gives an empty page.
+ * Links are absolute, keep the other query parameters, and the previous link of the first
+ * page drops `offset`.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   queryset = Book.objects.all();
+ *   serializerClass = BookSerializer;
+ *   paginationClass = class extends LimitOffsetPagination {
+ *     override defaultLimit = 50;
+ *     override maxLimit = 500;
+ *   };
+ * }
+ * // GET /books/?limit=2&offset=4
+ * // {"count":9,"next":"http://host/books/?limit=2&offset=6","previous":"http://host/books/?limit=2&offset=2","results":[...]}
+ * ```
+ */
+export class LimitOffsetPagination implements Pagination {
+  /** The limit when the client sends none; null uses the `PAGE_SIZE` setting. */
+  defaultLimit: number | null = null;
+  limitQueryParam = 'limit';
+  offsetQueryParam = 'offset';
+  /** The largest limit a client may ask for; null for no cap. */
+  maxLimit: number | null = null;
+
+  count = 0;
+  limit = 0;
+  offset = 0;
+  request: Request | undefined;
+
+  /** The limit of this request, or null when the view is not paginated. */
+  getLimit(request: Request): number | null {
+    const asked = parseInteger(request.queryParam(this.limitQueryParam));
+    // DRF's _positive_int(strict=True): zero and negative values fall back to the default.
+    if (asked !== undefined && asked > 0)
+      return this.maxLimit ? Math.min(asked, this.maxLimit) : asked;
+    return this.defaultLimit ?? request.settings.PAGE_SIZE;
+  }
+
+  /** The offset of this request: 0 unless a non-negative integer was sent. */
+  getOffset(request: Request): number {
+    const asked = parseInteger(request.queryParam(this.offsetQueryParam));
+    return asked !== undefined && asked >= 0 ? asked : 0;
+  }
+
+  async paginateQueryset(queryset: QuerySet<any>, request: Request): Promise<unknown[] | null> {
+    const limit = this.getLimit(request);
+    if (!limit) return null;
+    this.request = request;
+    this.limit = limit;
+    this.count = await queryset.count();
+    this.offset = this.getOffset(request);
+    if (this.count === 0 || this.offset > this.count) return [];
+    return queryset.slice(this.offset, this.offset + limit).execute();
+  }
+
+  getNextLink(): string | null {
+    if (!this.request || this.offset + this.limit >= this.count) return null;
+    const url = replaceQueryParam(
+      this.request.buildAbsoluteUri(),
+      this.limitQueryParam,
+      this.limit,
+    );
+    return replaceQueryParam(url, this.offsetQueryParam, this.offset + this.limit);
+  }
+
+  getPreviousLink(): string | null {
+    if (!this.request || this.offset <= 0) return null;
+    const url = replaceQueryParam(
+      this.request.buildAbsoluteUri(),
+      this.limitQueryParam,
+      this.limit,
+    );
+    if (this.offset - this.limit <= 0) return removeQueryParam(url, this.offsetQueryParam);
+    return replaceQueryParam(url, this.offsetQueryParam, this.offset - this.limit);
+  }
+
+  getLinks(): { next: string | null; previous: string | null } {
+    return { next: this.getNextLink(), previous: this.getPreviousLink() };
+  }
+
+  getPaginatedResponse(data: unknown[]): Response {
+    return new Response({
+      count: this.count,
+      next: this.getNextLink(),
+      previous: this.getPreviousLink(),
+      results: data,
+    });
+  }
+
+  getSchemaOperationParameters(): Record<string, unknown>[] {
+    return [
+      {
+        name: this.limitQueryParam,
+        required: false,
+        in: 'query',
+        description: 'Number of results to return per page.',
+        schema: { type: 'integer' },
+      },
+      {
+        name: this.offsetQueryParam,
+        required: false,
+        in: 'query',
+        description: 'The initial index from which to return the results.',
+        schema: { type: 'integer' },
+      },
+    ];
+  }
+
+  getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
+    return {
+      type: 'object',
+      required: ['count', 'results'],
+      properties: {
+        count: { type: 'integer', example: 123 },
+        next: { type: ['string', 'null'], format: 'uri' },
+        previous: { type: ['string', 'null'], format: 'uri' },
+        results: { type: 'array', items: itemsSchema },
+      },
+    };
+  }
+}

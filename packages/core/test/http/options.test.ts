@@ -1,0 +1,141 @@
+/**
+ * OPTIONS: the metadata body of spec 4.1, byte for byte as the reference service sends it
+ * (exchanges 01 and 10): name "<View> List" / "<View> Instance", the view set's description,
+ * the media types of the renderers and parsers, and `actions` with one entry per serializer
+ * field (read-only ones included) whose keys come in the order type, required, read_only,
+ * label, then max_length / children / choices.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  BaseRenderer,
+  type Database,
+  IsAuthenticatedOrReadOnly,
+  JSONRenderer,
+} from '@restframework/core';
+import { testDialects } from '@restframework/core/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, request } from '../fixtures/http-app.ts';
+import { STORE_MODELS } from '../fixtures/store-models.ts';
+import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';
+
+/** A second renderer, so `renders` lists two media types as the reference's does. */
+class HTMLRenderer extends BaseRenderer {
+  readonly mediaType = 'text/html';
+  readonly format = 'api';
+  render(): string {
+    return '<!doctype html>';
+  }
+}
+
+class ReadOnlyForAnonymousViewSet extends BookViewSet {
+  static override description = 'Anonymous callers may only read.';
+  override permissionClasses = [IsAuthenticatedOrReadOnly];
+}
+
+class RenamedViewSet extends BookViewSet {
+  static override viewName = 'Library Shelf';
+}
+
+const HEAD =
+  '"renders":["application/json","text/html"],' +
+  '"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]';
+
+// The reference body (DRF 3.14) except `price`: its DecimalField also describes max_digits and
+// decimal_places, as DRF 3.15's metadata does (the field tests decide that; DRF 3.14 has none).
+const FIELDS =
+  '{"url":{"type":"field","required":false,"read_only":true,"label":"Url"},' +
+  '"id":{"type":"integer","required":false,"read_only":true,"label":"ID"},' +
+  '"title":{"type":"string","required":true,"read_only":false,"label":"Title","max_length":100},' +
+  '"description":{"type":"string","required":false,"read_only":false,"label":"Description"},' +
+  '"summary":{"type":"string","required":false,"read_only":false,"label":"Summary"},' +
+  '"publishing_information":{"type":"nested object","required":false,"read_only":false,' +
+  '"label":"Publishing information","children":{' +
+  '"publication_date":{"type":"date","required":false,"read_only":false,"label":"Publication date"},' +
+  '"isbn":{"type":"string","required":false,"read_only":false,"label":"Isbn"},' +
+  '"pages":{"type":"integer","required":false,"read_only":false,"label":"Pages"}}},' +
+  '"stock_information":{"type":"nested object","required":false,"read_only":false,' +
+  '"label":"Stock information","children":{' +
+  '"stock_count":{"type":"integer","required":false,"read_only":false,"label":"Stock count"},' +
+  '"price":{"type":"decimal","required":true,"read_only":false,"label":"Price",' +
+  '"max_digits":10,"decimal_places":2},' +
+  '"state":{"type":"choice","required":false,"read_only":false,"label":"State","choices":[' +
+  '{"value":"published","display_name":"Published"},' +
+  '{"value":"not_published","display_name":"Not published"},' +
+  '{"value":"in_progress","display_name":"In progress"}]}}}}';
+
+for (const dialect of testDialects()) {
+  describe(`OPTIONS on ${dialect.name}`, { skip: dialect.skip }, () => {
+    let db: Database;
+    let app: FastifyInstance;
+
+    before(async () => {
+      db = await dialect.create();
+      await db.migrate(STORE_MODELS);
+      await seedBooks(db, 1);
+      app = await buildApp({
+        database: db,
+        prefix: '/books/api',
+        viewsets: [
+          ['books', BookViewSet],
+          ['read-only', ReadOnlyForAnonymousViewSet, { basename: 'read-only' }],
+          ['renamed', RenamedViewSet, { basename: 'renamed' }],
+        ],
+        settings: { DEFAULT_RENDERER_CLASSES: [JSONRenderer, HTMLRenderer] },
+      });
+    });
+    after(async () => {
+      await app?.close();
+      await dialect.drop(db);
+    });
+
+    it('describes the list: name, description, renders, parses and POST fields', async () => {
+      const response = await request(app, { method: 'OPTIONS', url: '/books/api/books/' });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers.allow, 'GET, POST, HEAD, OPTIONS');
+      assert.equal(response.headers['content-type'], 'application/json');
+      assert.equal(response.headers.vary, 'Accept');
+      assert.equal(
+        response.body,
+        `{"name":"Book List","description":"Book ViewSet.",${HEAD},"actions":{"POST":${FIELDS}}}`,
+      );
+    });
+
+    it('describes the detail with PUT fields', async () => {
+      const response = await request(app, { method: 'OPTIONS', url: '/books/api/books/1/' });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers.allow, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
+      assert.equal(response.headers['content-type'], 'application/json');
+      assert.equal(response.headers.vary, 'Accept');
+      assert.equal(
+        response.body,
+        `{"name":"Book Instance","description":"Book ViewSet.",${HEAD},"actions":{"PUT":${FIELDS}}}`,
+      );
+    });
+
+    it('leaves out PUT for a record that does not exist, as DRF does', async () => {
+      const response = await request(app, { method: 'OPTIONS', url: '/books/api/books/999/' });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.body, `{"name":"Book Instance","description":"Book ViewSet.",${HEAD}}`);
+    });
+
+    it('leaves out the actions the caller may not use', async () => {
+      const list = await request(app, { method: 'OPTIONS', url: '/books/api/read-only/' });
+      assert.equal(list.statusCode, 200);
+      assert.deepEqual(Object.keys(list.json()), ['name', 'description', 'renders', 'parses']);
+      assert.equal(list.json().description, 'Anonymous callers may only read.');
+    });
+
+    it('names the view from viewName, or the class name without ViewSet', async () => {
+      const renamed = await request(app, { method: 'OPTIONS', url: '/books/api/renamed/' });
+      assert.equal(renamed.json().name, 'Library Shelf List');
+      const root = await request(app, { method: 'OPTIONS', url: '/books/api/' });
+      assert.equal(root.statusCode, 200);
+      assert.equal(root.headers.allow, 'GET, HEAD, OPTIONS');
+      assert.equal(
+        root.body,
+        `{"name":"Api Root","description":"The default basic root view for DefaultRouter",${HEAD}}`,
+      );
+    });
+  });
+}
