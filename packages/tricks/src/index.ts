@@ -4,6 +4,11 @@
  * friendly names, and a file field with a size limit. Uses only core's public API.
  * @module
  */
+export {
+  ConstrainedFileField,
+  type ConstrainedFileFieldOptions,
+} from './files/constrained-file-field.ts';
+export { naturalSize } from './files/natural-size.ts';
 export { HyperlinkedModelSerializer, ModelSerializer } from './nested-proxy/model-serializer.ts';
 export {
   NestedProxyField,

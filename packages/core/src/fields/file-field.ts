@@ -3,8 +3,15 @@
  * @module
  */
 import type { Storage } from '../files/storage.ts';
-import { UploadedFile } from '../files/uploaded-file.ts';
-import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
+import {
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 import { codePointLength } from './validators.ts';
 
 /** Options of {@link FileField}. */
@@ -53,22 +60,29 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
     return undefined;
   }
 
-  /** Called by the multipart parser when a part exceeded {@link maxUploadSize}. */
+  /**
+   * Fails for an upload larger than {@link maxUploadSize}: the parser's {@link OversizedUpload}
+   * (`complete` false when the part was not read to its end and the size is an estimate).
+   * Subclasses give their message.
+   */
   failTooLarge(_receivedBytes: number, _complete: boolean): never {
     return this.fail('invalid');
   }
 
   toInternalValue(data: unknown, _ctx?: RunContext): UploadedFile {
-    if (!(data instanceof UploadedFile)) return this.fail('invalid');
-    // DRF's order: no name, then empty, then the name's length.
-    if (!data.filename) this.fail('no_name');
-    if (data.size === 0 && !this.options.allowEmptyFile) this.fail('empty');
+    const oversized = data instanceof OversizedUpload;
+    if (!(data instanceof UploadedFile) && !oversized) return this.fail('invalid');
+    const file = data as UploadedFile | OversizedUpload;
+    // DRF's order: no name, then empty, then the name's length (then a subclass's size check).
+    if (!file.filename) this.fail('no_name');
+    if (file.size === 0 && !this.options.allowEmptyFile) this.fail('empty');
     const maxLength = this.options.maxLength;
     if (maxLength !== undefined) {
-      const length = codePointLength(data.filename);
+      const length = codePointLength(file.filename);
       if (length > maxLength) this.fail('max_length', { max_length: maxLength, length });
     }
-    return data;
+    if (oversized) this.failTooLarge(file.size, (file as OversizedUpload).complete);
+    return file as UploadedFile;
   }
 
   toRepresentation(value: unknown, ctx: RunContext): string | null {
@@ -79,6 +93,12 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
     const url = storage ? storage.url(name) : name;
     const request = ctx.context.request;
     return request && url.startsWith('/') ? request.buildAbsoluteUri(url) : url;
+  }
+
+  /** Sent as a file (`format: binary`, multipart bodies); shown as its URL (or stored name). */
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    if (options.mode === 'request') return { type: 'string', format: 'binary' };
+    return this.options.useUrl === false ? { type: 'string' } : { type: 'string', format: 'uri' };
   }
 
   override describe(): FieldDescription {

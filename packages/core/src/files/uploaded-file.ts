@@ -29,6 +29,12 @@ export class UploadedFile {
     this.path = path;
   }
 
+  /** The file name without the folders some clients send (after the last `/` or `\`). */
+  get basename(): string {
+    const name = this.filename;
+    return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  }
+
   /** Reads the file. */
   open(): ReadStream {
     return createReadStream(this.path);
@@ -37,5 +43,31 @@ export class UploadedFile {
   /** Removes the temporary file (done for you when the request ends). */
   async discard(): Promise<void> {
     await rm(this.path, { force: true });
+  }
+}
+
+/**
+ * A file part the multipart parser refused while it streamed in, because it was larger than
+ * its field's `maxUploadSize`: none of its bytes were kept. It stands in the parsed data in
+ * place of the file so that the field reports the size (and the other fields their own
+ * errors, as DRF does); it is never a valid value.
+ */
+export class OversizedUpload {
+  /** The client's file name, as sent. */
+  readonly filename: string;
+  readonly contentType: string;
+  /**
+   * Bytes received, or, when the part was not read to its end (`complete` false), an
+   * estimate from the request's `Content-Length`.
+   */
+  readonly size: number;
+  /** The part was read to its end, so `size` is exact. */
+  readonly complete: boolean;
+
+  constructor(filename: string, contentType: string, size: number, complete: boolean) {
+    this.filename = filename;
+    this.contentType = contentType;
+    this.size = size;
+    this.complete = complete;
   }
 }

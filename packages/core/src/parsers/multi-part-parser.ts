@@ -5,7 +5,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import {
 } from '../errors/api-exception.ts';
 import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
-import { UploadedFile } from '../files/uploaded-file.ts';
+import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
 import { BaseParser, type ParserContext } from './parser.ts';
 
@@ -30,7 +30,8 @@ type MultipartRequest = {
   parts(options: object): AsyncIterableIterator<Part>;
 };
 
-const UPLOAD_DIR = join(tmpdir(), 'restframework-uploads');
+/** Where temporary files go when `FILE_UPLOAD_TEMP_DIR` is not set. */
+export const DEFAULT_UPLOAD_TEMP_DIR: string = join(tmpdir(), 'restframework-uploads');
 
 /** What became of one file part. */
 interface Received {
@@ -49,8 +50,14 @@ interface Received {
  *
  * Limits: `MAX_UPLOAD_PARTS` parts, `MAX_UPLOAD_FIELD_SIZE` bytes per text value and
  * `MAX_UPLOAD_BODY_SIZE` bytes in all give 413; a file field's own `maxUploadSize` gives that
- * field's 400. Reading stops early when an oversized part is far past its limit, and the
- * connection is then closed rather than drained.
+ * field's 400. A part over its field's limit is not kept: it becomes an
+ * {@link OversizedUpload}, which the field reports with the other fields' errors. Reading stops
+ * early when an oversized part is far past its limit (four times): the answer is then that
+ * field's error alone, and the connection is closed rather than drained.
+ *
+ * Temporary files go to `FILE_UPLOAD_TEMP_DIR` (default: the system's temporary folder) and
+ * are listed in `request.uploadedFiles`, which the router empties when the view is done;
+ * a part that fails half-way is removed at once.
  */
 export class MultiPartParser extends BaseParser {
   readonly mediaType = 'multipart/form-data';
@@ -61,8 +68,8 @@ export class MultiPartParser extends BaseParser {
       throw new ParseError('Multipart form parse error - Invalid boundary in multipart: None');
     }
     const { MAX_UPLOAD_PARTS, MAX_UPLOAD_FIELD_SIZE, MAX_UPLOAD_BODY_SIZE } = request.settings;
+    const tempDir = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
     const data = createFormInput();
-    const errors: Record<string, ErrorTree> = {};
     let total = 0;
     const parts = raw.parts({
       limits: {
@@ -74,6 +81,8 @@ export class MultiPartParser extends BaseParser {
       },
       throwFileSizeLimit: true,
       defParamCharset: 'utf8',
+      // The name as sent: made safe below, as Django's parser does.
+      preservePath: true,
     });
     try {
       for await (const part of parts) {
@@ -84,7 +93,7 @@ export class MultiPartParser extends BaseParser {
             );
           }
           const value = typeof part.value === 'string' ? part.value : String(part.value);
-          total += value.length;
+          total += Buffer.byteLength(value);
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
           data[part.fieldname] = value;
           continue;
@@ -95,54 +104,76 @@ export class MultiPartParser extends BaseParser {
           data[part.fieldname] = '';
           continue;
         }
+        const filename = clientFileName(part.filename);
+        if (!filename) {
+          // Nothing usable in the name ('.', '..', 'dir/'): Django skips the part.
+          total += await this.#drain(
+            part.file,
+            MAX_UPLOAD_BODY_SIZE - total,
+            PayloadTooLarge.defaultDetail,
+          );
+          continue;
+        }
         const field = context.fileField(part.fieldname);
         const limit = field instanceof FileField ? field.maxUploadSize : undefined;
-        const path = join(UPLOAD_DIR, randomUUID());
-        const received = await this.#receive(part.file, path, limit, MAX_UPLOAD_BODY_SIZE - total);
+        const path = join(tempDir, randomUUID());
+        const received = await this.#receive(
+          part.file,
+          tempDir,
+          path,
+          limit,
+          MAX_UPLOAD_BODY_SIZE - total,
+        );
         total += received.size;
         if (!received.tooLarge) {
-          const file = new UploadedFile(part.filename, part.mimetype, received.size, path);
+          const file = new UploadedFile(filename, part.mimetype, received.size, path);
           request.uploadedFiles.push(file);
           data[part.fieldname] = file;
           continue;
         }
-        if (!(field instanceof FileField)) throw new PayloadTooLarge();
         const size = received.complete
           ? received.size
           : Math.max(received.size, contentLength(request));
-        try {
-          field.failTooLarge(size, received.complete);
-        } catch (error) {
-          if (!(error instanceof ValidationError)) throw error;
-          errors[part.fieldname] = error.detail;
+        const upload = new OversizedUpload(filename, part.mimetype, size, received.complete);
+        if (received.complete) {
+          // The field reports it, with the other fields' errors.
+          data[part.fieldname] = upload;
+          continue;
         }
-        if (!received.complete) {
-          // Stop reading: the rest of the body is not wanted, and the connection will close.
-          request.closeConnection = true;
-          break;
-        }
+        // The rest of the body is not read: answer with this field's error alone, and let
+        // the connection close.
+        request.closeConnection = true;
+        throw new ValidationError(
+          nestError(part.fieldname, await oversizedErrors(field as FileField, upload)),
+        );
       }
     } catch (error) {
       request.closeConnection = true;
       throw translateMultipartError(error);
     }
-    if (Object.keys(errors).length) throw new ValidationError(errors);
     return data;
   }
 
   /**
    * Streams a file part to `path`, counting bytes. Past `limit` nothing more is written and
    * the temporary file is removed; counting goes on (so the message can give the real size)
-   * until the part ends or passes four times the limit.
+   * until the part ends or passes four times the limit. A part that fails (client gone, disk
+   * full, body over `budget`) leaves no file behind.
    */
   async #receive(
     stream: Readable,
+    dir: string,
     path: string,
     limit: number | undefined,
     budget: number,
   ): Promise<Received> {
-    await mkdir(UPLOAD_DIR, { recursive: true });
+    await mkdir(dir, { recursive: true });
     const out = createWriteStream(path, { flags: 'wx' });
+    // Recorded here so that a write error never goes unhandled; it is rethrown below.
+    let writeError: Error | undefined;
+    out.on('error', (error) => {
+      writeError ??= error;
+    });
     const measureUntil =
       limit === undefined ? Number.POSITIVE_INFINITY : Math.max(limit * 4, 1024 * 1024);
     let size = 0;
@@ -154,12 +185,11 @@ export class MultiPartParser extends BaseParser {
         if (size > budget) throw new PayloadTooLarge();
         if (writing && limit !== undefined && size > limit) {
           writing = false;
-          out.destroy();
-          await rm(path, { force: true });
+          await closeAndRemove(out, path);
         }
         if (writing) {
-          if (!out.write(chunk))
-            await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+          if (writeError) throw writeError;
+          if (!out.write(chunk)) await drained(out);
         } else if (size > measureUntil) {
           complete = false;
           break;
@@ -171,22 +201,84 @@ export class MultiPartParser extends BaseParser {
         await finished(out);
       }
     } catch (error) {
-      out.destroy();
-      await rm(path, { force: true });
+      await closeAndRemove(out, path);
       throw error;
     }
     return { size, tooLarge: !writing, complete };
   }
-
   /** Reads and discards a part, refusing more than `max` bytes. */
-  async #drain(stream: Readable, max: number): Promise<number> {
+  async #drain(
+    stream: Readable,
+    max: number,
+    message = `A form value is larger than ${max} bytes.`,
+  ): Promise<number> {
     let size = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > max) throw new PayloadTooLarge(`A form value is larger than ${max} bytes.`);
+      if (size > max) throw new PayloadTooLarge(message);
     }
     return size;
   }
+}
+
+/**
+ * A client's file name as Django's multipart parser keeps it: the part after the last `/` or
+ * `\\`, without unprintable characters (controls, bidi overrides, separators but the space);
+ * '' when nothing usable is left (`.`, `..`). Storage makes it safe to store.
+ */
+export function clientFileName(name: string): string {
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  const printable = base.replace(/[\p{C}\p{Z}]/gu, (c) => (c === ' ' ? c : ''));
+  return printable === '.' || printable === '..' ? '' : printable;
+}
+
+/** Closes a temporary file's stream (waiting for its descriptor) and removes the file. */
+async function closeAndRemove(out: WriteStream, path: string): Promise<void> {
+  if (!out.closed) {
+    // An open still in flight would otherwise create the file after it was removed.
+    const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+    out.destroy();
+    await closed;
+  }
+  await rm(path, { force: true });
+}
+
+/** Resolves on `drain`, rejects when the stream fails or closes first. */
+function drained(out: WriteStream): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      out.off('drain', onDrain);
+      out.off('error', onError);
+      out.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error('The temporary upload file was closed.'));
+    out.on('drain', onDrain);
+    out.on('error', onError);
+    out.on('close', onClose);
+  });
+}
+
+/** The field's errors for an upload it refused: the name checks, then the size message. */
+async function oversizedErrors(field: FileField, upload: OversizedUpload): Promise<ErrorTree> {
+  try {
+    await field.toInternalValue(upload, { partial: false, context: {}, instance: undefined });
+    field.failTooLarge(upload.size, upload.complete);
+  } catch (error) {
+    if (error instanceof ValidationError) return error.detail;
+    throw error;
+  }
+}
+
+/** `profile.avatar` → `{profile: {avatar: detail}}`, as the serializer nests its errors. */
+function nestError(name: string, detail: ErrorTree): Record<string, ErrorTree> {
+  const path = name.split('.');
+  let tree: ErrorTree = detail;
+  for (let i = path.length - 1; i > 0; i--) tree = { [path[i] as string]: tree };
+  return { [path[0] as string]: tree };
 }
 
 function contentLength(request: Request): number {

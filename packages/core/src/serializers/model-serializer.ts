@@ -242,23 +242,42 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   override async create(validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
     this.assertRequiredColumns(data);
-    await this.storeFiles(data);
+    const unstore = await this.storeFiles(data);
     try {
-      return await this.model.objects.create(data);
+      return await this.withRelated(await this.model.objects.create(data));
     } catch (error) {
+      await unstore();
       throw this.integrityError(error, data);
     }
   }
 
-  /** Updates the instance's row: only the columns sent and changed are written. */
+  /**
+   * Updates the instance's row, writing only columns the request sent: for a PATCH all of
+   * them, for a PUT (which sends every field) only those whose value changed.
+   */
   override async update(instance: unknown, validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
-    await this.storeFiles(data);
+    const unstore = await this.storeFiles(data);
     try {
-      return await this.model.objects.updateRow(instance as never, data);
+      // PATCH writes what it sends; PUT sends everything and writes only what changed.
+      const written = await this.model.objects.updateRow(instance as never, data, {
+        skipUnchanged: !this.partial,
+      });
+      return await this.withRelated(written);
     } catch (error) {
+      await unstore();
       throw this.integrityError(error, data);
     }
+  }
+
+  /**
+   * The saved row with the related rows this serializer reads (`user` for `user.username`):
+   * a write returns the row alone, so it is read again, once, only when relations are read.
+   */
+  protected async withRelated(row: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const related = this.prepared.relatedPaths;
+    if (related.length === 0) return row;
+    return this.model.objects.selectRelated(...related).get({ pk: row[this.model.pk.attname] });
   }
 
   /**
@@ -275,24 +294,48 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     if (errors) throw new ValidationError(errors);
   }
 
-  /** Moves uploaded files into storage; a rollback removes them again. */
-  protected async storeFiles(data: Record<string, unknown>): Promise<void> {
-    for (const field of this.model.fieldList) {
-      const value = data[field.name];
-      if (field.kind !== 'file' || !(value instanceof UploadedFile)) continue;
-      const storage = this.context.storage as Storage | undefined;
-      if (!storage) {
-        throw new ImproperlyConfigured(
-          'REST_ERR_NO_STORAGE',
-          `${this.constructor.name}: saving ${this.model.name}.${field.name} needs a storage in the serializer context.`,
+  /**
+   * Saves uploaded files to the context's storage and puts their stored names in `data`.
+   * Stored files never outlive a failed write: a rollback of the request's transaction
+   * removes them, and so does the returned function, which `create` and `update` call when
+   * the write fails (also outside a transaction). A failure half-way removes those already
+   * stored. The client's file name counts only by its last part (no folders from a client);
+   * the storage makes it safe and unused, within the model field's `maxLength`.
+   */
+  protected async storeFiles(data: Record<string, unknown>): Promise<() => Promise<void>> {
+    const stored: (() => Promise<void>)[] = [];
+    const unstore = async () => {
+      await Promise.all(stored.splice(0).map((remove) => remove().catch(() => {})));
+    };
+    try {
+      for (const field of this.model.fieldList) {
+        const value = data[field.name];
+        if (field.kind !== 'file' || !(value instanceof UploadedFile)) continue;
+        const storage = this.context.storage as Storage | undefined;
+        if (!storage) {
+          throw new ImproperlyConfigured(
+            'REST_ERR_NO_STORAGE',
+            `${this.constructor.name}: saving ${this.model.name}.${field.name} needs a storage in the serializer context.`,
+          );
+        }
+        const uploadTo = field.extra.uploadTo as string | undefined;
+        const prefix = uploadTo ? `${uploadTo.replace(/\/+$/, '')}/` : '';
+        const maxLength = field.extra.maxLength as number | undefined;
+        const name = await storage.save(
+          prefix + value.basename,
+          value,
+          maxLength === undefined ? {} : { maxLength },
         );
+        const remove = () => storage.delete(name);
+        stored.push(remove);
+        Database.current()?.onRollback(remove);
+        data[field.name] = name;
       }
-      const prefix = field.extra.uploadTo ? `${field.extra.uploadTo.replace(/\/+$/, '')}/` : '';
-      const name = await storage.save(prefix + value.filename, value);
-      const db = Database.current();
-      db?.onRollback(() => storage.delete(name));
-      data[field.name] = name;
+    } catch (error) {
+      await unstore();
+      throw error;
     }
+    return unstore;
   }
 
   /** The nested error object that puts `messages` at the serializer path of a model field. */

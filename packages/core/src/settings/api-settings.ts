@@ -38,8 +38,6 @@ export interface APISettings {
   readonly ORDERING_PARAM: string;
   /** Query parameter that picks a renderer (`?format=json`). */
   readonly URL_FORMAT_OVERRIDE: string;
-  /** The key of errors that belong to no field. */
-  readonly NON_FIELD_ERRORS_KEY: string;
   /**
    * Hosts the service answers for; a request with another `Host` gets 400. A leading dot
    * allows subdomains (`.example.org`); `*` allows any host (not for production).
@@ -53,14 +51,18 @@ export interface APISettings {
   readonly MAX_UPLOAD_PARTS: number;
   /** The largest text value of a multipart part, in bytes (413 above). */
   readonly MAX_UPLOAD_FIELD_SIZE: number;
-  /** How long a client may take to send its body before a 408, in ms. */
-  readonly BODY_TIMEOUT_MS: number;
   /** Where uploaded files are stored (used by the default storage). */
   readonly MEDIA_ROOT: string;
   /** The URL prefix where stored files are served. */
   readonly MEDIA_URL: string;
   /** The file storage; by default files on disk under MEDIA_ROOT. */
   readonly STORAGE: Storage | null;
+  /**
+   * Where multipart file parts are written while a request runs; null for a folder in the
+   * system's temporary folder. On the file system of MEDIA_ROOT, saving a file is a link,
+   * not a copy.
+   */
+  readonly FILE_UPLOAD_TEMP_DIR: string | null;
 }
 
 /** User-provided settings: any subset. */

@@ -26,16 +26,15 @@ export const defaultSettings: APISettings = Object.freeze({
   DEFAULT_METADATA_CLASS: SimpleMetadata,
   ORDERING_PARAM: 'ordering',
   URL_FORMAT_OVERRIDE: 'format',
-  NON_FIELD_ERRORS_KEY: 'non_field_errors',
   ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]'],
   MAX_BODY_SIZE: 2.5 * MiB,
   MAX_UPLOAD_BODY_SIZE: 100 * MiB,
   MAX_UPLOAD_PARTS: 1000,
   MAX_UPLOAD_FIELD_SIZE: 2.5 * MiB,
-  BODY_TIMEOUT_MS: 30_000,
   MEDIA_ROOT: 'media',
   MEDIA_URL: '/media/',
   STORAGE: null,
+  FILE_UPLOAD_TEMP_DIR: null,
 });
 
 /** The defaults with `input` on top; unknown names and wrong types fail at start-up. */

@@ -15,4 +15,11 @@ export {
   type ValidInput,
   validateField,
 } from './field-values.ts';
+export {
+  MULTIPART_BOUNDARY,
+  type MultipartFilePart,
+  type MultipartPart,
+  type MultipartValuePart,
+  multipartBody,
+} from './multipart.ts';
 export { type TestDialect, testDialects, testPostgresUrl } from './test-databases.ts';

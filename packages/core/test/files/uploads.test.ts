@@ -1,0 +1,429 @@
+/**
+ * Uploads through HTTP: the multipart parser honours a file field's `maxUploadSize` while the
+ * part streams, the global limits answer 413, stored files go to the default storage under
+ * MEDIA_ROOT, and nothing is left behind: no temporary file after any request (success, 400,
+ * 413, client gone), no stored file when the request fails after storing it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CharField,
+  type Database,
+  DefaultRouter,
+  defineModel,
+  FileField,
+  FileSystemStorage,
+  FormParser,
+  JSONParser,
+  ModelSerializer,
+  ModelViewSet,
+  MultiPartParser,
+  models,
+  restFramework,
+  type Serializer,
+  type SettingsInput,
+  UploadedFile,
+  ValidationError,
+} from '@restframework/core';
+import { type MultipartPart, multipartBody, testDialects } from '@restframework/core/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const LIMIT = MiB;
+const HOST = '127.0.0.1:8001';
+
+/** A file field with a limit of its own, as an add-on declares one. */
+class LimitedFileField extends FileField {
+  static override defaultErrorMessages: Readonly<Record<string, string>> = {
+    too_large: 'Too large: {size} bytes{estimate}.',
+  };
+  override get maxUploadSize(): number {
+    return LIMIT;
+  }
+  override failTooLarge(size: number, complete: boolean): never {
+    return this.fail('too_large', { size, estimate: complete ? '' : ' (estimated)' });
+  }
+}
+
+const Upload = defineModel({
+  name: 'Upload',
+  table: 'files_upload',
+  fields: {
+    username: models.CharField({ maxLength: 255 }),
+    resume: models.FileField(),
+  },
+});
+
+const Document = defineModel({
+  name: 'Document',
+  table: 'files_document',
+  fields: {
+    code: models.CharField({ maxLength: 20, unique: true }),
+    attachment: models.FileField({ uploadTo: 'docs' }),
+  },
+});
+
+class UploadSerializer extends ModelSerializer.with({
+  model: Upload,
+  fields: ['id', 'username', 'resume'],
+  declaredFields: { resume: new LimitedFileField() },
+}) {}
+
+class UploadViewSet extends ModelViewSet {
+  override queryset = Upload.objects.all();
+  override serializerClass = UploadSerializer;
+  override parserClasses = [MultiPartParser, FormParser, JSONParser];
+}
+
+/** `code` declared without its unique validator: the database finds the duplicate, after the file is stored. */
+class DocumentSerializer extends ModelSerializer.with({
+  model: Document,
+  fields: ['id', 'code', 'attachment'],
+  declaredFields: { code: new CharField({ maxLength: 20 }) },
+}) {}
+
+class DocumentViewSet extends ModelViewSet {
+  override queryset = Document.objects.all();
+  override serializerClass = DocumentSerializer;
+  override async performCreate(serializer: Serializer<any, any>): Promise<void> {
+    await serializer.save();
+    const code = (this.request.data as Record<string, unknown>).code;
+    if (code === 'refuse') throw new ValidationError({ code: ['Refused after saving.'] });
+    if (code === 'crash') throw new Error('crashed after saving');
+  }
+}
+
+/** Files left under a folder, recursively (none when it does not exist). */
+function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+const username = { name: 'username', value: 'golden' };
+const resume = (content: number | string, filename = 'resume.txt'): MultipartPart => ({
+  name: 'resume',
+  filename,
+  content,
+});
+
+for (const dialect of testDialects()) {
+  describe(`uploads on ${dialect.name}`, { skip: dialect.skip }, () => {
+    let root: string;
+    let media: string;
+    let temp: string;
+    let db: Database;
+    let app: FastifyInstance;
+
+    async function buildApp(settings: SettingsInput = {}): Promise<FastifyInstance> {
+      const instance = Fastify({ logger: false });
+      await instance.register(restFramework, {
+        database: db,
+        settings: { MEDIA_ROOT: media, FILE_UPLOAD_TEMP_DIR: temp, ...settings },
+      });
+      const router = new DefaultRouter();
+      router.register('upload', UploadViewSet);
+      router.register('documents', DocumentViewSet);
+      await instance.register(router.plugin, { prefix: '/api' });
+      await instance.ready();
+      return instance;
+    }
+
+    const post = (target: FastifyInstance, path: string, parts: readonly MultipartPart[]) =>
+      target.inject({
+        method: 'POST',
+        url: path,
+        ...multipartBody(parts),
+        headers: { ...multipartBody(parts).headers, host: HOST, accept: 'application/json' },
+      });
+
+    before(async () => {
+      root = mkdtempSync(join(tmpdir(), 'rf-uploads-'));
+      media = join(root, 'media');
+      temp = join(root, 'tmp');
+      db = await dialect.create();
+      await db.migrate([Upload, Document]);
+      app = await buildApp();
+    });
+    afterEach(async () => {
+      // No request leaves a temporary file, whatever its outcome.
+      assert.deepEqual(filesUnder(temp), [], 'temporary files left behind');
+      rmSync(media, { recursive: true, force: true });
+      await Upload.objects.using(db).delete();
+      await Document.objects.using(db).delete();
+    });
+    after(async () => {
+      await app?.close();
+      await dialect.drop(db);
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it('stores through the default storage, a FileSystemStorage on MEDIA_ROOT and MEDIA_URL', async () => {
+      const storage = app.restFramework.settings.STORAGE;
+      assert.ok(storage instanceof FileSystemStorage);
+      assert.equal(storage.location, media);
+      assert.equal(storage.baseUrl, '/media/');
+      const res = await post(app, '/api/upload/', [username, resume('hello')]);
+      assert.equal(res.statusCode, 201, res.body);
+      const body = res.json();
+      assert.equal(body.resume, `http://${HOST}/media/resume.txt`);
+      assert.deepEqual(filesUnder(media), ['resume.txt']);
+      assert.equal(readFileSync(join(media, 'resume.txt'), 'utf8'), 'hello');
+      const rows = await Upload.objects.using(db).all().execute();
+      assert.deepEqual(
+        rows.map((r) => r.resume),
+        ['resume.txt'],
+      );
+    });
+
+    it('accepts a file of exactly maxUploadSize bytes', async () => {
+      const res = await post(app, '/api/upload/', [username, resume(LIMIT)]);
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(readFileSync(join(media, 'resume.txt')).length, LIMIT);
+    });
+
+    it('refuses one byte more, with the real size, storing nothing', async () => {
+      const res = await post(app, '/api/upload/', [username, resume(LIMIT + 1)]);
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(res.json(), { resume: [`Too large: ${LIMIT + 1} bytes.`] });
+      assert.deepEqual(filesUnder(media), []);
+      assert.equal(await Upload.objects.using(db).count(), 0);
+    });
+
+    it("reports an oversized file together with the other fields' errors, as DRF does", async () => {
+      const res = await post(app, '/api/upload/', [
+        { name: 'username', value: 'u'.repeat(256) },
+        resume(2 * LIMIT),
+      ]);
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(res.json(), {
+        username: ['Ensure this field has no more than 255 characters.'],
+        resume: [`Too large: ${2 * LIMIT} bytes.`],
+      });
+    });
+
+    it('stops reading far past the limit: the size is estimated, the connection closed', async () => {
+      const parts = [username, resume(6 * LIMIT)];
+      const res = await post(app, '/api/upload/', parts);
+      assert.equal(res.statusCode, 400);
+      const length = multipartBody(parts).payload.length;
+      assert.deepEqual(res.json(), { resume: [`Too large: ${length} bytes (estimated).`] });
+      assert.equal(res.headers.connection, 'close');
+      assert.deepEqual(filesUnder(media), []);
+    });
+
+    it("uses the part's last name only, and a name with nothing usable is no file (as Django)", async () => {
+      const res = await post(app, '/api/upload/', [username, resume('x', '../../etc/passwd')]);
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().resume, `http://${HOST}/media/passwd`);
+      for (const filename of ['.', '..', 'dir/']) {
+        const skipped = await post(app, '/api/upload/', [username, resume('x', filename)]);
+        assert.equal(skipped.statusCode, 400, filename);
+        assert.deepEqual(skipped.json(), { resume: ['No file was submitted.'] }, filename);
+      }
+      assert.deepEqual(filesUnder(media), ['passwd']);
+    });
+
+    it("stores under the model field's uploadTo", async () => {
+      const res = await post(app, '/api/documents/', [
+        { name: 'code', value: 'A1' },
+        { name: 'attachment', filename: 'report.pdf', content: 'pdf' },
+      ]);
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().attachment, `http://${HOST}/media/docs/report.pdf`);
+      assert.deepEqual(filesUnder(media), ['docs/report.pdf']);
+    });
+
+    it('removes the stored file when the database refuses the row (unique violation)', async () => {
+      const first = await post(app, '/api/documents/', [
+        { name: 'code', value: 'DUP' },
+        { name: 'attachment', filename: 'one.txt', content: 'one' },
+      ]);
+      assert.equal(first.statusCode, 201, first.body);
+      const second = await post(app, '/api/documents/', [
+        { name: 'code', value: 'DUP' },
+        { name: 'attachment', filename: 'two.txt', content: 'two' },
+      ]);
+      assert.equal(second.statusCode, 400, second.body);
+      assert.deepEqual(second.json(), { code: ['document with this code already exists.'] });
+      assert.deepEqual(filesUnder(media), ['docs/one.txt']);
+      assert.equal(await Document.objects.using(db).count(), 1);
+    });
+
+    it('removes the stored file when the request fails after saving (400 and 500)', async () => {
+      for (const [code, status] of [
+        ['refuse', 400],
+        ['crash', 500],
+      ] as const) {
+        const res = await post(app, '/api/documents/', [
+          { name: 'code', value: code },
+          { name: 'attachment', filename: `${code}.txt`, content: code },
+        ]);
+        assert.equal(res.statusCode, status, res.body);
+      }
+      assert.deepEqual(filesUnder(media), []);
+      assert.equal(await Document.objects.using(db).count(), 0);
+    });
+
+    it('keeps every file when uploads of one name run at once', async () => {
+      const count = 8;
+      const responses = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          post(app, '/api/upload/', [username, resume(`content ${i}`)]),
+        ),
+      );
+      for (const res of responses) assert.equal(res.statusCode, 201, res.body);
+      const names = (await Upload.objects.using(db).all().execute()).map((r) => r.resume);
+      assert.equal(new Set(names).size, count);
+      assert.deepEqual(filesUnder(media), [...names].sort());
+      const contents = names.map((name) => readFileSync(join(media, name), 'utf8')).sort();
+      assert.deepEqual(contents, Array.from({ length: count }, (_, i) => `content ${i}`).sort());
+    });
+
+    it('removes the stored file when a save outside any transaction fails', async () => {
+      const storage = new FileSystemStorage({ location: media });
+      const existing = await Document.objects.using(db).create({ code: 'TAKEN', attachment: 'x' });
+      assert.ok(existing);
+      const path = join(root, 'outside-upload.txt');
+      writeFileSync(path, 'bytes');
+      const serializer = new DocumentSerializer({
+        data: { code: 'TAKEN', attachment: new UploadedFile('doc.txt', 'text/plain', 5, path) },
+        context: { storage },
+      });
+      await db.run(async () => {
+        assert.equal(await serializer.isValid(), true);
+        await assert.rejects(serializer.save(), ValidationError);
+      });
+      assert.deepEqual(filesUnder(media), []);
+      rmSync(path);
+    });
+
+    describe('global limits (413)', () => {
+      let limited: FastifyInstance;
+      before(async () => {
+        limited = await buildApp({
+          MAX_UPLOAD_PARTS: 5,
+          MAX_UPLOAD_FIELD_SIZE: KiB,
+          MAX_UPLOAD_BODY_SIZE: 256 * KiB,
+        });
+      });
+      after(() => limited.close());
+
+      const cases: [string, MultipartPart[], string][] = [
+        [
+          'too many parts',
+          [
+            username,
+            ...Array.from({ length: 8 }, (_, i) => ({ name: `extra${i}`, value: 'x' })),
+            resume(10),
+          ],
+          'The multipart body has too many parts.',
+        ],
+        [
+          'a text value over MAX_UPLOAD_FIELD_SIZE',
+          [{ name: 'username', value: 'u'.repeat(2 * KiB) }, resume(10)],
+          `A form value is larger than ${KiB} bytes.`,
+        ],
+        [
+          'a body over MAX_UPLOAD_BODY_SIZE (under the field limit)',
+          [username, resume(300 * KiB)],
+          'Request body is too large.',
+        ],
+        [
+          'a skipped part (file name "..") over MAX_UPLOAD_BODY_SIZE',
+          [username, resume(300 * KiB, '..')],
+          'Request body is too large.',
+        ],
+        [
+          'files over MAX_UPLOAD_BODY_SIZE together',
+          [
+            username,
+            resume(200 * KiB, 'a.txt'),
+            { name: 'other', filename: 'b.txt', content: 200 * KiB },
+          ],
+          'Request body is too large.',
+        ],
+      ];
+      for (const [title, parts, detail] of cases) {
+        it(title, async () => {
+          const res = await post(limited, '/api/upload/', parts);
+          assert.equal(res.statusCode, 413, res.body);
+          assert.deepEqual(res.json(), { detail });
+          assert.equal(res.headers.connection, 'close');
+          assert.deepEqual(filesUnder(media), []);
+          assert.equal(await Upload.objects.using(db).count(), 0);
+        });
+      }
+    });
+
+    it('leaves no temporary file when the client goes away mid-upload', async () => {
+      // The view tells when it is done, so that the checks run after the server gave up.
+      let viewDone!: () => void;
+      const done = new Promise<void>((resolve) => {
+        viewDone = resolve;
+      });
+      class SignallingViewSet extends UploadViewSet {
+        override async dispatch(
+          ...args: Parameters<UploadViewSet['dispatch']>
+        ): ReturnType<UploadViewSet['dispatch']> {
+          try {
+            return await super.dispatch(...args);
+          } finally {
+            viewDone();
+          }
+        }
+      }
+      const server = Fastify({ logger: false });
+      await server.register(restFramework, {
+        database: db,
+        settings: { MEDIA_ROOT: media, FILE_UPLOAD_TEMP_DIR: temp },
+      });
+      const router = new DefaultRouter();
+      router.register('upload', SignallingViewSet);
+      await server.register(router.plugin, { prefix: '/api' });
+      await server.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const { port } = server.server.address() as { port: number };
+        // A complete file part (kept in a temporary file), then half of a second one.
+        const { payload, headers } = multipartBody([
+          username,
+          { name: 'other', filename: 'first.txt', content: 64 * KiB },
+          resume(4 * MiB),
+        ]);
+        await new Promise<void>((resolve) => {
+          const req = httpRequest({
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/upload/',
+            headers: { ...headers, host: HOST, 'content-length': payload.length },
+          });
+          req.on('error', () => resolve());
+          req.on('close', () => resolve());
+          // Half of the second file, then the client is gone.
+          req.write(payload.subarray(0, 1024 * KiB), () => {
+            setTimeout(() => req.destroy(), 50);
+          });
+        });
+        await done;
+        for (let i = 0; i < 100 && filesUnder(temp).length; i++) await sleep(20);
+        assert.deepEqual(filesUnder(temp), []);
+        assert.deepEqual(filesUnder(media), []);
+        assert.equal(await Upload.objects.using(db).count(), 0);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
