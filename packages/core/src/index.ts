@@ -55,11 +55,14 @@ export { DecimalField, type DecimalFieldOptions } from './fields/decimal-field.t
 export { EmailField } from './fields/email-field.ts';
 export {
   type AnyField,
+  allowNullIn,
   EMPTY,
   type Empty,
   Field,
   type FieldDescription,
   type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
   type RequestLike,
   type RunContext,
   type SerializerContext,
@@ -87,8 +90,16 @@ export {
   minLengthValidator,
   minValueValidator,
 } from './fields/validators.ts';
-export type { Storage } from './files/storage.ts';
-export { UploadedFile } from './files/uploaded-file.ts';
+export {
+  DEFAULT_FILE_NAME,
+  FileSystemStorage,
+  type FileSystemStorageOptions,
+  getValidFileName,
+  SuspiciousFileOperation,
+} from './files/file-system-storage.ts';
+export { MEDIA_SECURITY_HEADERS, type ServeMediaOptions, serveMedia } from './files/serve-media.ts';
+export type { SaveOptions, Storage } from './files/storage.ts';
+export { OversizedUpload, UploadedFile } from './files/uploaded-file.ts';
 export {
   BaseFilterBackend,
   type FilterBackend,
@@ -140,7 +151,7 @@ export { PageNumberPagination } from './pagination/page-number-pagination.ts';
 export { clientPageSize, type Pagination, type PaginationClass } from './pagination/pagination.ts';
 export { FormParser } from './parsers/form-parser.ts';
 export { JSONParser } from './parsers/json-parser.ts';
-export { MultiPartParser } from './parsers/multi-part-parser.ts';
+export { DEFAULT_UPLOAD_TEMP_DIR, MultiPartParser } from './parsers/multi-part-parser.ts';
 export { BaseParser, type Parser, type ParserClass, type ParserContext } from './parsers/parser.ts';
 export {
   AllowAny,
@@ -158,6 +169,16 @@ export {
   restFramework,
   SECURITY_HEADERS,
 } from './plugin/rest-framework.ts';
+export {
+  clientErrorHandler,
+  frameworkErrors,
+  type ServerOptionsInput,
+  serverOptions,
+  type ToolkitServerOptions,
+} from './plugin/server-options.ts';
+export { BrowsableAPIRenderer } from './renderers/browsable-api/browsable-api-renderer.ts';
+export { attrs, escapeHtml, html, SafeHtml } from './renderers/browsable-api/html.ts';
+export type { Crumb, FilterControl, PageContext } from './renderers/browsable-api/page.ts';
 export { JSONRenderer } from './renderers/json-renderer.ts';
 export {
   BaseRenderer,
@@ -171,7 +192,19 @@ export {
   type RouteShape,
   type ViewSetClass,
 } from './routers/default-router.ts';
+export type { Endpoint } from './routers/endpoint.ts';
 export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
+export {
+  DOCS_CONTENT_SECURITY_POLICY,
+  type OpenAPIOptions,
+  openApi,
+} from './schemas/openapi-plugin.ts';
+export {
+  type OpenAPIDocument,
+  SchemaGenerator,
+  type SchemaGeneratorOptions,
+  type SchemaSource,
+} from './schemas/schema-generator.ts';
 export {
   buildModelField,
   type FieldBuilder,

@@ -2,7 +2,13 @@
  * Booleans.
  * @module
  */
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 import { isFormInput } from './form-input.ts';
 
 const TRUE_VALUES = new Set<unknown>([
@@ -77,6 +83,10 @@ export class BooleanField<
   override validateEmptyValues(data: unknown, ctx: RunContext): [boolean, unknown] {
     if (this.allowNull && NULL_VALUES.has(data)) return [true, null];
     return super.validateEmptyValues(data, ctx);
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    return { type: 'boolean' };
   }
 
   toInternalValue(data: unknown): boolean {

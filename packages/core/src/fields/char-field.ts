@@ -2,7 +2,14 @@
  * Text.
  * @module
  */
-import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 import {
   maxLengthValidator,
   minLengthValidator,
@@ -82,6 +89,13 @@ export class CharField<const O extends CharFieldOptions = CharFieldOptions> exte
 
   protected override emptyFormValue(): unknown {
     return this.allowBlank ? '' : null;
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    const schema: JsonSchema = { type: 'string' };
+    if (this.minLength !== undefined) schema.minLength = this.minLength;
+    if (this.maxLength !== undefined) schema.maxLength = this.maxLength;
+    return schema;
   }
 
   override describe(): FieldDescription {

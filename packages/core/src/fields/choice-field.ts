@@ -3,7 +3,14 @@
  * @module
  */
 import type { Choice } from '../models/model-field.ts';
-import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 
 /** The input as DRF's message shows it: Python's `str()`, so `True` rather than `true`. */
 function inputText(data: unknown): string {
@@ -63,6 +70,20 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
   toRepresentation(value: unknown): any {
     if (value === '' && this.allowBlank) return '';
     return this.#byText.get(String(value)) ?? value;
+  }
+
+  /** `enum` of the values (with `''` when blank is allowed); display names in `description`. */
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    const values: (string | number)[] = this.choices.map(([value]) => value);
+    if (this.allowBlank && !values.includes('')) values.push('');
+    const types = [...new Set(values.map((v) => (typeof v === 'number' ? 'integer' : 'string')))];
+    const schema: JsonSchema = { type: types.length === 1 ? types[0] : types, enum: values };
+    if (this.choices.some(([value, name]) => String(value) !== name)) {
+      schema.description = this.choices
+        .map(([value, name]) => `* \`${value}\` - ${name}`)
+        .join('\n');
+    }
+    return schema;
   }
 
   override describe(): FieldDescription {

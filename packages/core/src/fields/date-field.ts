@@ -2,7 +2,13 @@
  * Calendar dates.
  * @module
  */
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -42,6 +48,10 @@ export class DateField<const O extends FieldOptions<string> = FieldOptions<strin
       if (match && isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) return data;
     }
     return this.fail('invalid', { format: 'YYYY-MM-DD' });
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    return { type: 'string', format: 'date' };
   }
 
   toRepresentation(value: unknown): string {

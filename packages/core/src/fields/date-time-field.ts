@@ -3,7 +3,13 @@
  * @module
  */
 import { isRealDate } from './date-field.ts';
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 
 const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6})\d*)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -62,6 +68,10 @@ export class DateTimeField<
     // A valid time whose offset moves it out of years 1-9999 in UTC: DRF's 'overflow'.
     if (date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) return this.fail('overflow');
     return date.toISOString();
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    return { type: 'string', format: 'date-time' };
   }
 
   toRepresentation(value: unknown): string {

@@ -4,7 +4,14 @@
  */
 import { formatDecimal } from '../db/decimal-text.ts';
 import { Decimal } from '../utils/decimal.ts';
-import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 import { maxValueValidator, minValueValidator } from './validators.ts';
 
 /** Options of {@link DecimalField}. */
@@ -130,6 +137,23 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
       return rounded.replace(/^-(?=0(?:\.0*)?$)/, '');
     }
     return formatDecimal(text, places);
+  }
+
+  /**
+   * A string (decimals never travel as binary floats) whose pattern gives the digits allowed
+   * before and after the point: `^-?\d{0,8}(?:\.\d{0,2})?$` for 10 digits with 2 places.
+   */
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    const { maxDigits, decimalPlaces } = this;
+    const whole =
+      maxDigits === undefined ? '\\d*' : `\\d{0,${Math.max(maxDigits - (decimalPlaces ?? 0), 0)}}`;
+    const places =
+      decimalPlaces === undefined
+        ? '(?:\\.\\d*)?'
+        : decimalPlaces === 0
+          ? ''
+          : `(?:\\.\\d{0,${decimalPlaces}})?`;
+    return { type: 'string', format: 'decimal', pattern: `^-?${whole}${places}$` };
   }
 
   override describe(): FieldDescription {

@@ -4,7 +4,7 @@
  */
 import validator from 'validator';
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { Validator } from './field.ts';
+import type { JsonSchema, JsonSchemaOptions, Validator } from './field.ts';
 
 // A validator, not a check in toInternalValue: DRF appends Django's EmailValidator after the
 // length validators, so a long invalid address reports both messages.
@@ -29,5 +29,9 @@ export class EmailField<const O extends CharFieldOptions = CharFieldOptions> ext
   constructor(options: O = {} as O) {
     super(options);
     this.validators.push(isEmailAddress);
+  }
+
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    return { ...super.valueSchema(options), format: 'email' };
   }
 }

@@ -3,7 +3,13 @@
  * @module
  */
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 
 /** Options of {@link HyperlinkedIdentityField}. */
 export interface HyperlinkedIdentityFieldOptions extends FieldOptions<string> {
@@ -42,6 +48,10 @@ export class HyperlinkedIdentityField extends Field<
 
   override clone(): this {
     return new HyperlinkedIdentityField(this.options) as this;
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    return { type: 'string', format: 'uri' };
   }
 
   toInternalValue(data: unknown): string {

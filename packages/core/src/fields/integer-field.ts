@@ -2,7 +2,14 @@
  * Integers.
  * @module
  */
-import { Field, type FieldDescription, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldDescription,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 import { maxValueValidator, minValueValidator } from './validators.ts';
 
 /** Options of {@link IntegerField}. */
@@ -73,6 +80,19 @@ export class IntegerField<const O extends IntegerFieldOptions = IntegerFieldOpti
 
   toRepresentation(value: unknown): number {
     return Number(value);
+  }
+
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    const schema: JsonSchema = { type: 'integer' };
+    const { minValue, maxValue } = this;
+    // DRF's rule: a bound outside 32 bits makes it a 64-bit integer.
+    const wide =
+      (maxValue !== undefined && maxValue > 2147483647) ||
+      (minValue !== undefined && minValue < -2147483648);
+    if (wide) schema.format = 'int64';
+    if (minValue !== undefined) schema.minimum = minValue;
+    if (maxValue !== undefined) schema.maximum = maxValue;
+    return schema;
   }
 
   override describe(): FieldDescription {

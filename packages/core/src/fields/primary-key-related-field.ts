@@ -7,7 +7,13 @@ import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
-import { Field, type FieldOptions, type RunContext } from './field.ts';
+import {
+  Field,
+  type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type RunContext,
+} from './field.ts';
 
 const INTEGER_KINDS = new Set<ModelFieldKind>([
   'auto',
@@ -89,6 +95,13 @@ export class PrimaryKeyRelatedField<
         return this.fail('does_not_exist', { pk_value: String(data) });
       throw error;
     }
+  }
+
+  /** The related model's key: an integer for integer keys, else a string (any value when unknown). */
+  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
+    const pk = this.options.queryset?.model.pk;
+    if (!pk) return {};
+    return INTEGER_KINDS.has(keyField(pk).kind) ? { type: 'integer' } : { type: 'string' };
   }
 
   toRepresentation(value: unknown): number | string {

@@ -4,7 +4,7 @@
  */
 import validator from 'validator';
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { Validator } from './field.ts';
+import type { JsonSchema, JsonSchemaOptions, Validator } from './field.ts';
 
 const PROTOCOLS = ['http', 'https', 'ftp', 'ftps'];
 const STRICT = { protocols: PROTOCOLS, require_protocol: true, require_valid_protocol: true };
@@ -34,5 +34,9 @@ export class URLField<const O extends CharFieldOptions = CharFieldOptions> exten
   constructor(options: O = {} as O) {
     super(options);
     this.validators.push(isUrl);
+  }
+
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    return { ...super.valueSchema(options), format: 'uri' };
   }
 }

@@ -25,9 +25,12 @@ import {
   ParseError,
   PayloadTooLarge,
 } from '../errors/api-exception.ts';
+import { FileSystemStorage } from '../files/file-system-storage.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
+import { registerStaticAssets } from '../renderers/browsable-api/static-assets.ts';
+import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
@@ -45,6 +48,8 @@ export interface RestFrameworkState {
   readonly settings: APISettings;
   readonly database: Database;
   readonly urls: UrlRegistry;
+  /** Every route the routers serve, in registration order. */
+  readonly endpoints: Endpoint[];
 }
 
 declare module 'fastify' {
@@ -89,9 +94,26 @@ export function fastifyErrorToApi(error: FastifyError): APIException | null {
 }
 
 async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Promise<void> {
-  const settings = resolveSettings(options.settings);
-  app.decorate('restFramework', { settings, database: options.database, urls: new UrlRegistry() });
+  const resolved = resolveSettings(options.settings);
+  // Without a storage of its own, an app stores files on disk under MEDIA_ROOT.
+  const settings: APISettings = resolved.STORAGE
+    ? resolved
+    : Object.freeze({
+        ...resolved,
+        STORAGE: new FileSystemStorage({
+          location: resolved.MEDIA_ROOT,
+          baseUrl: resolved.MEDIA_URL,
+        }),
+      });
+  app.decorate('restFramework', {
+    settings,
+    database: options.database,
+    urls: new UrlRegistry(),
+    endpoints: [],
+  });
   app.decorateRequest('restRequest', null);
+  // The browsable API's own stylesheet and script.
+  registerStaticAssets(app);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) {

@@ -22,7 +22,13 @@ export interface Renderer {
   readonly format: string;
   /** The charset added to `Content-Type`, or null for none. */
   readonly charset: string | null;
-  render(data: unknown, context: RenderContext): string | Buffer;
+  /**
+   * The body. A renderer that needs to ask the view or the database something first (the
+   * browsable API checks permissions for its forms) returns a promise.
+   */
+  render(data: unknown, context: RenderContext): string | Buffer | Promise<string | Buffer>;
+  /** Headers this renderer's output needs (a `Content-Security-Policy` for HTML, say). */
+  getHeaders?(context: RenderContext): Readonly<Record<string, string>>;
 }
 
 /** A renderer class. */
@@ -44,5 +50,8 @@ export abstract class BaseRenderer implements Renderer {
   abstract readonly mediaType: string;
   abstract readonly format: string;
   readonly charset: string | null = 'utf-8';
-  abstract render(data: unknown, context: RenderContext): string | Buffer;
+  abstract render(
+    data: unknown,
+    context: RenderContext,
+  ): string | Buffer | Promise<string | Buffer>;
 }

@@ -22,12 +22,15 @@ import type {
   HTTPMethods,
 } from 'fastify';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyField } from '../fields/field.ts';
+import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
 import { installBodyParsers } from '../parsers/install-body-parsers.ts';
 import { fastifyErrorToApi, type RestFrameworkState } from '../plugin/rest-framework.ts';
+import { Serializer } from '../serializers/serializer.ts';
 import { APIView } from '../views/api-view.ts';
 import { GenericAPIView } from '../views/generic-api-view.ts';
 
@@ -153,6 +156,16 @@ export class DefaultRouter {
         const url = `/${registration.prefix}${shape.url}`;
         const name = shape.name.replace('{basename}', registration.basename);
         state.urls.add(name, `${base}${url}`);
+        state.endpoints.push({
+          path: `${base}${url}`,
+          name,
+          viewset: registration.viewset,
+          actionMap: mapping,
+          detail: shape.detail,
+          suffix: shape.suffix,
+          prefix: registration.prefix,
+          inSchema: true,
+        });
         if (!shape.detail) rootEntries.push([registration.prefix, name]);
         this.#route(
           instance,
@@ -163,8 +176,23 @@ export class DefaultRouter {
         );
       }
     }
+    // Links name routes that any router of the app may register: check them once all are known.
+    instance.addHook('onReady', async () => {
+      for (const registration of this.#registrations)
+        checkLinks(new registration.viewset(), registration, state);
+    });
     const RootView = apiRootView(rootEntries);
     this.#route(instance, '/', RootView, {}, state);
+    state.endpoints.push({
+      path: `${base}/`,
+      name: 'api-root',
+      viewset: RootView,
+      actionMap: {},
+      detail: false,
+      suffix: undefined,
+      prefix: '',
+      inSchema: false,
+    });
   };
 
   #route(
@@ -313,6 +341,32 @@ function checkViewSet(
   }
   view.serializerClass?.prepare();
   for (const Backend of view.filterBackends ?? defaultFilterBackends) new Backend().check?.(view);
+}
+
+/**
+ * Every hyperlinked field of a view set's serializer, at any depth, must name a registered
+ * route, or its first rendering would be a 500.
+ */
+function checkLinks(view: APIView, registration: Registration, state: RestFrameworkState): void {
+  if (!(view instanceof GenericAPIView) || !view.serializerClass) return;
+  const visit = (fields: readonly AnyField[], where: string) => {
+    for (const field of fields) {
+      if (field instanceof HyperlinkedIdentityField && !state.urls.has(field.viewName)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_ROUTE_NAME',
+          `${where}.${field.fieldName} links to the route "${field.viewName}", which no router registers. ` +
+            `Register its view set with { basename: '${field.viewName.replace(/-detail$/, '')}' }, or pass viewName. ` +
+            `Known names: ${state.urls.routes.map((r) => r.name).join(', ')}.`,
+        );
+      }
+      if (field instanceof Serializer)
+        visit(field.prepared.readable, `${where}.${field.fieldName}`);
+    }
+  };
+  visit(
+    view.serializerClass.prepare().readable,
+    `${registration.viewset.name} (${view.serializerClass.name})`,
+  );
 }
 
 /** The API root of a router: a link to each registered list. */

@@ -22,6 +22,8 @@ export interface NamedRoute {
  */
 export class UrlRegistry {
   readonly #routes = new Map<string, NamedRoute>();
+  /** Each template split around its parameters, so `reverse` only concatenates. */
+  readonly #segments = new Map<string, readonly string[]>();
 
   /** Adds a route; a name used twice is a start-up error. */
   add(name: string, template: string): void {
@@ -34,6 +36,7 @@ export class UrlRegistry {
     }
     const params = [...template.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
     this.#routes.set(name, { name, template, params });
+    this.#segments.set(name, template.split(/:\w+/));
   }
 
   has(name: string): boolean {
@@ -57,7 +60,11 @@ export class UrlRegistry {
         `No route is named "${name}". Known names: ${[...this.#routes.keys()].join(', ') || '(none)'}.`,
       );
     }
-    return route.template.replace(/:(\w+)/g, (_, key: string) => {
+    // Called for every row of a hyperlinked list: concatenation, no regular expression.
+    const segments = this.#segments.get(name) as readonly string[];
+    let path = segments[0] as string;
+    for (let i = 0; i < route.params.length; i++) {
+      const key = route.params[i] as string;
       const value = params[key];
       if (value === undefined || value === null) {
         throw new ImproperlyConfigured(
@@ -65,7 +72,8 @@ export class UrlRegistry {
           `reverse("${name}") needs the parameter "${key}".`,
         );
       }
-      return encodeURIComponent(String(value));
-    });
+      path += encodeURIComponent(String(value)) + (segments[i + 1] as string);
+    }
+    return path;
   }
 }

@@ -37,7 +37,8 @@ export type FieldBuilder = (
 export const MODEL_FIELD_MAPPING: Readonly<Record<ModelFieldKind, FieldBuilder>> = {
   auto: (_f, o) => new IntegerField(o),
   char: (f, o) => new CharField({ ...o, maxLength: f.extra.maxLength as number }),
-  text: (_f, o) => new CharField(o),
+  // DRF's mapping: long text gets a textarea in HTML forms.
+  text: (_f, o) => new CharField({ style: { baseTemplate: 'textarea' }, ...o }),
   email: (f, o) => new EmailField({ ...o, maxLength: f.extra.maxLength as number }),
   url: (f, o) => new URLField({ ...o, maxLength: f.extra.maxLength as number }),
   integer: (_f, o) => new IntegerField({ ...INTEGER_RANGES.integer, ...o }),

@@ -31,6 +31,8 @@ import {
   Field,
   type FieldDescription,
   type FieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
   type RunContext,
   type SerializerContext,
   SkipField,
@@ -453,6 +455,24 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return description;
   }
 
+  /**
+   * An object of its fields' schemas, nested serializers inline: in responses every readable
+   * field, each `required` (the output always has every key); in requests the writable fields,
+   * `required` listing those a create or a PUT must send (none for a PATCH).
+   */
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    const request = options.mode === 'request';
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of request ? this.prepared.writable : this.prepared.readable) {
+      properties[field.fieldName] = field.jsonSchema(options);
+      if (!request || (field.required && !options.partial)) required.push(field.fieldName);
+    }
+    const schema: JsonSchema = { type: 'object', properties };
+    if (required.length) schema.required = required;
+    return schema;
+  }
+
   /** Every field's description, by name (the `actions` of OPTIONS). */
   describeFields(): Record<string, FieldDescription> {
     const children: Record<string, FieldDescription> = {};
@@ -594,6 +614,12 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     const created: unknown[] = [];
     for (const item of validated) created.push(await this.child.create(item));
     return created;
+  }
+
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    const schema: JsonSchema = { type: 'array', items: this.child.jsonSchema(options) };
+    if (!this.allowEmpty) schema.minItems = 1;
+    return schema;
   }
 
   override describe(): FieldDescription {

@@ -95,6 +95,18 @@ describe('start-up errors', () => {
     );
   });
 
+  it('refuses a hyperlinked serializer whose detail route no router registers, when the app is ready', async () => {
+    // Registered as "volume", the routes are volume-list and volume-detail; the serializer's
+    // url field links to book-detail.
+    await failsWith(
+      () => start([['books', BookViewSet, { basename: 'volume' }]]),
+      'REST_ERR_ROUTE_NAME',
+      /^BookViewSet \(BookSerializer\)\.url links to the route "book-detail", which no router registers\./,
+      /Register its view set with \{ basename: 'book' \}, or pass viewName\./,
+      /Known names: volume-list, volume-detail/,
+    );
+  });
+
   it('accepts a view set that overrides getQueryset() and has a basename', async () => {
     const app = await buildApp({
       database: db,

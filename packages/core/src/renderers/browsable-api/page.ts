@@ -1,0 +1,151 @@
+/**
+ * The browsable API's page: the request, the response (status, headers, body), pagination,
+ * filters and the forms, around the toolkit's own stylesheet and script.
+ * @module
+ */
+import { attrs, type HtmlValue, html, type SafeHtml } from './html.ts';
+import { staticUrl } from './static-assets.ts';
+
+/** A link of the breadcrumb trail. */
+export interface Crumb {
+  readonly label: string;
+  readonly href: string;
+}
+
+/** A filter control (from a filter backend's `describe(view)`). */
+export interface FilterControl {
+  readonly param: string;
+  readonly title: string;
+  /** Choices for a select (`[{ value: '-email', label: 'Email - descending' }]`); none for a text input. */
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly current: string;
+  /** Other query parameters to keep (`format`, other filters). */
+  readonly keep: readonly (readonly [string, string])[];
+}
+
+/** Everything the page shows. */
+export interface PageContext {
+  readonly name: string;
+  readonly description: string;
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: SafeHtml;
+  readonly hasBody: boolean;
+  readonly allowedMethods: readonly string[];
+  readonly breadcrumbs: readonly Crumb[];
+  readonly formats: readonly { readonly label: string; readonly href: string }[];
+  readonly links: { readonly previous: string | null; readonly next: string | null } | undefined;
+  readonly filters: readonly FilterControl[];
+  /** The forms section (already rendered), or nothing. */
+  readonly forms: SafeHtml | string | undefined;
+  /** Whether an OPTIONS request can be made from the page. */
+  readonly options: boolean;
+}
+
+/** The whole page. */
+export function renderPage(page: PageContext): SafeHtml {
+  const statusClass = `status-${Math.floor(page.status / 100)}xx`;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex, nofollow">
+<title>${page.name} · REST API</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${staticUrl('browsable-api.css')}">
+<script type="module" src="${staticUrl('browsable-api.js')}"></script>
+</head>
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+<header class="topbar">
+<div class="topbar-inner">
+<a class="brand" href="${page.breadcrumbs[0]?.href ?? '/'}"><span class="brand-mark" aria-hidden="true">{ }</span> REST API</a>
+<nav aria-label="Formats" class="formats"><span class="formats-label">View as</span>${page.formats.map(
+    (f) => html`<a href="${f.href}">${f.label}</a>`,
+  )}</nav>
+</div>
+</header>
+${breadcrumbs(page.breadcrumbs)}
+<main id="content" tabindex="-1">
+<div class="page-head">
+<div class="page-title">
+<h1>${page.name}</h1>
+${page.description ? html`<p class="description">${page.description}</p>` : ''}
+<p class="allowed"><span class="visually-hidden">Allowed methods: </span>${page.allowedMethods.map(
+    (m) => html`<span class="method method-${m.toLowerCase()}">${m}</span>`,
+  )}</p>
+</div>
+${
+  page.options
+    ? html`<form class="options-form" action="${page.url}" method="post" data-api-form data-method="OPTIONS">
+<button type="submit" class="btn btn-secondary needs-js" data-method="OPTIONS" disabled>OPTIONS</button>
+</form>`
+    : ''
+}
+</div>
+${page.filters.length ? filtersHtml(page) : ''}
+<section class="card response ${statusClass}" aria-labelledby="response-title" data-response>
+<h2 id="response-title" class="visually-hidden">Request and response</h2>
+<p class="request-line" data-request-line><span class="method method-${page.method.toLowerCase()}">${page.method}</span> <code>${page.url}</code></p>
+<div class="response-head">
+<p class="status" data-status tabindex="-1"><strong>HTTP ${page.status} ${page.statusText}</strong></p>
+<pre class="headers" data-headers>${page.headers.map(
+    ([name, value]) => html`<b>${name}:</b> ${value}\n`,
+  )}</pre>
+</div>
+<pre class="json" data-body><code>${page.hasBody ? page.body : ''}</code></pre>
+</section>
+${paginationHtml(page)}
+${page.forms ?? ''}
+</main>
+<footer class="footer"><p>The browsable API of <code>@restframework/core</code>. Every page is also JSON: send <code>Accept: application/json</code> or add <code>?format=json</code>.</p></footer>
+</body>
+</html>
+`;
+}
+
+function breadcrumbs(crumbs: readonly Crumb[]): SafeHtml | string {
+  if (crumbs.length === 0) return '';
+  const last = crumbs.length - 1;
+  return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${crumbs.map((crumb, i) =>
+    i === last
+      ? html`<li><a href="${crumb.href}" aria-current="page">${crumb.label}</a></li>`
+      : html`<li><a href="${crumb.href}">${crumb.label}</a></li>`,
+  )}</ol></nav>`;
+}
+
+function filtersHtml(page: PageContext): SafeHtml {
+  return html`<section class="filters" aria-label="Filters">${page.filters.map((filter) => {
+    const id = `filter-${filter.param.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const hidden = filter.keep.map(
+      ([name, value]) => html`<input${attrs({ type: 'hidden', name, value })}>`,
+    );
+    const control: HtmlValue = filter.options
+      ? html`<select${attrs({ id, name: filter.param, 'data-autosubmit': true })}>
+<option value=""${attrs({ selected: filter.current === '' })}>Default</option>
+${filter.options.map(
+  (o) =>
+    html`<option${attrs({ value: o.value, selected: o.value === filter.current })}>${o.label}</option>`,
+)}
+</select>`
+      : html`<input${attrs({ id, name: filter.param, value: filter.current, type: 'search' })}>`;
+    return html`<form class="filter" method="get" action="${page.path}" aria-label="${filter.title}">
+${hidden}<label for="${id}">${filter.title}</label>${control}<button type="submit" class="btn btn-secondary">Apply</button>
+</form>`;
+  })}</section>`;
+}
+
+function paginationHtml(page: PageContext): SafeHtml | string {
+  const links = page.links;
+  if (!links || (!links.previous && !links.next)) return '';
+  return html`<nav class="pagination" aria-label="Pagination">
+${links.previous ? html`<a class="btn btn-secondary" rel="prev" href="${links.previous}">← Previous</a>` : html`<span class="btn btn-secondary" aria-disabled="true">← Previous</span>`}
+${links.next ? html`<a class="btn btn-secondary" rel="next" href="${links.next}">Next →</a>` : html`<span class="btn btn-secondary" aria-disabled="true">Next →</span>`}
+</nav>`;
+}

@@ -1,0 +1,25 @@
+/**
+ * The endpoints of an app: every route a router serves, with its view set and actions, kept on
+ * `app.restFramework.endpoints` for what looks at the whole API (the OpenAPI generator, the
+ * browsable API's breadcrumbs).
+ * @module
+ */
+import type { ViewSetClass } from './default-router.ts';
+
+/** One route of a router. */
+export interface Endpoint {
+  /** The full path with Fastify parameters (`/books/api/books/:pk/`). */
+  readonly path: string;
+  /** The route name (`book-detail`); the API root's is `api-root` under its router's base. */
+  readonly name: string;
+  readonly viewset: ViewSetClass;
+  /** Lower-case method → action (`{ get: 'list', post: 'create' }`); empty for plain views. */
+  readonly actionMap: Readonly<Record<string, string>>;
+  readonly detail: boolean;
+  /** `List` or `Instance` for view set routes. */
+  readonly suffix: string | undefined;
+  /** The registration prefix (`books`); empty for the API root. */
+  readonly prefix: string;
+  /** False for routes an API description leaves out (the API root). */
+  readonly inSchema: boolean;
+}

@@ -1,0 +1,499 @@
+/**
+ * An OpenAPI 3.1 document of an app's routers: a path per route, an operation per action
+ * (list, create, retrieve, update, partialUpdate, destroy, and custom ones), the serializers'
+ * schemas as components, built from the fields' own `jsonSchema()`, and the parameters the
+ * filter backends and the paginator read.
+ *
+ * @example
+ * ```ts
+ * const generator = new SchemaGenerator({ title: 'Bookstore', version: '1.0.0' });
+ * const document = generator.getSchema(app.restFramework);
+ * // document.paths['/books/api/books/'].get.operationId === 'listBooks'
+ * ```
+ * @module
+ */
+import {
+  MethodNotAllowed,
+  NotAcceptable,
+  NotFound,
+  PayloadTooLarge,
+  PermissionDenied,
+  UnsupportedMediaType,
+} from '../errors/api-exception.ts';
+import type { AnyField, JsonSchema } from '../fields/field.ts';
+import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { ANONYMOUS_USER, type Request } from '../http/request.ts';
+import { AllowAny } from '../permissions/permissions.ts';
+import type { Endpoint } from '../routers/endpoint.ts';
+import { ListSerializer, Serializer } from '../serializers/serializer.ts';
+import type { APISettings } from '../settings/api-settings.ts';
+import { pascalCase } from '../utils/text.ts';
+import type { APIView } from '../views/api-view.ts';
+import { GenericAPIView, type SerializerClass } from '../views/generic-api-view.ts';
+
+/** An OpenAPI document (a plain JSON object). */
+export type OpenAPIDocument = Record<string, unknown> & {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown> };
+};
+
+/** Options of {@link SchemaGenerator}. */
+export interface SchemaGeneratorOptions {
+  readonly title?: string;
+  readonly version?: string;
+  readonly description?: string;
+  /** The document's `servers`; by default none, so paths are relative to where it is served. */
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+}
+
+/** What the generator reads of an app: `app.restFramework` has it. */
+export interface SchemaSource {
+  readonly settings: APISettings;
+  readonly endpoints: readonly Endpoint[];
+}
+
+const JSON_TYPE = 'application/json';
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** The verbs of the standard actions in summaries. */
+const SUMMARIES: Readonly<Record<string, (one: string, many: string) => string>> = {
+  list: (_one, many) => `List ${many}`,
+  create: (one) => `Create a ${one}`,
+  retrieve: (one) => `Retrieve a ${one}`,
+  update: (one) => `Replace a ${one}`,
+  partialUpdate: (one) => `Update part of a ${one}`,
+  destroy: (one) => `Delete a ${one}`,
+};
+
+/** See the module documentation. Override the `get*` methods to change one part. */
+export class SchemaGenerator {
+  readonly options: SchemaGeneratorOptions;
+
+  constructor(options: SchemaGeneratorOptions = {}) {
+    this.options = options;
+  }
+
+  /**
+   * The document for the endpoints of `source` (`app.restFramework`). With `request`, views
+   * see that request (its settings, its user); otherwise a request without user or query.
+   */
+  getSchema(source: SchemaSource, request?: Request): OpenAPIDocument {
+    const build = new DocumentBuild(this, source.settings, request);
+    for (const endpoint of source.endpoints) if (endpoint.inSchema) build.addEndpoint(endpoint);
+    const info: Record<string, unknown> = {
+      title: this.options.title ?? 'API',
+      version: this.options.version ?? '1.0.0',
+    };
+    if (this.options.description) info.description = this.options.description;
+    const document: OpenAPIDocument = {
+      openapi: '3.1.0',
+      info,
+      paths: build.paths,
+      components: { schemas: build.schemas, responses: standardResponses() },
+    };
+    if (this.options.servers) document.servers = this.options.servers.map((s) => ({ ...s }));
+    return document;
+  }
+
+  /** `listBooks`, `createBook`, `partialUpdateProxyBook`: DRF's operation ids. */
+  getOperationId(action: string, basename: string): string {
+    const name = pascalCase(basename);
+    return action === 'list' ? `${action}${pluralize(name)}` : `${action}${name}`;
+  }
+
+  /** The component name of a serializer class: its name without `Serializer`. */
+  getComponentName(serializerClass: SerializerClass): string {
+    return serializerClass.name.replace(/Serializer$/, '') || serializerClass.name;
+  }
+}
+
+/** One run of the generator: the paths and components collected so far. */
+class DocumentBuild {
+  readonly paths: Record<string, Record<string, unknown>> = {};
+  readonly schemas: Record<string, JsonSchema> = {
+    ErrorDetail: errorDetailSchema(),
+    FieldErrors: fieldErrorsSchema(),
+  };
+  readonly #names = new Map<SerializerClass, string>();
+  readonly #operationIds = new Set<string>();
+  readonly #generator: SchemaGenerator;
+  readonly #request: Request;
+
+  constructor(generator: SchemaGenerator, settings: APISettings, request: Request | undefined) {
+    this.#generator = generator;
+    this.#request = request ?? schemaRequest(settings);
+  }
+
+  addEndpoint(endpoint: Endpoint): void {
+    const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
+    const item: Record<string, unknown> = (this.paths[path] ??= {});
+    for (const method of METHODS) {
+      const action = endpoint.actionMap[method];
+      if (!action) continue;
+      const view = this.#view(endpoint, action);
+      item[method] = this.#operation(endpoint, view, method, action);
+    }
+    const params = [...endpoint.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+    if (params.length) {
+      const view = this.#view(endpoint, Object.values(endpoint.actionMap)[0]);
+      item.parameters = params.map((name) => pathParameter(view, name));
+    }
+  }
+
+  #view(endpoint: Endpoint, action: string | undefined): APIView {
+    const view = new endpoint.viewset() as APIView & Record<string, unknown>;
+    Object.assign(view, {
+      actionMap: endpoint.actionMap,
+      detail: endpoint.detail,
+      suffix: endpoint.suffix,
+      action,
+    });
+    view.request = this.#request;
+    return view;
+  }
+
+  #operation(
+    endpoint: Endpoint,
+    view: APIView,
+    method: string,
+    action: string,
+  ): Record<string, unknown> {
+    const basename = endpoint.name.replace(/-(list|detail)$/, '');
+    const operation: Record<string, unknown> = {
+      operationId: this.#uniqueId(this.#generator.getOperationId(action, basename)),
+    };
+    const generic = view instanceof GenericAPIView ? view : undefined;
+    const model = generic?.queryset?.model;
+    const one = model?.verboseName ?? basename.replaceAll('-', ' ');
+    const many = model?.verboseNamePlural ?? `${one}s`;
+    const summary = SUMMARIES[action];
+    if (summary) operation.summary = summary(one, many);
+    const description = view.getViewDescription();
+    if (description) operation.description = description;
+    if (endpoint.prefix) operation.tags = [endpoint.prefix];
+
+    const responses: Record<string, unknown> = {};
+    const serializerClass = generic ? safe(() => generic.getSerializerClass()) : undefined;
+    const component = serializerClass ? this.#components(serializerClass) : undefined;
+    const list =
+      action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve');
+
+    if (method === 'get' && list && generic) {
+      const parameters = [
+        ...generic.getFilterBackends().flatMap((b) => b.getSchemaOperationParameters?.(view) ?? []),
+        ...(generic.paginator?.getSchemaOperationParameters?.(view) ?? []),
+      ];
+      if (parameters.length) operation.parameters = parameters;
+    }
+
+    if (BODY_METHODS.has(method) && component && generic) {
+      operation.requestBody = this.#requestBody(generic, component, method === 'patch');
+    }
+
+    const item = component ? ref(component.response) : {};
+    if (method === 'get') {
+      let schema: JsonSchema = item;
+      if (list) {
+        const paginator = generic?.paginator;
+        schema = paginator?.getPaginatedResponseSchema?.(item) ?? { type: 'array', items: item };
+      }
+      responses['200'] = jsonResponse('', schema);
+      if (list && generic?.paginator) responses['404'] = responseRef('NotFound');
+    } else if (method === 'post') {
+      const created = jsonResponse('Created.', item);
+      if (component?.hasUrl) {
+        created.headers = {
+          Location: {
+            description: 'The URL of the new record.',
+            schema: { type: 'string', format: 'uri' },
+          },
+        };
+      }
+      responses['201'] = created;
+    } else if (method === 'put' || method === 'patch') {
+      responses['200'] = jsonResponse('', item);
+    } else if (method === 'delete') {
+      responses['204'] = { description: 'Deleted; no content.' };
+    }
+    if (BODY_METHODS.has(method)) {
+      responses['400'] = jsonResponse(
+        'The data is not valid: messages by field (nested like the data), or a parse error.',
+        component ? { anyOf: [ref(component.errors), ref('ErrorDetail')] } : ref('ErrorDetail'),
+      );
+    }
+    if (generic && !safe(() => allowsAny(view))) responses['403'] = responseRef('PermissionDenied');
+    if (endpoint.detail) responses['404'] = responseRef('NotFound');
+    responses['406'] = responseRef('NotAcceptable');
+    if (BODY_METHODS.has(method)) {
+      responses['413'] = responseRef('PayloadTooLarge');
+      responses['415'] = responseRef('UnsupportedMediaType');
+    }
+    operation.responses = responses;
+    return operation;
+  }
+
+  /** The request body in every media type the view parses that can carry it. */
+  #requestBody(
+    view: GenericAPIView,
+    component: Components,
+    partial: boolean,
+  ): Record<string, unknown> {
+    const content: Record<string, unknown> = {};
+    const files = component.files;
+    for (const parser of view.getParsers()) {
+      const type = parser.mediaType;
+      if (type === MULTIPART)
+        content[type] = { schema: ref(partial ? component.patchedForm : component.form) };
+      // Url-encoded bodies and JSON carry no files: offered when no file is required.
+      else if (type === FORM && files === 'none')
+        content[type] = { schema: ref(partial ? component.patchedForm : component.form) };
+      else if (type === JSON_TYPE && (files !== 'required' || partial))
+        content[type] = { schema: ref(partial ? component.patchedRequest : component.request) };
+      else if (type !== FORM && type !== JSON_TYPE && type !== MULTIPART)
+        content[type] = { schema: ref(partial ? component.patchedRequest : component.request) };
+    }
+    return { required: !partial, content };
+  }
+
+  /** The components of a serializer class, added once: response, requests, form bodies, errors. */
+  #components(serializerClass: SerializerClass): Components {
+    let base = this.#names.get(serializerClass);
+    if (!base) {
+      base = this.#generator.getComponentName(serializerClass);
+      const taken = new Set(this.#names.values());
+      for (let i = 2; taken.has(base); i++)
+        base = `${this.#generator.getComponentName(serializerClass)}${i}`;
+      this.#names.set(serializerClass, base);
+      const serializer = new serializerClass();
+      const fields = serializer.prepared.fields;
+      this.schemas[base] = serializer.jsonSchema({ mode: 'response' });
+      this.schemas[`${base}Request`] = withoutFiles(serializer.jsonSchema({ mode: 'request' }));
+      this.schemas[`Patched${base}Request`] = withoutFiles(
+        serializer.jsonSchema({ mode: 'request', partial: true }),
+      );
+      this.schemas[`${base}FormRequest`] = formSchema(fields, false);
+      this.schemas[`Patched${base}FormRequest`] = formSchema(fields, true);
+      this.schemas[`${base}ValidationError`] = errorSchema(fields);
+    }
+    const fields = serializerClass.prepare().fields;
+    return {
+      response: base,
+      request: `${base}Request`,
+      patchedRequest: `Patched${base}Request`,
+      form: `${base}FormRequest`,
+      patchedForm: `Patched${base}FormRequest`,
+      errors: `${base}ValidationError`,
+      files: fileUse(fields, true),
+      hasUrl: fields.some((f) => f instanceof HyperlinkedIdentityField && f.fieldName === 'url'),
+    };
+  }
+
+  #uniqueId(id: string): string {
+    let unique = id;
+    for (let i = 2; this.#operationIds.has(unique); i++) unique = `${id}${i}`;
+    this.#operationIds.add(unique);
+    return unique;
+  }
+}
+
+interface Components {
+  readonly response: string;
+  readonly request: string;
+  readonly patchedRequest: string;
+  readonly form: string;
+  readonly patchedForm: string;
+  readonly errors: string;
+  /** Whether the writable fields take files: none, optional ones, or a required one. */
+  readonly files: 'none' | 'optional' | 'required';
+  readonly hasUrl: boolean;
+}
+
+function safe<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Books` for `Book`, `Categories` for `Category`: DRF's plural of list operation ids. */
+function pluralize(name: string): string {
+  if (/[^aeiou]y$/i.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/i.test(name)) return `${name}es`;
+  return `${name}s`;
+}
+
+function jsonResponse(description: string, schema: JsonSchema): Record<string, unknown> {
+  return { description: description || 'OK.', content: { [JSON_TYPE]: { schema } } };
+}
+
+/** A path parameter, typed by the model field the view looks rows up by. */
+function pathParameter(view: APIView, name: string): Record<string, unknown> {
+  let schema: JsonSchema = { type: 'string' };
+  let description = `The ${name} of the record.`;
+  if (view instanceof GenericAPIView) {
+    const model = view.queryset?.model;
+    const field = model?.getField(view.lookupField);
+    if (field && ['auto', 'integer', 'positive_integer', 'big_integer'].includes(field.kind)) {
+      schema = { type: 'integer' };
+      description = `A unique integer value identifying this ${model?.verboseName}.`;
+    } else if (model) {
+      description = `A unique value identifying this ${model.verboseName}.`;
+    }
+  }
+  return { name, in: 'path', required: true, description, schema };
+}
+
+function allowsAny(view: APIView): boolean {
+  return view.getPermissions().every((p) => p instanceof AllowAny);
+}
+
+/** A request without user, query or body: what views see while the document is built. */
+function schemaRequest(settings: APISettings): Request {
+  return {
+    settings,
+    method: 'GET',
+    query: {},
+    queryString: '',
+    data: {},
+    user: ANONYMOUS_USER,
+    auth: null,
+    queryParam: () => undefined,
+  } as unknown as Request;
+}
+
+/** Whether writable fields (at any depth) take files, and whether one is required. */
+function fileUse(fields: readonly AnyField[], required: boolean): 'none' | 'optional' | 'required' {
+  let use: 'none' | 'optional' | 'required' = 'none';
+  for (const field of fields) {
+    if (field.readOnly) continue;
+    let found: 'none' | 'optional' | 'required' = 'none';
+    if (isNested(field)) found = fileUse(field.prepared.fields, required && field.required);
+    else if (isBinary(field.jsonSchema({ mode: 'request' })))
+      found = required && field.required ? 'required' : 'optional';
+    if (found === 'required') return 'required';
+    if (found === 'optional') use = 'optional';
+  }
+  return use;
+}
+
+function isNested(field: AnyField): field is Serializer<any, any> {
+  return field instanceof Serializer && !(field instanceof ListSerializer);
+}
+
+function isBinary(schema: JsonSchema): boolean {
+  return (
+    schema.format === 'binary' &&
+    (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')))
+  );
+}
+
+/** A request schema without file properties (JSON carries no files), at every depth. */
+function withoutFiles(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return schema;
+  const kept: Record<string, JsonSchema> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (!isBinary(property)) kept[name] = withoutFiles(property);
+  }
+  const out: JsonSchema = { ...schema, properties: kept };
+  const required = (schema.required as string[] | undefined)?.filter((name) => name in kept);
+  if (required?.length) out.required = required;
+  else delete out.required;
+  return out;
+}
+
+/**
+ * A form body (url-encoded or multipart): flat, nested fields addressed with dotted keys
+ * (`stock_information.price`), as the form parsers read them. A leaf is required when it and
+ * every group above it are (never in a PATCH).
+ */
+function formSchema(fields: readonly AnyField[], partial: boolean): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const walk = (list: readonly AnyField[], prefix: string, parentRequired: boolean) => {
+    for (const field of list) {
+      if (field.readOnly || field instanceof ListSerializer) continue;
+      const name = `${prefix}${field.fieldName}`;
+      if (isNested(field)) {
+        walk(field.prepared.fields, `${name}.`, parentRequired && field.required);
+        continue;
+      }
+      properties[name] = field.jsonSchema({ mode: 'request', partial });
+      if (!partial && parentRequired && field.required) required.push(name);
+    }
+  };
+  walk(fields, '', true);
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length) schema.required = required;
+  return schema;
+}
+
+/** The 400 body of a serializer: messages by field, nested like the data. */
+function errorSchema(fields: readonly AnyField[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = { non_field_errors: ref('FieldErrors') };
+  for (const field of fields) {
+    if (field.readOnly) continue;
+    properties[field.fieldName] = isNested(field)
+      ? errorSchema(field.prepared.fields)
+      : ref('FieldErrors');
+  }
+  return {
+    type: 'object',
+    description: 'Validation errors: a list of messages per field, nested like the data.',
+    properties,
+  };
+}
+
+function errorDetailSchema(): JsonSchema {
+  return {
+    type: 'object',
+    properties: { detail: { type: 'string', description: 'What went wrong.' } },
+    required: ['detail'],
+  };
+}
+
+function fieldErrorsSchema(): JsonSchema {
+  return { type: 'array', items: { type: 'string' }, description: 'Messages about one field.' };
+}
+
+/** The error answers every view shares, as reusable responses. */
+function standardResponses(): Record<string, unknown> {
+  const detail = (description: string, example: string) => ({
+    description,
+    content: { [JSON_TYPE]: { schema: ref('ErrorDetail'), example: { detail: example } } },
+  });
+  return {
+    NotFound: detail('No such record (or page).', new NotFound().message),
+    PermissionDenied: detail('The caller may not do this.', new PermissionDenied().message),
+    MethodNotAllowed: {
+      ...detail(
+        'The route does not answer this method; `Allow` lists those it does.',
+        new MethodNotAllowed('DELETE').message,
+      ),
+      headers: {
+        Allow: { description: 'The methods the route answers.', schema: { type: 'string' } },
+      },
+    },
+    NotAcceptable: detail(
+      'No renderer produces what `Accept` asks for.',
+      new NotAcceptable().message,
+    ),
+    PayloadTooLarge: detail(
+      'The body is larger than the service accepts.',
+      new PayloadTooLarge().message,
+    ),
+    UnsupportedMediaType: detail(
+      'No parser reads the `Content-Type` of the body.',
+      new UnsupportedMediaType('text/plain').message,
+    ),
+  };
+}
