@@ -146,13 +146,25 @@ export class Database {
     const onCommit: Hook[] = [];
     const onRollback: Hook[] = [];
     let result: T;
-    try {
-      result = await this.kysely
-        .transaction()
-        .execute((trx) => scopes.run({ db: this, trx, onCommit, onRollback }, fn));
-    } catch (error) {
-      await runHooks(onRollback);
-      throw this.translateError(error, undefined);
+    const deadline = Date.now() + this.adapter.lockTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      let began = false;
+      try {
+        result = await this.kysely.transaction().execute((trx) => {
+          began = true;
+          return scopes.run({ db: this, trx, onCommit, onRollback }, fn);
+        });
+        break;
+      } catch (error) {
+        // Another process holds the lock and nothing ran yet: wait (without holding the
+        // connection, so other requests go on) and begin again, until the lock timeout.
+        if (!began && this.adapter.isBusy(error) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt)));
+          continue;
+        }
+        await runHooks(onRollback);
+        throw this.translateError(error, undefined);
+      }
     }
     await runHooks(onCommit);
     return result;

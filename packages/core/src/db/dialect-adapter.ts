@@ -55,6 +55,14 @@ export interface DialectAdapter {
   ): RawBuilder<boolean>;
   /** Turns a driver error into a typed `DatabaseError`, or returns it unchanged. */
   translateError(error: unknown, model: AnyModel | undefined): unknown;
+  /**
+   * True when a transaction could not begin because another connection holds a lock, so
+   * beginning again a little later may succeed; `Database.transaction` then tries again for
+   * up to {@link lockTimeoutMs}.
+   */
+  isBusy(error: unknown): boolean;
+  /** How long a transaction keeps trying to begin while the database is locked, in ms. */
+  readonly lockTimeoutMs: number;
   /** The query plan of a statement, one line per step. */
   explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
   /** Checks dialect limits of a model (SQLite's 15 exact digits, say) before tables are made. */
@@ -103,6 +111,14 @@ export abstract class DialectAdapterBase implements DialectAdapter {
 
   translateError(error: unknown, _model: AnyModel | undefined): unknown {
     return error;
+  }
+
+  isBusy(_error: unknown): boolean {
+    return false;
+  }
+
+  get lockTimeoutMs(): number {
+    return 0;
   }
 
   checkModel(_model: AnyModel): void {}

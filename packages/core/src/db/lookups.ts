@@ -4,6 +4,7 @@
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModelField } from '../models/model-field.ts';
 import type { DialectAdapter } from './dialect-adapter.ts';
 import type { JoinSet, ResolvedColumn } from './query-paths.ts';
 
@@ -31,6 +32,25 @@ function isLookup(name: string): name is Lookup {
   return (LOOKUPS as readonly string[]).includes(name);
 }
 
+const NEVER = sql<SqlBool>`1 = 0`;
+const ALWAYS = sql<SqlBool>`1 = 1`;
+
+/** The values of columns stored as `integer` (Django's range, the same on every database). */
+const INT32: readonly [number, number] = [-2_147_483_648, 2_147_483_647];
+const INT32_KINDS = new Set(['auto', 'integer', 'positive_integer', 'foreign_key', 'one_to_one']);
+
+/**
+ * 1 or -1 when `value` is a number above or below what the column can hold, else 0. No row
+ * can match it, and PostgreSQL refuses to compare an `integer` column with it (an error, not
+ * "no row"): `/books/1e10/` is a 404, as in Django, not a 500.
+ */
+function outOfRange(field: AnyModelField, value: unknown): -1 | 0 | 1 {
+  if (typeof value !== 'number' || !INT32_KINDS.has(field.kind)) return 0;
+  if (value > INT32[1]) return 1;
+  if (value < INT32[0]) return -1;
+  return 0;
+}
+
 /** Splits `a__b__lookup` into the column path and the lookup. */
 export function splitLookup(
   joins: JoinSet,
@@ -55,12 +75,20 @@ export function lookupExpression(
   where: string,
 ): Expression<SqlBool> {
   const ref = eb.ref(column.ref);
-  const toDb = (v: unknown) => adapter.toDb(column.field, v);
+  const field = column.field;
+  // A related row stands for its key, as a model instance does in a Django filter (a unique
+  // validator of a one-to-one field filters by the row the field produced).
+  const toDb = (v: unknown) =>
+    adapter.toDb(
+      field,
+      field.isRelation && v !== null && typeof v === 'object'
+        ? (v as Record<string, unknown>)[field.relatedModel.pk.attname]
+        : v,
+    );
   switch (lookup) {
     case 'exact':
-      return value === null || value === undefined
-        ? eb(ref, 'is', null)
-        : eb(ref, '=', toDb(value));
+      if (value === null || value === undefined) return eb(ref, 'is', null);
+      return outOfRange(field, value) ? NEVER : eb(ref, '=', toDb(value));
     case 'in': {
       if (!Array.isArray(value)) {
         throw new ImproperlyConfigured(
@@ -68,14 +96,19 @@ export function lookupExpression(
           `${where}: __in needs an array, got ${typeof value}.`,
         );
       }
-      if (value.length === 0) return sql<SqlBool>`1 = 0`;
-      return eb(ref, 'in', value.map(toDb));
+      const values = value.filter((v) => !outOfRange(field, v));
+      if (values.length === 0) return NEVER;
+      return eb(ref, 'in', values.map(toDb));
     }
     case 'gt':
     case 'gte':
     case 'lt':
-    case 'lte':
+    case 'lte': {
+      const side = outOfRange(field, value);
+      // Past the column's range every stored value is on one side of it.
+      if (side !== 0) return side > 0 === lookup.startsWith('l') ? ALWAYS : NEVER;
       return eb(ref, COMPARISONS[lookup], toDb(value));
+    }
     case 'isnull':
       return eb(ref, value ? 'is' : 'is not', null);
     case 'contains':

@@ -97,6 +97,11 @@ export class PostgresAdapter extends DialectAdapterBase {
     // An idle client whose server went away emits 'error'; without a listener the process
     // would crash. The next query gets a fresh connection (or a 503 while the server is down).
     pool.on('error', () => {});
+    // The pool listens for errors of idle clients only: a client a request holds between two
+    // queries (inside a transaction) whose server goes away would emit an 'error' nobody
+    // listens for, and crash the process. Its next query fails instead (a 503), and the pool
+    // drops it when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return new PostgresDialect({ pool });
   }
 

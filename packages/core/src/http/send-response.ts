@@ -2,6 +2,7 @@
  * Writes a view's `Response` to Fastify's reply with the negotiated renderer.
  * @module
  */
+import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
 import type { Renderer } from '../renderers/renderer.ts';
@@ -12,7 +13,8 @@ const FALLBACK = new JSONRenderer();
 
 /**
  * Renders and sends. A 204 has no body and no `Content-Type`; a renderer that failed
- * negotiation (406) falls back to JSON, as DRF does.
+ * negotiation (406) falls back to JSON, as DRF does. A renderer that answers with a promise
+ * (the browsable API) is awaited; its own headers (`getHeaders`) are added.
  */
 export function sendResponse(
   request: Request | undefined,
@@ -20,23 +22,56 @@ export function sendResponse(
   response: Response,
   reply: FastifyReply,
   renderers: readonly Renderer[] = [],
-): FastifyReply {
+): FastifyReply | Promise<FastifyReply> {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
   if (request?.closeConnection) reply.header('Connection', 'close');
+  if (reply.getHeader('Connection') === 'close') lingerOnClose(reply);
   if (response.status === 204 || response.status === 304) return reply.send();
-  const renderer =
-    request?.acceptedRenderer ??
-    renderers.find((r) => r.format === 'json') ??
-    renderers[0] ??
-    FALLBACK;
-  const body = request
-    ? renderer.render(response.data, { request, response, view })
-    : FALLBACK.render(response.data);
-  reply.header(
-    'Content-Type',
-    renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
-  );
-  // Fastify adds "; charset=utf-8" to JSON sent as a string; bytes go out as they are.
-  return reply.send(typeof body === 'string' ? Buffer.from(body) : body);
+  const renderer: Renderer = request
+    ? (request.acceptedRenderer ??
+      renderers.find((r) => r.format === 'json') ??
+      renderers[0] ??
+      FALLBACK)
+    : FALLBACK;
+  const context = request ? { request, response, view } : undefined;
+  const body = context ? renderer.render(response.data, context) : FALLBACK.render(response.data);
+  const send = (bytes: string | Buffer): FastifyReply => {
+    reply.header(
+      'Content-Type',
+      renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
+    );
+    if (context && renderer.getHeaders) {
+      for (const [name, value] of Object.entries(renderer.getHeaders(context)))
+        reply.header(name, value);
+    }
+    // Fastify adds "; charset=utf-8" to JSON sent as a string; bytes go out as they are.
+    return reply.send(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  };
+  return body instanceof Promise ? body.then(send) : send(body);
+}
+
+/** How long a connection closed with an unread body keeps reading (and dropping) it. */
+const LINGER_MS = 2000;
+
+/**
+ * Closes the connection after this response gently ("lingering close", as nginx and Apache
+ * do): the answer and a FIN go out, what the client still sends is read and dropped for up to
+ * {@link LINGER_MS}, then the socket is closed. Closing at once, with the client still
+ * sending, makes the kernel reset the connection, and the reset makes the client drop the
+ * answer it has not read yet: a browser sending too large an upload would show "connection
+ * reset" instead of the 413.
+ */
+function lingerOnClose(reply: FastifyReply): void {
+  const socket = reply.raw.socket as (Socket & { destroySoon?: () => void }) | null;
+  if (!socket || socket.destroyed) return;
+  // Node calls destroySoon() once a `Connection: close` response is sent.
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    // Read the rest of the body into the void, so the client's writes are not refused.
+    reply.request.raw.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }

@@ -1,0 +1,118 @@
+/**
+ * Kysely's SQLite driver, changed for a database file shared with other processes: write
+ * transactions take the write lock when they begin, and waiting for a lock another process
+ * holds never blocks the event loop.
+ * @module
+ */
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
+
+/** What the driver needs to know of the connection besides running statements. */
+export interface TransactionState {
+  /** True while a transaction is open (better-sqlite3's `Database.inTransaction`). */
+  readonly inTransaction: boolean;
+}
+
+/** True for SQLite's "locked by another connection" errors (SQLITE_BUSY, SQLITE_LOCKED and variants). */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+  );
+}
+
+/** Waits between attempts: short at first, then up to 50 ms. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt)));
+}
+
+/**
+ * The SQLite dialect of the toolkit: Kysely's, with {@link LockAwareSqliteDriver}.
+ *
+ * better-sqlite3 waits for a lock synchronously (its `timeout`), which would stop every other
+ * request of the process while it waits; this dialect opens the file with no synchronous wait
+ * and waits asynchronously instead.
+ */
+export class LockAwareSqliteDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+  readonly #state: TransactionState;
+  readonly #busyTimeoutMs: number;
+
+  /**
+   * `database` is what Kysely runs statements on, `state` tells whether a transaction is
+   * open (both may be the same better-sqlite3 `Database`, opened with `timeout: 0`).
+   */
+  constructor(database: SqliteDatabase, state: TransactionState, busyTimeoutMs: number) {
+    super({ database });
+    this.#database = database;
+    this.#state = state;
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
+  override createDriver(): Driver {
+    return new LockAwareSqliteDriver(
+      { database: this.#database },
+      this.#state,
+      this.#busyTimeoutMs,
+    );
+  }
+}
+
+/**
+ * - Transactions begin with `BEGIN IMMEDIATE`: a transaction that reads and then writes
+ *   would otherwise fail at its first write, without waiting, whenever another process wrote
+ *   in between (WAL mode cannot upgrade a stale read). A `BEGIN IMMEDIATE` that finds the
+ *   lock taken fails at once, before anything ran, and `Database.transaction` tries again
+ *   with the connection released, so other requests' reads go on meanwhile.
+ * - A statement outside a transaction that finds the database locked is tried again, with
+ *   growing pauses, for up to `busyTimeoutMs`, then fails with SQLITE_BUSY (a 503).
+ */
+export class LockAwareSqliteDriver extends SqliteDriver {
+  readonly #state: TransactionState;
+  readonly #busyTimeoutMs: number;
+
+  constructor(config: SqliteDialectConfig, state: TransactionState, busyTimeoutMs: number) {
+    super(config);
+    this.#state = state;
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    const state = this.#state;
+    const timeout = this.#busyTimeoutMs;
+    return {
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        const deadline = Date.now() + timeout;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await connection.executeQuery<R>(query);
+          } catch (error) {
+            // Inside a transaction a retry could repeat half of it; BEGIN is retried by the
+            // caller, which releases the connection while it waits.
+            const retry =
+              isSqliteBusy(error) &&
+              !state.inTransaction &&
+              !/^\s*begin\b/i.test(query.sql) &&
+              Date.now() < deadline;
+            if (!retry) throw error;
+            await backoff(attempt);
+          }
+        }
+      },
+      streamQuery: connection.streamQuery.bind(connection),
+    };
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
