@@ -255,14 +255,14 @@ for (const dialect of testDialects()) {
       await assert.rejects(books().get({ title: 'a' }), MultipleObjectsReturned);
     });
 
-    it('updates only the columns that changed, so concurrent writers of different columns both win', async () => {
+    it('updates only the columns sent, so concurrent writers of different columns both win', async () => {
       const book = await books().create({ title: 'Old', isbn: 'u1', price: '1.00' });
       let seen = '';
       const stop = db.onQuery((q) => {
         if (q.sql.toLowerCase().startsWith('update')) seen = q.sql;
       });
       const stale = { ...book };
-      const afterTitle = await books().updateRow(book, { title: 'New', price: '1.00' });
+      const afterTitle = await books().updateRow(book, { title: 'New' });
       stop();
       const setClause = seen.slice(0, seen.indexOf(' where '));
       assert.match(setClause, /set "title" = /);
@@ -272,6 +272,19 @@ for (const dialect of testDialects()) {
       const afterPrice = await books().updateRow(stale, { price: '2.50' });
       assert.equal(afterPrice.title, 'New');
       assert.equal(afterPrice.price, '2.50');
+      // A value equal to the stale row's is still written: another writer changed it since.
+      const restored = await books().updateRow(stale, { price: '1.00' });
+      assert.equal(restored.price, '1.00');
+      // skipUnchanged (PUT) leaves alone what equals the row it was given.
+      const current = await books().get({ pk: book.id });
+      const other = await books().updateRow(current, { price: '3.00' });
+      const kept = await books().updateRow(
+        current,
+        { title: 'PUT', price: '1.00' },
+        { skipUnchanged: true },
+      );
+      assert.equal(kept.title, 'PUT');
+      assert.equal(kept.price, other.price);
       await books().filter({ pk: book.id }).delete();
       await assert.rejects(books().updateRow(book, { title: 'x' }), DoesNotExist);
     });

@@ -870,7 +870,7 @@ for (const dialect of testDialects()) {
       assert.equal((serializer.data as Record<string, unknown>).owner, profile.id);
     });
 
-    it('updates only the columns that changed', async () => {
+    it('updates only the columns that changed on PUT, every column sent on PATCH', async () => {
       const book = await Book.objects.create(dune);
       const serializer = new BookSerializer({
         instance: book,
@@ -897,7 +897,11 @@ for (const dialect of testDialects()) {
         partial: true,
       });
       await validOf(unchanged);
-      assert.deepEqual(await updatesDuring(() => unchanged.save()), []);
+      // A PATCH writes what it sends, even a value the row read at its start already had:
+      // that row may be stale, and skipping would lose this write.
+      const patched = await updatesDuring(() => unchanged.save());
+      assert.equal(patched.length, 1);
+      assert.match(patched[0] as string, /set "title" = (\?|\$1) where/);
     });
 
     it('accepts its own unique value on update', async () => {

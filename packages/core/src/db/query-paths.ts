@@ -1,13 +1,14 @@
 /**
- * Resolution of `relation__field` paths to column references, adding one LEFT JOIN per
- * relation however many terms use it. Only declared model names ever become identifiers.
+ * Resolution of `relation__field` paths to column references, adding one join per relation
+ * however many terms use it (a LEFT JOIN where the row may be missing, an inner join along
+ * NOT NULL foreign keys). Only declared model names ever become identifiers.
  * @module
  */
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 
-/** A LEFT JOIN of a relation path (`user`, `user__company`). */
+/** The join of a relation path (`user`, `user__company`): LEFT JOIN when `nullable`. */
 export interface Join {
   readonly path: string;
   readonly alias: string;

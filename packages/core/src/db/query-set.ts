@@ -18,6 +18,7 @@ import {
   type Expression,
   type ExpressionBuilder,
   expressionBuilder,
+  type OperationNodeSource,
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
@@ -72,11 +73,17 @@ const INITIAL: State = {
 
 interface SelectPlan {
   readonly columns: readonly string[];
+  /** The select list as Kysely nodes, parsed once (Kysely would parse the strings per query). */
+  readonly selections: readonly OperationNodeSource[];
   readonly read: (raw: Record<string, unknown>) => Record<string, unknown>;
 }
 
 // Built once per model, dialect and related paths: the column list and the row reader.
 const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
+
+// Kysely's expression builder holds no state; making one per query (it creates dozens of
+// closures) was 5 % of the CPU time of a detail request.
+const EB = expressionBuilder<any, any>();
 
 /**
  * A query over one model. Every method returns a new query set; nothing runs until
@@ -300,12 +307,19 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 
   /**
-   * Writes `changes` to the row with `row`'s primary key, only the columns whose values
-   * differ, and returns the row as stored. Throws `DoesNotExist` when the row is gone.
+   * Writes `changes` to the row with `row`'s primary key — only the columns in `changes`, so
+   * that writers of different columns never undo each other — and returns the row as stored.
+   * Throws `DoesNotExist` when the row is gone.
+   *
+   * By default a column is written even when `row` already holds its value: `row` may be
+   * stale, and skipping it would lose this write to one made in between (a PATCH means "set
+   * it"). `skipUnchanged` leaves out the columns whose value equals `row`'s (a PUT sends every
+   * field, and an unchanged one means "keep it", so a concurrent writer of it is not undone).
    */
   async updateRow(
     row: Row<M>,
     changes: Partial<Row<M>> & Record<string, unknown>,
+    options: { readonly skipUnchanged?: boolean } = {},
   ): Promise<Row<M>> {
     const db = this.db;
     const current = row as Record<string, unknown>;
@@ -315,7 +329,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       if (!field || field.isPrimaryKey) continue;
       const attname = field.attname;
       const next = attname !== key ? relatedKey(value) : value;
-      if (Object.hasOwn(current, attname) && current[attname] === next) continue;
+      if (options.skipUnchanged && Object.hasOwn(current, attname) && current[attname] === next)
+        continue;
       values[field.column] = db.adapter.toDb(field, next);
     }
     for (const field of this.model.fieldList) {
@@ -376,7 +391,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
   // UPDATE and DELETE cannot join; they select the keys of the matching rows instead.
   #matching(db: Database): Expression<SqlBool> {
-    const eb = expressionBuilder<any, any>();
+    const eb = EB;
     const { conditions, limit, offset } = this.#state;
     if (conditions.length === 0 && limit === null && offset === 0) return eb.lit(true);
     const paged = limit !== null || offset !== 0;
@@ -395,7 +410,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   #select(db: Database) {
     const plan = selectPlan(this.model, db, this.#state.related);
     const query = this.#build(db, { ordered: true, paged: true, related: true }).select(
-      plan.columns as string[],
+      plan.selections as never,
     );
     return { query, plan };
   }
@@ -418,11 +433,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
     let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.model.table);
     for (const join of joins.joins) {
-      query = query.leftJoin(
-        `${join.model.table} as ${join.alias}`,
-        `${join.alias}.${join.model.pk.column}`,
-        `${join.parentAlias}.${join.relation.column}`,
-      );
+      const table = `${join.model.table} as ${join.alias}`;
+      const key = `${join.alias}.${join.model.pk.column}`;
+      const reference = `${join.parentAlias}.${join.relation.column}`;
+      // A chain of NOT NULL foreign keys always finds its row (the constraint guarantees it),
+      // so an inner join gives the same rows as a LEFT JOIN, and lets the database start from
+      // the related table: ordering profiles by user e-mail walks the e-mail index (0.6 ms at
+      // a million rows) instead of sorting every row (340 ms).
+      query = join.nullable
+        ? query.leftJoin(table, key, reference)
+        : query.innerJoin(table, key, reference);
     }
     if (where) query = query.where(where);
     for (const term of order) {
@@ -445,7 +465,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const conditions = this.#state.conditions;
     if (conditions.length === 0) return null;
     const where = `${this.model.name}.filter()`;
-    const eb = expressionBuilder<any, any>();
+    const eb = EB;
     const parts: Expression<SqlBool>[] = [];
     for (const condition of conditions) {
       if (condition.kind === 'custom') {
@@ -539,7 +559,10 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
     }
     return raw;
   };
-  const plan = { columns, read };
+  // Kysely's nodes are immutable, so one parse of the select list serves every query.
+  const parsed = db.kysely.selectFrom(model.table).select(columns).toOperationNode().selections;
+  const selections = (parsed ?? []).map((node) => ({ toOperationNode: () => node.selection }));
+  const plan = { columns, selections, read };
   byKey.set(key, plan);
   return plan;
 }

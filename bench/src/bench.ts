@@ -1,0 +1,240 @@
+/**
+ * `npm run bench`: the toolkit (the bookstore, core + tricks) against the hand-written Fastify
+ * baseline, side by side in one run.
+ *
+ * 1. One template database: the bookstore's schema (`db.migrate(ALL_MODELS)`) and its
+ *    deterministic seed; every server start gets a fresh copy of it.
+ * 2. Each scenario's request is sent once to each contender; the answers must agree (bytes
+ *    for reads, structure for writes) or the scenario is not measured.
+ * 3. Rounds: toolkit, baseline, toolkit, baseline, ...; in each, the server runs alone in its
+ *    own process and every scenario gets a warm-up then a measured autocannon run.
+ * 4. A markdown table: requests/s (median over rounds), p50/p99 latency, the server's peak
+ *    RSS, and the ratio toolkit/baseline.
+ *
+ *   npm run bench -- --duration 10 --rounds 2 --connections 32 --scenarios list,detail
+ * @module
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Book } from '../../examples/bookstore/src/models/index.ts';
+import { seed } from '../../examples/bookstore/src/seed.ts';
+import { type ContenderName, memoryOf, startServer } from './contenders.ts';
+import { prepareDatabases } from './databases.ts';
+import { type LoadResult, runLoad } from './load.ts';
+import { parseOptions } from './options.ts';
+import { fmt, machine, median, table, writeSection } from './report.ts';
+import { buildScenarios, type Scenario } from './scenarios.ts';
+import { type Captured, capture, compareAnswers } from './verify.ts';
+
+const CONTENDERS: readonly ContenderName[] = ['toolkit', 'baseline'];
+const options = parseOptions(process.argv.slice(2), { duration: 10, warmup: 3, rounds: 2 });
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const loadAtStart = loadavg()[0] as number;
+
+log(`Preparing the ${options.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'} template database…`);
+let cursorIsbn = '';
+let books = 0;
+const databases = await prepareDatabases(options.database, async (db) => {
+  await seed(db);
+  await db.run(async () => {
+    books = await Book.objects.count();
+    const [row] = await Book.objects.orderBy('isbn').slice(499, 500).execute();
+    cursorIsbn = String(row?.isbn ?? '');
+  });
+});
+
+let databaseVersion: string | undefined;
+if (databases.vendor === 'postgres') {
+  const client = new pg.Client({ connectionString: databases.templateUrl });
+  await client.connect();
+  databaseVersion = (await client.query('show server_version')).rows[0]?.server_version;
+  await client.end();
+}
+
+const all = buildScenarios({ cursorIsbn, books });
+const unknown = (options.scenarios ?? []).filter((id) => !all.some((s) => s.id === id));
+if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
+const selected = options.scenarios ? all.filter((s) => options.scenarios?.includes(s.id)) : all;
+
+const notes = new Map<string, string>();
+const runnable: Scenario[] = [];
+for (const scenario of selected) {
+  const reason = scenario.pending();
+  if (reason) notes.set(scenario.id, `pending: ${reason}`);
+  else runnable.push(scenario);
+}
+
+const nodeOptions = (name: string, round: number) =>
+  options.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${options.profile}`,
+        `--cpu-prof-name=${name}-round${round}-${process.pid}.cpuprofile`,
+      ]
+    : [];
+
+try {
+  // 2. The answers must agree before anything is measured.
+  log('Comparing the answers of both contenders…');
+  const answers = new Map<ContenderName, Map<string, Captured>>();
+  for (const name of CONTENDERS) {
+    const server = await startServer(name, { databaseUrl: await databases.fresh() });
+    try {
+      answers.set(name, await capture(server, runnable));
+    } finally {
+      await server.stop();
+    }
+  }
+  const measured = runnable.filter((scenario) => {
+    const problem = compareAnswers(
+      scenario,
+      answers.get('toolkit')?.get(scenario.id),
+      answers.get('baseline')?.get(scenario.id),
+    );
+    if (problem) notes.set(scenario.id, `not measured, the answers differ: ${problem}`);
+    return !problem;
+  });
+
+  // 3. Rounds, alternating the contenders.
+  const results = new Map<string, Map<ContenderName, LoadResult[]>>();
+  const hwm = new Map<ContenderName, number>();
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const name of CONTENDERS) {
+      if (measured.length === 0) break;
+      const server = await startServer(name, {
+        databaseUrl: await databases.fresh(),
+        nodeOptions: nodeOptions(name, round),
+      });
+      try {
+        for (const scenario of measured) {
+          const counter = { n: 1 };
+          const load = { connections: options.connections, counter };
+          if (options.warmup > 0)
+            await runLoad(server, scenario, { ...load, seconds: options.warmup });
+          const result = await runLoad(server, scenario, { ...load, seconds: options.duration });
+          log(
+            `round ${round} ${name.padEnd(8)} ${scenario.id.padEnd(12)} ${fmt.rps(result.rps).padStart(7)} req/s  p50 ${fmt.ms(result.p50)} ms  p99 ${fmt.ms(result.p99)} ms  cpu ${fmt.us(result.cpuPerRequest)} µs/req  rss ${fmt.mb(result.peakRss)}${result.failures ? `  ${result.failures} FAILED` : ''}`,
+          );
+          let byName = results.get(scenario.id);
+          if (!byName) results.set(scenario.id, (byName = new Map()));
+          byName.set(name, [...(byName.get(name) ?? []), result]);
+        }
+        hwm.set(name, Math.max(hwm.get(name) ?? 0, memoryOf(server.pid).hwm));
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+
+  // 4. The table.
+  const rows: string[][] = [];
+  const figures: Record<string, unknown>[] = [];
+  for (const scenario of selected) {
+    const byName = results.get(scenario.id);
+    if (!byName) {
+      rows.push([
+        scenario.title,
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        notes.get(scenario.id) ?? '',
+      ]);
+      continue;
+    }
+    const summary = (name: ContenderName) => {
+      const runs = byName.get(name) ?? [];
+      return {
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        cpu: median(runs.map((r) => r.cpuPerRequest)),
+        rss: Math.max(0, ...runs.map((r) => r.peakRss)),
+        failures: runs.reduce((sum, r) => sum + r.failures, 0),
+      };
+    };
+    const t = summary('toolkit');
+    const b = summary('baseline');
+    const ratio = t.rps / b.rps;
+    const verdict = ratio >= scenario.target ? 'met' : 'MISSED';
+    const failed = t.failures + b.failures ? ` (${t.failures + b.failures} failed requests)` : '';
+    rows.push([
+      scenario.title,
+      fmt.rps(t.rps),
+      fmt.rps(b.rps),
+      `**${fmt.ratio(ratio)}**`,
+      `${fmt.us(t.cpu)} / ${fmt.us(b.cpu)}`,
+      fmt.ratio(b.cpu / t.cpu),
+      `${fmt.ms(t.p50)} / ${fmt.ms(t.p99)}`,
+      `${fmt.ms(b.p50)} / ${fmt.ms(b.p99)}`,
+      fmt.mb(t.rss),
+      fmt.mb(b.rss),
+      `≥ ${scenario.target}`,
+      `${verdict}${failed}`,
+    ]);
+    figures.push({
+      id: scenario.id,
+      toolkit: t,
+      baseline: b,
+      ratio,
+      cpuRatio: b.cpu / t.cpu,
+      target: scenario.target,
+    });
+  }
+  for (const scenario of selected) {
+    if (results.has(scenario.id)) continue;
+    figures.push({ id: scenario.id, note: notes.get(scenario.id) });
+  }
+
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const output = [
+    `Date: ${new Date().toISOString()}`,
+    `Machine: ${machine(databases.vendor, databaseVersion)}`,
+    `Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] as number).toFixed(2)} at the end (the run itself keeps about 2 busy; more means other work competed with it, and CPU per request is then the figure to compare).`,
+    `Command: \`${command}\``,
+    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s) alternating toolkit and baseline; medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
+    '',
+    table(
+      [
+        'scenario',
+        'toolkit req/s',
+        'baseline req/s',
+        'ratio',
+        'CPU µs/req toolkit / baseline',
+        'CPU ratio',
+        'toolkit p50 / p99 ms',
+        'baseline p50 / p99 ms',
+        'toolkit RSS',
+        'baseline RSS',
+        'target',
+        'result',
+      ],
+      rows,
+    ),
+    '',
+    `Peak RSS over the whole run (VmHWM): toolkit ${fmt.mb(hwm.get('toolkit') ?? 0)}, baseline ${fmt.mb(hwm.get('baseline') ?? 0)}.`,
+    ...[...notes].map(([id, note]) => `- \`${id}\`: ${note}`),
+  ].join('\n');
+  console.log(output);
+  if (options.writeResults) {
+    writeSection(
+      join(import.meta.dirname, '..', 'RESULTS.md'),
+      'bench',
+      `## Toolkit against the hand-written baseline\n\n${output}`,
+    );
+    log('Written to bench/RESULTS.md.');
+  }
+  if (options.json) {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(options.json, `${JSON.stringify({ command, figures }, null, 2)}\n`);
+  }
+} finally {
+  await databases.cleanup();
+}

@@ -1,0 +1,120 @@
+/**
+ * The benchmark's databases: one template made once per run (the bookstore's schema from the
+ * toolkit's `db.migrate(ALL_MODELS)`, then the data), and a fresh copy of it for every server
+ * start, so that every contender and round sees the same rows whatever the previous one wrote.
+ *
+ * SQLite: files in a temporary folder. PostgreSQL: databases `<name>_rfbench_tpl` and
+ * `<name>_rfbench_run` created next to the database of `DATABASE_URL` (which is itself never
+ * touched) and dropped at the end.
+ * @module
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from '@restframework/core';
+import pg from 'pg';
+import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
+
+/** A template database and its copies. */
+export interface BenchDatabases {
+  readonly vendor: 'sqlite' | 'postgres';
+  /** The template's URL (for EXPLAIN and checks; do not write to it). */
+  readonly templateUrl: string;
+  /** A fresh copy of the template; returns its URL. */
+  fresh(): Promise<string>;
+  /** Removes the copies and the template. */
+  cleanup(): Promise<void>;
+}
+
+/** How the template is filled once its tables exist. */
+export type Filler = (db: Database, url: string) => Promise<void>;
+
+/** Creates the template on `target` (`sqlite` or a `postgres://` URL) and fills it. */
+export async function prepareDatabases(target: string, fill: Filler): Promise<BenchDatabases> {
+  return target.startsWith('postgres://') || target.startsWith('postgresql://')
+    ? preparePostgres(target, fill)
+    : prepareSqlite(fill);
+}
+
+async function migrateAndFill(url: string, fill: Filler): Promise<void> {
+  const db = Database.connect(url);
+  try {
+    await db.migrate(ALL_MODELS);
+    await fill(db, url);
+  } finally {
+    await db.close();
+  }
+}
+
+async function prepareSqlite(fill: Filler): Promise<BenchDatabases> {
+  const dir = mkdtempSync(join(tmpdir(), 'restframework-bench-'));
+  const template = join(dir, 'template.sqlite3');
+  await migrateAndFill(`sqlite:${template}`, fill);
+  let copies = 0;
+  let current: string | undefined;
+  const removeCurrent = () => {
+    if (!current) return;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${current}${suffix}`, { force: true });
+    current = undefined;
+  };
+  return {
+    vendor: 'sqlite',
+    templateUrl: `sqlite:${template}`,
+    async fresh() {
+      removeCurrent();
+      current = join(dir, `run-${++copies}.sqlite3`);
+      // Closing the template checkpointed its WAL: the main file holds every row.
+      copyFileSync(template, current);
+      return `sqlite:${current}`;
+    },
+    async cleanup() {
+      removeCurrent();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function preparePostgres(target: string, fill: Filler): Promise<BenchDatabases> {
+  const url = new URL(target);
+  const base = decodeURIComponent(url.pathname.slice(1)) || 'postgres';
+  const name = (suffix: string) => `${base}_rfbench_${suffix}`.replace(/[^A-Za-z0-9_]/g, '_');
+  const urlOf = (db: string) => {
+    const copy = new URL(target);
+    copy.pathname = `/${db}`;
+    return copy.toString();
+  };
+  const admin = async (statements: string[]) => {
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  const template = name('tpl');
+  const run = name('run');
+  await admin([
+    `drop database if exists "${run}" with (force)`,
+    `drop database if exists "${template}" with (force)`,
+    `create database "${template}"`,
+  ]);
+  await migrateAndFill(urlOf(template), fill);
+  return {
+    vendor: 'postgres',
+    templateUrl: urlOf(template),
+    async fresh() {
+      await admin([
+        `drop database if exists "${run}" with (force)`,
+        `create database "${run}" template "${template}"`,
+      ]);
+      return urlOf(run);
+    },
+    async cleanup() {
+      await admin([
+        `drop database if exists "${run}" with (force)`,
+        `drop database if exists "${template}" with (force)`,
+      ]);
+    },
+  };
+}
