@@ -13,10 +13,15 @@
  */
 
 import {
+  BrowsableAPIRenderer,
   type Database,
   DefaultRouter,
+  JSONRenderer,
+  openApi,
   PageNumberPagination,
   restFramework,
+  serveMedia,
+  serverOptions,
 } from '@restframework/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AuthorViewSet } from './viewsets/author-viewset.ts';
@@ -33,6 +38,11 @@ export interface BookstoreOptions {
   readonly allowedHosts?: readonly string[];
   /** Fastify's logger option (default off). */
   readonly logger?: FastifyServerOptions['logger'];
+  /**
+   * How long a client may take to send a whole request, in ms (default 30 000): a client that
+   * stops sending gets a 408 and its connection is closed, so it cannot hold a socket forever.
+   */
+  readonly requestTimeout?: number;
 }
 
 /** The books router (`/books/api/`): books, proxy-books, authors, books-nullable. */
@@ -55,14 +65,16 @@ export function apiRouter(): DefaultRouter {
 export async function buildApp(options: BookstoreOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
-    // A client that stops sending its body gets a 408 instead of holding the connection.
-    requestTimeout: 30_000,
+    // A client that stops sending (headers or body) gets a 408 instead of holding the
+    // connection; what fails before a route runs is answered in the API's shape.
+    ...serverOptions({ requestTimeout: options.requestTimeout ?? 30_000 }),
     // Fastify's own limit for bodies no router reads; the toolkit sets its own per body type.
     bodyLimit: 1024 * 1024,
   });
   await app.register(restFramework, {
     database: options.database,
     settings: {
+      DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer],
       DEFAULT_PAGINATION_CLASS: PageNumberPagination,
       PAGE_SIZE: 100,
       MEDIA_ROOT: options.mediaRoot ?? 'media',
@@ -70,7 +82,15 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
       ...(options.allowedHosts ? { ALLOWED_HOSTS: options.allowedHosts } : {}),
     },
   });
+  // Uploaded files under MEDIA_URL, served so that a browser never runs them as a page here.
+  await serveMedia(app);
   await app.register(booksRouter().plugin, { prefix: '/books/api' });
   await app.register(apiRouter().plugin, { prefix: '/api' });
+  // The OpenAPI document at /schema/ and its documentation page at /schema/docs/.
+  await app.register(openApi, {
+    title: 'Bookstore',
+    version: '0.1.0',
+    description: 'The bookstore service of the specification: books, authors, profiles, uploads.',
+  });
   return app;
 }
