@@ -54,7 +54,7 @@ export interface ModelFieldOptions<T = unknown> {
   readonly helpText?: string;
   /** This field is the primary key (instead of the automatic `id`). */
   readonly primaryKey?: boolean;
-  /** False keeps the field out of model serializers. */
+  /** False makes the field read-only in model serializers (DRF's `editable=False`). */
   readonly editable?: boolean;
 }
 

@@ -30,7 +30,12 @@ export type ParserClass = new () => Parser;
  * ```ts
  * class PlainTextParser extends BaseParser {
  *   readonly mediaType = 'text/plain';
- *   async parse(request: Request) { return { text: String(request.raw.body ?? '') }; }
+ *   async parse(request: Request) {
+ *     // The router reads only JSON, url-encoded and multipart bodies; others stay unread.
+ *     let text = '';
+ *     for await (const chunk of request.raw.raw) text += chunk;
+ *     return { text };
+ *   }
  * }
  * ```
  */
