@@ -44,12 +44,21 @@ export interface DialectAdapter {
     nullable: boolean,
   ): (ob: OrderByItemBuilder) => OrderByItemBuilder;
   /**
-   * A text match: the column contains, or starts with, `value` (taken literally, never as a
-   * pattern), case-sensitively or not.
+   * The bound values of a text match on `value` (taken literally, never as a pattern): the
+   * escaped LIKE pattern, or the value itself where the dialect compares otherwise.
+   */
+  textMatchParameters(
+    value: string,
+    mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
+  ): unknown[];
+  /**
+   * The text match itself: the column contains, or starts with, the value whose
+   * {@link textMatchParameters} are `parameters`, case-sensitively or not.
    */
   textMatch(
     column: Expression<unknown>,
-    value: string,
+    parameters: readonly unknown[],
     mode: 'contains' | 'startswith',
     caseInsensitive: boolean,
   ): RawBuilder<boolean>;
@@ -96,14 +105,23 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return (ob: OrderByItemBuilder) => (descending ? ob.desc() : ob.asc());
   }
 
-  /** `LIKE`/`ILIKE` with the value escaped; SQLite overrides the case-sensitive form. */
-  textMatch(
-    column: Expression<unknown>,
+  /** The escaped LIKE pattern; SQLite overrides the case-sensitive forms. */
+  textMatchParameters(
     value: string,
     mode: 'contains' | 'startswith',
+    _caseInsensitive: boolean,
+  ): unknown[] {
+    return [likePattern(value, mode)];
+  }
+
+  /** `LIKE`/`ILIKE` with the escaped pattern. */
+  textMatch(
+    column: Expression<unknown>,
+    parameters: readonly unknown[],
+    _mode: 'contains' | 'startswith',
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
-    const pattern = likePattern(value, mode);
+    const [pattern] = parameters;
     return caseInsensitive
       ? sql<boolean>`${column} ilike ${pattern} escape '\\'`
       : sql<boolean>`${column} like ${pattern} escape '\\'`;

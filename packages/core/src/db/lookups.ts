@@ -65,17 +65,34 @@ export function splitLookup(
   return { column: joins.resolve(key, where), lookup: 'exact' };
 }
 
-/** The WHERE expression of one filter entry. */
-export function lookupExpression(
-  eb: ExpressionBuilder<any, any>,
+/**
+ * One filter entry, bound: the values it passes to the database (in the order its SQL uses
+ * them), a `shape` that names its SQL apart from those values, and the SQL itself, built from
+ * any values standing in the same places. Two entries of one shape have the same SQL, so a
+ * query can be compiled once per shape and run with new values.
+ */
+export interface LookupBinding {
+  readonly shape: string;
+  readonly parameters: readonly unknown[];
+  expression(eb: ExpressionBuilder<any, any>, parameters: readonly unknown[]): Expression<SqlBool>;
+}
+
+const constant = (shape: string, expression: Expression<SqlBool>): LookupBinding => ({
+  shape,
+  parameters: [],
+  expression: () => expression,
+});
+
+/** Binds one filter entry (see {@link LookupBinding}). */
+export function bindLookup(
   adapter: DialectAdapter,
   column: ResolvedColumn,
   lookup: Lookup,
   value: unknown,
   where: string,
-): Expression<SqlBool> {
-  const ref = eb.ref(column.ref);
+): LookupBinding {
   const field = column.field;
+  const ref = column.ref;
   // A related row stands for its key, as a model instance does in a Django filter (a unique
   // validator of a one-to-one field filters by the row the field produced).
   const toDb = (v: unknown) =>
@@ -87,8 +104,15 @@ export function lookupExpression(
     );
   switch (lookup) {
     case 'exact':
-      if (value === null || value === undefined) return eb(ref, 'is', null);
-      return outOfRange(field, value) ? NEVER : eb(ref, '=', toDb(value));
+      if (value === null || value === undefined) {
+        return { shape: 'null', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) };
+      }
+      if (outOfRange(field, value)) return constant('never', NEVER);
+      return {
+        shape: '=',
+        parameters: [toDb(value)],
+        expression: (eb, [p]) => eb(eb.ref(ref), '=', p),
+      };
     case 'in': {
       if (!Array.isArray(value)) {
         throw new ImproperlyConfigured(
@@ -96,9 +120,13 @@ export function lookupExpression(
           `${where}: __in needs an array, got ${typeof value}.`,
         );
       }
-      const values = value.filter((v) => !outOfRange(field, v));
-      if (values.length === 0) return NEVER;
-      return eb(ref, 'in', values.map(toDb));
+      const values = value.filter((v) => !outOfRange(field, v)).map(toDb);
+      if (values.length === 0) return constant('never', NEVER);
+      return {
+        shape: `in${values.length}`,
+        parameters: values,
+        expression: (eb, parameters) => eb(eb.ref(ref), 'in', parameters as unknown[]),
+      };
     }
     case 'gt':
     case 'gte':
@@ -106,20 +134,33 @@ export function lookupExpression(
     case 'lte': {
       const side = outOfRange(field, value);
       // Past the column's range every stored value is on one side of it.
-      if (side !== 0) return side > 0 === lookup.startsWith('l') ? ALWAYS : NEVER;
-      return eb(ref, COMPARISONS[lookup], toDb(value));
+      if (side !== 0)
+        return side > 0 === lookup.startsWith('l')
+          ? constant('always', ALWAYS)
+          : constant('never', NEVER);
+      const operator = COMPARISONS[lookup];
+      return {
+        shape: operator,
+        parameters: [toDb(value)],
+        expression: (eb, [p]) => eb(eb.ref(ref), operator, p),
+      };
     }
     case 'isnull':
-      return eb(ref, value ? 'is' : 'is not', null);
+      return value
+        ? { shape: 'isnull', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) }
+        : { shape: 'notnull', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is not', null) };
     case 'contains':
     case 'icontains':
     case 'startswith':
-    case 'istartswith':
-      return adapter.textMatch(
-        ref,
-        String(value),
-        lookup.endsWith('contains') ? 'contains' : 'startswith',
-        lookup.startsWith('i'),
-      );
+    case 'istartswith': {
+      const mode = lookup.endsWith('contains') ? 'contains' : 'startswith';
+      const insensitive = lookup.startsWith('i');
+      return {
+        shape: lookup,
+        parameters: adapter.textMatchParameters(String(value), mode, insensitive),
+        expression: (eb, parameters) =>
+          adapter.textMatch(eb.ref(ref), parameters, mode, insensitive),
+      };
+    }
   }
 }

@@ -118,19 +118,28 @@ export class SqliteAdapter extends DialectAdapterBase {
     return value;
   }
 
-  override textMatch(
-    column: Expression<unknown>,
+  // SQLite's LIKE ignores ASCII case, so it serves the insensitive form; the sensitive forms
+  // compare code points.
+  override textMatchParameters(
     value: string,
     mode: 'contains' | 'startswith',
     caseInsensitive: boolean,
+  ): unknown[] {
+    if (caseInsensitive) return [likePattern(value, mode)];
+    return mode === 'contains' ? [value] : [value, value];
+  }
+
+  override textMatch(
+    column: Expression<unknown>,
+    parameters: readonly unknown[],
+    mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
   ): RawBuilder<boolean> {
-    // SQLite's LIKE ignores ASCII case, so it serves the insensitive form; the sensitive form
-    // compares code points.
-    if (caseInsensitive)
-      return sql<boolean>`${column} like ${likePattern(value, mode)} escape '\\'`;
+    const [first, second] = parameters;
+    if (caseInsensitive) return sql<boolean>`${column} like ${first} escape '\\'`;
     return mode === 'contains'
-      ? sql<boolean>`instr(${column}, ${value}) > 0`
-      : sql<boolean>`substr(${column}, 1, length(${value})) = ${value}`;
+      ? sql<boolean>`instr(${column}, ${first}) > 0`
+      : sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
   }
 
   override checkModel(model: AnyModel): void {

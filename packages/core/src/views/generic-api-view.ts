@@ -93,8 +93,10 @@ export class GenericAPIView extends APIView {
     // A value that cannot be a key is no row, not a database error.
     if (integral && !INTEGER_KEY.test(value)) throw new NotFound();
     const lookup = integral ? Number(value) : value;
+    // One row is looked up: no ORDER BY (see QuerySet.get).
     const rows = await queryset
       .filter({ [this.lookupField]: lookup })
+      .orderBy()
       .slice(0, 2)
       .execute();
     if (rows.length !== 1) throw new NotFound();
