@@ -22,7 +22,8 @@ export const SQL = {
   /** A keyset page: the rows after (or before) a cursor's isbn. */
   after: (op: '>' | '<' | '>=' | '<=' | null, descending: boolean) =>
     `select ${COLUMNS} from "books_book"${op ? ` where "books_book"."isbn" ${op} ?` : ''} order by "books_book"."isbn" ${descending ? 'desc' : 'asc'} limit ?`,
-  byId: `select ${COLUMNS} from "books_book" where "books_book"."id" = ? order by "books_book"."isbn" asc limit ?`,
+  // No ORDER BY for a single row, as the toolkit (and Django's get()).
+  byId: `select ${COLUMNS} from "books_book" where "books_book"."id" = ? limit ?`,
   isbnTaken: 'select "books_book"."id" from "books_book" where "books_book"."isbn" = ? limit ?',
   insert: `insert into "books_book" ("title", "description", "summary", "publication_date", "state", "isbn", "price", "pages", "stock_count") values (?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
 };

@@ -17,7 +17,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Kysely, type LogEvent, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, type LogEvent, type Transaction } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
@@ -128,6 +128,44 @@ export class Database {
   get executor(): Kysely<any> {
     const scope = scopes.getStore();
     return scope?.db === this && scope.trx ? scope.trx : this.kysely;
+  }
+
+  /**
+   * Runs compiled SQL and returns its rows: at once where the dialect can (SQLite), else
+   * through Kysely's executor (in the current transaction, if any). Query listeners hear of
+   * it either way.
+   */
+  async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    const direct = this.adapter.runDirect;
+    if (direct) {
+      const started = this.#listeners.size ? performance.now() : 0;
+      let rows: unknown[] | undefined;
+      try {
+        rows = direct.call(this.adapter, sql, parameters, this.inTransaction);
+      } catch (error) {
+        this.#notify(sql, parameters, started, error);
+        throw error;
+      }
+      if (rows) {
+        this.#notify(sql, parameters, started);
+        return rows;
+      }
+    }
+    const result = await this.executor.executeQuery(
+      CompiledQuery.raw(sql, parameters as unknown[]),
+    );
+    return result.rows as unknown[];
+  }
+
+  #notify(sql: string, parameters: readonly unknown[], started: number, error?: unknown): void {
+    if (this.#listeners.size === 0) return;
+    const event: QueryEvent = {
+      sql,
+      parameters,
+      durationMs: performance.now() - started,
+      ...(error === undefined ? {} : { error }),
+    };
+    for (const listener of this.#listeners) listener(event);
   }
 
   /** True inside {@link transaction} on this database. */

@@ -62,6 +62,17 @@ export interface DialectAdapter {
     mode: 'contains' | 'startswith',
     caseInsensitive: boolean,
   ): RawBuilder<boolean>;
+  /**
+   * Runs a statement at once, without Kysely's executor, when the driver can do so safely
+   * (SQLite, synchronous, when no other request holds the connection); returns undefined when
+   * it cannot, and the statement then goes through Kysely. `ownsConnection` is true inside
+   * the caller's own transaction.
+   */
+  runDirect?(
+    sql: string,
+    parameters: readonly unknown[],
+    ownsConnection: boolean,
+  ): unknown[] | undefined;
   /** Turns a driver error into a typed `DatabaseError`, or returns it unchanged. */
   translateError(error: unknown, model: AnyModel | undefined): unknown;
   /**

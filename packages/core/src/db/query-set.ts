@@ -16,7 +16,6 @@
  */
 import {
   type Compilable,
-  CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   expressionBuilder,
@@ -447,11 +446,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 
   /** Runs a compiled statement on the current executor, errors translated. */
-  async #query(db: Database, statement: CompiledStatement): Promise<unknown[]> {
-    const result = await this.#run(db, () =>
-      db.executor.executeQuery(CompiledQuery.raw(statement.sql, statement.parameters as unknown[])),
-    );
-    return result.rows;
+  #query(db: Database, statement: CompiledStatement): Promise<unknown[]> {
+    return this.#run(db, () => db.query(statement.sql, statement.parameters));
   }
 
   #selectStatement(db: Database) {

@@ -64,7 +64,38 @@ export class SqliteAdapter extends DialectAdapterBase {
     if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('synchronous = NORMAL');
-    return new LockAwareSqliteDialect(withStatementCache(database), database, this.lockTimeoutMs);
+    this.#statements = withStatementCache(database);
+    this.#dialect = new LockAwareSqliteDialect(this.#statements, database, this.lockTimeoutMs);
+    return this.#dialect;
+  }
+
+  #statements: SqliteDatabase | undefined;
+  #dialect: LockAwareSqliteDialect | undefined;
+
+  /**
+   * better-sqlite3 runs statements synchronously, so Kysely's asynchronous executor (its
+   * connection mutex, drivers and logging layers) costs five times the statement itself for
+   * a primary-key lookup. When no other request holds the connection, or the caller's own
+   * transaction does, the statement runs here at once: it ends before anyone else can use the
+   * connection. A lock held by another process sends the statement through Kysely's path,
+   * which waits for it.
+   */
+  runDirect(
+    sql: string,
+    parameters: readonly unknown[],
+    ownsConnection: boolean,
+  ): unknown[] | undefined {
+    const driver = this.#dialect?.driver;
+    if (!driver || !this.#statements || (!ownsConnection && !driver.idle)) return undefined;
+    const statement = this.#statements.prepare(sql);
+    try {
+      if (statement.reader) return statement.all(parameters) as unknown[];
+      statement.run(parameters);
+      return [];
+    } catch (error) {
+      if (!ownsConnection && isSqliteBusy(error)) return undefined;
+      throw error;
+    }
   }
 
   override isBusy(error: unknown): boolean {

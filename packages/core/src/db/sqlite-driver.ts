@@ -57,12 +57,16 @@ export class LockAwareSqliteDialect extends SqliteDialect {
     this.#busyTimeoutMs = busyTimeoutMs;
   }
 
+  /** The driver Kysely made from this dialect (Kysely makes one per instance). */
+  driver: LockAwareSqliteDriver | undefined;
+
   override createDriver(): Driver {
-    return new LockAwareSqliteDriver(
+    this.driver = new LockAwareSqliteDriver(
       { database: this.#database },
       this.#state,
       this.#busyTimeoutMs,
     );
+    return this.driver;
   }
 }
 
@@ -85,7 +89,24 @@ export class LockAwareSqliteDriver extends SqliteDriver {
     this.#busyTimeoutMs = busyTimeoutMs;
   }
 
+  /** How many holders have the connection (at most one: Kysely's driver keeps a mutex). */
+  #held = 0;
+
+  /**
+   * True when nobody holds the connection: a statement run now, synchronously, can be no
+   * part of another request's transaction (it ends before anyone else can start).
+   */
+  get idle(): boolean {
+    return this.#held === 0;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.#held--;
+    await super.releaseConnection();
+  }
+
   override async acquireConnection(): Promise<DatabaseConnection> {
+    this.#held++;
     const connection = await super.acquireConnection();
     const state = this.#state;
     const timeout = this.#busyTimeoutMs;

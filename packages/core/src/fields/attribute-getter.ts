@@ -10,6 +10,11 @@ export interface CompiledGetter {
   readonly get: (instance: unknown) => unknown;
   /** `user` for `user.username`; undefined when no relation is crossed. */
   readonly relatedPath: string | undefined;
+  /**
+   * The key the getter reads when it is nothing but `instance[key]` (a column or a plain
+   * property), so compiled serializers can read it inline; undefined otherwise.
+   */
+  readonly key?: string;
 }
 
 type Step = (value: any) => unknown;
@@ -30,6 +35,7 @@ export function compileGetter(
 ): CompiledGetter {
   if (path.length === 0) return { get: (instance) => instance, relatedPath: undefined };
   const steps: Step[] = [];
+  const keys: (string | undefined)[] = [];
   const relations: string[] = [];
   let current: AnyModel | null = model;
   for (let i = 0; i < path.length; i++) {
@@ -37,6 +43,7 @@ export function compileGetter(
     const last = i === path.length - 1;
     if (!current) {
       steps.push((obj) => obj[name]);
+      keys.push(name);
       continue;
     }
     const property = Object.hasOwn(current.properties, name) ? current.properties[name] : undefined;
@@ -71,12 +78,18 @@ export function compileGetter(
     }
     const attname = field.attname;
     steps.push((row) => row[attname]);
+    keys.push(attname);
     current = null;
   }
   const relatedPath = relations.length ? relations.join('__') : undefined;
   if (steps.length === 1) {
     const only = steps[0] as Step;
-    return { get: (instance) => (instance == null ? null : only(instance)), relatedPath };
+    const key = keys.length === 1 ? keys[0] : undefined;
+    return {
+      get: (instance) => (instance == null ? null : only(instance)),
+      relatedPath,
+      ...(key === undefined ? {} : { key }),
+    };
   }
   return {
     get: (instance) => {

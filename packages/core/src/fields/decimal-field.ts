@@ -131,7 +131,11 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
     // DRF renders with Python's Decimal.quantize, which rounds half to even ('12.345' is
     // '12.34'); formatDecimal rounds half up, so values with more places are rounded here.
     const dot = text.indexOf('.');
-    if (/[eE]/.test(text) || (dot !== -1 && text.length - dot - 1 > places)) {
+    const exponent = text.indexOf('e') !== -1 || text.indexOf('E') !== -1;
+    // Stored decimals arrive with exactly their places (the readers format them): as they are.
+    if (!exponent && (places === 0 ? dot === -1 : dot !== -1 && text.length - dot - 1 === places))
+      return text;
+    if (exponent || (dot !== -1 && text.length - dot - 1 > places)) {
       const rounded = new Decimal(text).toFixed(places, Decimal.ROUND_HALF_EVEN);
       // -0 is 0, as toInternalValue has it.
       return rounded.replace(/^-(?=0(?:\.0*)?$)/, '');

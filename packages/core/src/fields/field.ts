@@ -192,6 +192,8 @@ export abstract class Field<
   sourceAttrs: readonly string[] = [];
   /** The relation path to load with the query (`user` for `source: 'user.username'`), if any. */
   relatedPath: string | undefined;
+  /** The key {@link getAttribute} reads when it only reads `instance[key]`; else undefined. */
+  attributeKey: string | undefined;
   /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
   getAttribute: (instance: unknown) => unknown = () => undefined;
 
@@ -269,6 +271,7 @@ export abstract class Field<
     );
     this.getAttribute = getter.get;
     this.relatedPath = getter.relatedPath;
+    this.attributeKey = getter.key;
   }
 
   /** How a relation at the end of the source is read: the related row, or its key. */

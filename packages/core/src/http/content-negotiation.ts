@@ -16,8 +16,24 @@ interface MediaRange {
   readonly text: string;
 }
 
+// Clients send few distinct Accept headers: each is parsed once (a bounded cache).
+const parsedAccept = new Map<string, MediaRange[]>();
+const MAX_PARSED_ACCEPT = 256;
+
 /** Parses an `Accept` header into media ranges, best first (q, then specificity). */
 export function parseAccept(header: string | undefined): MediaRange[] {
+  if (header === undefined) return parseAcceptHeader(header);
+  let ranges = parsedAccept.get(header);
+  if (!ranges) {
+    ranges = parseAcceptHeader(header);
+    if (parsedAccept.size >= MAX_PARSED_ACCEPT)
+      parsedAccept.delete(parsedAccept.keys().next().value as string);
+    parsedAccept.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptHeader(header: string | undefined): MediaRange[] {
   if (!header) return [{ type: '*', subtype: '*', q: 1, specificity: 0, text: '*/*' }];
   const ranges: MediaRange[] = [];
   for (const item of header.split(',').slice(0, 64)) {

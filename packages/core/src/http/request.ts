@@ -72,8 +72,14 @@ export class Request implements RequestLike {
 
   /** GET, POST, ... (upper case). */
   get method(): string {
-    return this.raw.method;
+    return this.methodOverride ?? this.raw.method;
   }
+
+  /**
+   * A method to answer as, instead of the request's own: OPTIONS asks permissions as if the
+   * request were a POST or PUT (DRF's `clone_request`). Set it and restore it around the call.
+   */
+  methodOverride: string | undefined = undefined;
 
   /** The path, without the query string. */
   get path(): string {
@@ -123,8 +129,18 @@ export class Request implements RequestLike {
 
   /** `http://host/path` for a path on this service. */
   buildAbsoluteUri(path: string = this.raw.url): string {
+    // Paths of this service start with '/' (every URL of a page of links does): no test needed.
+    if (path.charCodeAt(0) === 47) return this.origin + path;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return path;
-    return `${this.scheme}://${this.host}${path.startsWith('/') ? path : `/${path}`}`;
+    return `${this.origin}/${path}`;
+  }
+
+  #origin: string | undefined;
+
+  /** `http://host:port`, the start of every absolute URL of this request. */
+  get origin(): string {
+    if (this.#origin === undefined) this.#origin = `${this.scheme}://${this.host}`;
+    return this.#origin;
   }
 
   /** The absolute URL of a named route (`book-detail`) filled with `params`. */

@@ -14,6 +14,9 @@ export interface Metadata {
 /** A metadata class. */
 export type MetadataClass = new () => Metadata;
 
+// Per serializer class (or view class without one), the metadata objects already built.
+const cache = new WeakMap<object, Map<string, Readonly<Record<string, unknown>>>>();
+
 /**
  * `{name, description, renders, parses, actions}`: `actions` holds, for `POST` on lists and
  * `PUT` on details, each serializer field's own description (read-only fields included), when
@@ -21,41 +24,56 @@ export type MetadataClass = new () => Metadata;
  * their own keys without any change here.
  */
 export class SimpleMetadata implements Metadata {
+  /**
+   * The metadata of a view for this request. Permissions decide which actions it lists; for
+   * the same view name, description, media types, serializer and actions it is the same
+   * object every time, frozen, so renderers can reuse its JSON.
+   */
   async determineMetadata(request: Request, view: any): Promise<Record<string, unknown>> {
-    const metadata: Record<string, unknown> = {
-      name: view.getViewName(),
-      description: view.getViewDescription(),
-      renders: view.getRenderers().map((r: { mediaType: string }) => r.mediaType),
-      parses: view.getParsers().map((p: { mediaType: string }) => p.mediaType),
-    };
-    if (typeof view.getSerializer === 'function') {
-      const actions = await this.determineActions(request, view);
-      if (Object.keys(actions).length) metadata.actions = actions;
+    const actions =
+      typeof view.getSerializer === 'function' ? await this.determineActions(request, view) : {};
+    const name: string = view.getViewName();
+    const description: string = view.getViewDescription();
+    const renders: string[] = view.getRenderers().map((r: { mediaType: string }) => r.mediaType);
+    const parses: string[] = view.getParsers().map((p: { mediaType: string }) => p.mediaType);
+    const methods = Object.keys(actions);
+    const owner: object = methods.length ? view.getSerializerClass() : view.constructor;
+    const key = JSON.stringify([name, description, renders, parses, methods]);
+    let byKey = cache.get(owner);
+    if (!byKey) cache.set(owner, (byKey = new Map()));
+    let metadata = byKey.get(key);
+    if (!metadata) {
+      metadata = Object.freeze({
+        name,
+        description,
+        renders: Object.freeze(renders),
+        parses: Object.freeze(parses),
+        ...(methods.length ? { actions: Object.freeze(actions) } : {}),
+      });
+      byKey.set(key, metadata);
     }
-    return metadata;
+    return metadata as Record<string, unknown>;
   }
 
   /** The writable actions the caller may use, with their fields. */
   async determineActions(
     request: Request,
     view: any,
-  ): Promise<Record<string, Record<string, FieldDescription>>> {
-    const actions: Record<string, Record<string, FieldDescription>> = {};
+  ): Promise<Record<string, Readonly<Record<string, FieldDescription>>>> {
+    const actions: Record<string, Readonly<Record<string, FieldDescription>>> = {};
     const allowed: string[] = view.allowedMethods;
     for (const method of ['PUT', 'POST']) {
       if (!allowed.includes(method)) continue;
       // Permissions are asked as if the request used `method` (DRF's clone_request).
-      const probe = Object.create(request, { method: { value: method } }) as Request;
-      const original = view.request;
       try {
-        view.request = probe;
-        await view.checkPermissions(probe);
+        request.methodOverride = method;
+        await view.checkPermissions(request);
         if (method === 'PUT' && typeof view.getObject === 'function') await view.getObject();
       } catch (error) {
         if (error instanceof APIException) continue;
         throw error;
       } finally {
-        view.request = original;
+        request.methodOverride = undefined;
       }
       actions[method] = view.getSerializer().describeFields();
     }

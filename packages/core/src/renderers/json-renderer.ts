@@ -4,9 +4,13 @@
  */
 import { BaseRenderer } from './renderer.ts';
 
+/** The JSON of frozen data: it cannot change, so it is stringified once. */
+const frozenJson = new WeakMap<object, string>();
+
 /**
  * Compact JSON, UTF-8, `Content-Type: application/json` (no charset parameter: JSON is UTF-8
- * by definition, and DRF sends none). No data renders as an empty body.
+ * by definition, and DRF sends none). No data renders as an empty body. Data that is frozen
+ * (OPTIONS metadata, say) is stringified once and its text reused.
  */
 export class JSONRenderer extends BaseRenderer {
   readonly mediaType = 'application/json';
@@ -15,6 +19,11 @@ export class JSONRenderer extends BaseRenderer {
 
   render(data: unknown): string {
     if (data === null || data === undefined) return '';
+    if (typeof data === 'object' && Object.isFrozen(data)) {
+      let text = frozenJson.get(data);
+      if (text === undefined) frozenJson.set(data, (text = JSON.stringify(data)));
+      return text;
+    }
     return JSON.stringify(data);
   }
 }

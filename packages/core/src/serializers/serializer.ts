@@ -41,6 +41,7 @@ import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
 import { pascalCase, pythonTypeName } from '../utils/text.ts';
 import type { ModelSerializerDeclaration } from './model-serializer.ts';
+import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
 import type {
   DeclaredInput,
   DeclaredRepresentation,
@@ -330,20 +331,16 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return attrs;
   }
 
-  /** Renders a record: every readable field, `null` for a missing value. */
+  /**
+   * Renders a record: every readable field, `null` for a missing value. Runs the class's
+   * compiled representation (see `representation-compiler.ts`); override to render otherwise.
+   */
   toRepresentation(instance: unknown, ctx: RunContext): TRepr {
-    const out: Record<string, unknown> = {};
-    const readable = this.prepared.readable;
-    for (let i = 0; i < readable.length; i++) {
-      const field = readable[i] as AnyField;
-      const attribute = field.getAttribute(instance);
-      out[field.fieldName] =
-        attribute === null || attribute === undefined
-          ? null
-          : field.toRepresentation(attribute, ctx);
-    }
-    return out as TRepr;
+    this.#represent ??= representationOf(this.constructor as typeof Serializer);
+    return this.#represent(instance, ctx) as TRepr;
   }
+
+  #represent: RepresentFunction | undefined;
 
   /** Validates the data given at construction. Throws the `ValidationError` with `raiseException`. */
   async isValid(options: { raiseException?: boolean } = {}): Promise<boolean> {
@@ -473,10 +470,19 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return schema;
   }
 
-  /** Every field's description, by name (the `actions` of OPTIONS). */
-  describeFields(): Record<string, FieldDescription> {
-    const children: Record<string, FieldDescription> = {};
-    for (const field of this.prepared.fields) children[field.fieldName] = field.describe();
+  /**
+   * Every field's description, by name (the `actions` of OPTIONS). Descriptions do not change
+   * once a class is prepared: they are built once per class and frozen.
+   */
+  describeFields(): Readonly<Record<string, FieldDescription>> {
+    const cls = this.constructor as typeof Serializer;
+    let children = fieldDescriptions.get(cls);
+    if (!children) {
+      const built: Record<string, FieldDescription> = {};
+      for (const field of this.prepared.fields) built[field.fieldName] = field.describe();
+      children = deepFreeze(built);
+      fieldDescriptions.set(cls, children);
+    }
     return children;
   }
 }
@@ -494,6 +500,35 @@ function rootErrors(error: ValidationError): ErrorTree {
   }
   if (detail.some((item) => typeof item !== 'string')) return detail;
   return { non_field_errors: detail };
+}
+
+const representations = new WeakMap<Function, RepresentFunction>();
+const fieldDescriptions = new WeakMap<Function, Readonly<Record<string, FieldDescription>>>();
+
+/** Freezes an object and everything in it (descriptions are shared by every request). */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
+/** The compiled representation of a serializer class, built on first use. */
+function representationOf(cls: typeof Serializer): RepresentFunction {
+  let represent = representations.get(cls);
+  if (!represent) {
+    represent = compileRepresentation(cls.prepare().readable, inlinableFields);
+    representations.set(cls, represent);
+  }
+  return represent;
+}
+
+/** A nested serializer of the same record with the default representation renders in place. */
+function inlinableFields(field: AnyField): readonly AnyField[] | undefined {
+  if (!(field instanceof Serializer) || field.sourceAttrs.length !== 0) return undefined;
+  if (field.toRepresentation !== Serializer.prototype.toRepresentation) return undefined;
+  return field.prepared.readable;
 }
 
 /** Writes `value` at `keys` of `target`; no keys (source `*`) merges an object into it. */

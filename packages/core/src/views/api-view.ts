@@ -54,6 +54,10 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 type Handler = (request: Request) => Promise<Response> | Response;
 
+const NO_ACTIONS = {};
+const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>();
+const viewNames = new WeakMap<Function, string>();
+
 /** The base view. Configure it with the fields below; override the `get*` seams. */
 export class APIView {
   /** The description shown by OPTIONS and the browsable API. */
@@ -86,9 +90,20 @@ export class APIView {
 
   /** The upper-case methods this view answers, in DRF's order. */
   get allowedMethods(): string[] {
-    return HTTP_METHOD_NAMES.filter((m) => this.handlerFor(m) !== undefined).map((m) =>
-      m.toUpperCase(),
-    );
+    // The same for every request of a class and route (its action map): found once.
+    const routeKey: object = (this as { actionMap?: object }).actionMap ?? NO_ACTIONS;
+    let byRoute = allowedCache.get(this.constructor);
+    if (!byRoute) allowedCache.set(this.constructor, (byRoute = new WeakMap()));
+    let allowed = byRoute.get(routeKey);
+    if (!allowed) {
+      allowed = Object.freeze(
+        HTTP_METHOD_NAMES.filter((m) => this.handlerFor(m) !== undefined).map((m) =>
+          m.toUpperCase(),
+        ),
+      );
+      byRoute.set(routeKey, allowed);
+    }
+    return allowed as string[];
   }
 
   /** The handler of a method, or undefined (405). */
@@ -205,22 +220,38 @@ export class APIView {
     return { fileField: () => undefined };
   }
 
+  // One instance of each per request (a view serves one request), made when first asked for.
+  #renderers: Renderer[] | undefined;
+  #parsers: Parser[] | undefined;
+  #authenticators: Authentication[] | undefined;
+  #permissions: Permission[] | undefined;
+
   getRenderers(): Renderer[] {
-    return (this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES).map((R) => new R());
+    this.#renderers ??= (this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES).map(
+      (R) => new R(),
+    );
+    return this.#renderers;
   }
 
   getParsers(): Parser[] {
-    return (this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES).map((P) => new P());
+    this.#parsers ??= (this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES).map(
+      (P) => new P(),
+    );
+    return this.#parsers;
   }
 
   getAuthenticators(): Authentication[] {
-    return (this.authenticationClasses ?? this.settings.DEFAULT_AUTHENTICATION_CLASSES).map(
-      (A) => new A(),
-    );
+    this.#authenticators ??= (
+      this.authenticationClasses ?? this.settings.DEFAULT_AUTHENTICATION_CLASSES
+    ).map((A) => new A());
+    return this.#authenticators;
   }
 
   getPermissions(): Permission[] {
-    return (this.permissionClasses ?? this.settings.DEFAULT_PERMISSION_CLASSES).map((P) => new P());
+    this.#permissions ??= (this.permissionClasses ?? this.settings.DEFAULT_PERMISSION_CLASSES).map(
+      (P) => new P(),
+    );
+    return this.#permissions;
   }
 
   getMetadata(): Metadata | null {
@@ -231,7 +262,11 @@ export class APIView {
   /** "Book List": the view name plus the route's suffix. */
   getViewName(): string {
     const ctor = this.constructor as typeof APIView;
-    const base = ctor.viewName ?? splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
+    let base = ctor.viewName ?? viewNames.get(ctor);
+    if (base === undefined) {
+      base = splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
+      viewNames.set(ctor, base);
+    }
     return this.suffix ? `${base} ${this.suffix}` : base;
   }
 
