@@ -64,12 +64,12 @@ const PROFILE_ORDERING: OrderingSpec = {
 };
 
 const PROFILE_COUNT = 'select count(*) as "count" from "books_profile"';
-const profilePage = (order: string, offset: boolean) =>
+const profilePage = (order: string, limit: number, offset: number) =>
   'select "books_profile"."id" as "id", "books_profile"."user_id" as "user_id", "books_profile"."biography" as "biography", ' +
   '"books_profile"."hobbies" as "hobbies", "r_user"."id" as "user__id", "r_user"."username" as "user__username", ' +
   '"r_user"."first_name" as "user__first_name", "r_user"."last_name" as "user__last_name", "r_user"."email" as "user__email" ' +
   'from "books_profile" inner join "auth_user" as "r_user" on "r_user"."id" = "books_profile"."user_id" ' +
-  `order by ${order} limit ?${offset ? ' offset ?' : ''}`;
+  `order by ${order} limit ${limit}${offset ? ` offset ${offset}` : ''}`;
 
 function send(reply: FastifyReply, status: number, headers: object, body: Buffer): FastifyReply {
   return reply.code(status).headers(headers).send(body);
@@ -100,7 +100,7 @@ async function pageNumberList(
   request: FastifyRequest,
   reply: FastifyReply,
   countSql: string,
-  pageSql: (offset: boolean) => string,
+  pageSql: (limit: number, offset: number) => string,
   represent: (row: RawRow, origin: string) => unknown,
 ): Promise<FastifyReply> {
   const count = await store.count(countSql);
@@ -110,7 +110,7 @@ async function pageNumberList(
   if (!Number.isSafeInteger(page) || page < 1 || page > pages)
     return send(reply, 404, LIST_HEADERS, INVALID_PAGE);
   const offset = (page - 1) * PAGE_SIZE;
-  const rows = await store.all(pageSql(offset > 0), offset > 0 ? [PAGE_SIZE, offset] : [PAGE_SIZE]);
+  const rows = await store.all(pageSql(PAGE_SIZE, offset), []);
   const { origin, path, query } = split(request);
   const results = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) results[i] = represent(rows[i] as RawRow, origin);
@@ -133,7 +133,8 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
   });
 
   const bookRow = (row: RawRow, origin: string) => book(row, `${origin}/books/api/books/`);
-  const isbnPage = (offset: boolean) => SQL.page('"books_book"."isbn" asc', offset);
+  const isbnPage = (limit: number, offset: number) =>
+    SQL.page('"books_book"."isbn" asc', limit, offset);
 
   app.get('/books/api/books/', (request, reply) =>
     pageNumberList(store, request, reply, SQL.count, isbnPage, bookRow),
@@ -146,7 +147,7 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
       request,
       reply,
       SQL.count,
-      (offset) => SQL.page(order, offset),
+      (limit, offset) => SQL.page(order, limit, offset),
       bookRow,
     );
   });
@@ -158,7 +159,7 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
       request,
       reply,
       PROFILE_COUNT,
-      (offset) => profilePage(order, offset),
+      (limit, offset) => profilePage(order, limit, offset),
       (row) => ({
         id: row.id,
         username: row.user__username,
@@ -185,8 +186,8 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
           : '>'
       : null;
     const rows = await store.all(
-      SQL.after(op, reverse),
-      cursor ? [cursor.isbn, PAGE_SIZE + 1] : [PAGE_SIZE + 1],
+      SQL.after(op, reverse, PAGE_SIZE + 1),
+      cursor ? [cursor.isbn] : [],
     );
     const more = rows.length > PAGE_SIZE;
     if (more) rows.length = PAGE_SIZE;
@@ -212,7 +213,7 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
   app.get('/books/api/books/:pk/', async (request, reply) => {
     const pk = (request.params as { pk: string }).pk;
     if (!PK.test(pk)) return send(reply, 404, DETAIL_HEADERS, NOT_FOUND);
-    const rows = await store.all(SQL.byId, [Number(pk), 2]);
+    const rows = await store.all(SQL.byId, [Number(pk)]);
     if (rows.length !== 1) return send(reply, 404, DETAIL_HEADERS, NOT_FOUND);
     return json(reply, 200, DETAIL_HEADERS, bookRow(rows[0] as RawRow, split(request).origin));
   });
@@ -222,12 +223,7 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
     if ('errors' in checked) return json(reply, 400, LIST_HEADERS, checked.errors);
     const values = insertValues(checked.values);
     if (!Array.isArray(values)) return json(reply, 400, LIST_HEADERS, values.errors);
-    const row = await store.insertUnique(
-      SQL.isbnTaken,
-      [checked.values.isbn, 1],
-      SQL.insert,
-      values,
-    );
+    const row = await store.insertUnique(SQL.isbnTaken, [checked.values.isbn], SQL.insert, values);
     if (!row) {
       return json(reply, 400, LIST_HEADERS, {
         publishing_information: { isbn: ['book with this isbn already exists.'] },
@@ -245,12 +241,12 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
     const id = Number(pk);
     const result = await store.update(
       SQL.byId,
-      [id, 2],
+      [id],
       (row) => changedColumns(row, checked.values),
       updateSql,
       SQL.byId,
       id,
-      [id, 2],
+      [id],
     );
     if (result === undefined) return send(reply, 404, DETAIL_HEADERS, NOT_FOUND);
     if ('error' in result) return json(reply, 400, DETAIL_HEADERS, result.error);

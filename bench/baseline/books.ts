@@ -17,14 +17,16 @@ const RETURNING =
 export const SQL = {
   count: 'select count(*) as "count" from "books_book"',
   /** A page in one ordering (`order by` terms already written). */
-  page: (orderBy: string, offset: boolean) =>
-    `select ${COLUMNS} from "books_book" order by ${orderBy} limit ?${offset ? ' offset ?' : ''}`,
+  // LIMIT and OFFSET are numbers in the SQL, as the toolkit writes them on SQLite (bound, they
+  // make this SQLite prepare the statement again on every run).
+  page: (orderBy: string, limit: number, offset: number) =>
+    `select ${COLUMNS} from "books_book" order by ${orderBy} limit ${limit}${offset ? ` offset ${offset}` : ''}`,
   /** A keyset page: the rows after (or before) a cursor's isbn. */
-  after: (op: '>' | '<' | '>=' | '<=' | null, descending: boolean) =>
-    `select ${COLUMNS} from "books_book"${op ? ` where "books_book"."isbn" ${op} ?` : ''} order by "books_book"."isbn" ${descending ? 'desc' : 'asc'} limit ?`,
+  after: (op: '>' | '<' | '>=' | '<=' | null, descending: boolean, limit: number) =>
+    `select ${COLUMNS} from "books_book"${op ? ` where "books_book"."isbn" ${op} ?` : ''} order by "books_book"."isbn" ${descending ? 'desc' : 'asc'} limit ${limit}`,
   // No ORDER BY for a single row, as the toolkit (and Django's get()).
-  byId: `select ${COLUMNS} from "books_book" where "books_book"."id" = ? limit ?`,
-  isbnTaken: 'select "books_book"."id" from "books_book" where "books_book"."isbn" = ? limit ?',
+  byId: `select ${COLUMNS} from "books_book" where "books_book"."id" = ? limit 2`,
+  isbnTaken: 'select "books_book"."id" from "books_book" where "books_book"."isbn" = ? limit 1',
   insert: `insert into "books_book" ("title", "description", "summary", "publication_date", "state", "isbn", "price", "pages", "stock_count") values (?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
 };
 

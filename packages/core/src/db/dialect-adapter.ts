@@ -73,6 +73,11 @@ export interface DialectAdapter {
     parameters: readonly unknown[],
     ownsConnection: boolean,
   ): unknown[] | undefined;
+  /**
+   * True when LIMIT and OFFSET should be written into the SQL as numbers rather than bound as
+   * parameters (they are always integers the toolkit computed, never client text).
+   */
+  readonly inlineLimits: boolean;
   /** Turns a driver error into a typed `DatabaseError`, or returns it unchanged. */
   translateError(error: unknown, model: AnyModel | undefined): unknown;
   /**
@@ -97,6 +102,7 @@ export interface DialectAdapter {
  */
 export abstract class DialectAdapterBase implements DialectAdapter {
   abstract readonly vendor: string;
+  readonly inlineLimits: boolean = false;
 
   abstract createDialect(): Dialect;
   abstract columnType(field: AnyModelField): string;

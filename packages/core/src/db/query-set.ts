@@ -22,6 +22,7 @@ import {
   type OperationNodeSource,
   type SelectQueryBuilder,
   type SqlBool,
+  sql,
 } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
@@ -194,6 +195,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
   /** Rows `start` (inclusive) to `end` (exclusive), like Python's slicing. */
   slice(start: number, end?: number): QuerySet<M> {
+    integer(start);
+    if (end !== undefined) integer(end);
     const base = this.#state.offset;
     const offset = base + Math.max(0, start);
     let limit = end === undefined ? null : Math.max(0, end - Math.max(0, start));
@@ -269,8 +272,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** True when at least one row matches. */
   async exists(): Promise<boolean> {
     const db = this.db;
-    const statement = this.#statement(db, 'exists', { ordered: false, extra: [1] }, (query, slot) =>
-      query.select(this.#pkRef).limit(slot(0) as number),
+    const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
+      query.select(this.#pkRef).limit(sql.lit(1)),
     );
     const rows = await this.#query(db, statement);
     return rows.length > 0;
@@ -506,11 +509,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const { limit, offset } = this.#state;
     const paged = options.paged === true;
     // SQLite needs a LIMIT before an OFFSET; -1 means none.
-    const limitSlot =
-      paged && (limit !== null || (offset !== 0 && db.vendor === 'sqlite'))
-        ? parameters.push(limit ?? -1) - 1
-        : -1;
-    const offsetSlot = paged && offset !== 0 ? parameters.push(offset) - 1 : -1;
+    const limitValue =
+      paged && (limit !== null || (offset !== 0 && db.vendor === 'sqlite')) ? (limit ?? -1) : null;
+    const offsetValue = paged && offset !== 0 ? offset : null;
+    const inline = db.adapter.inlineLimits;
+    const limitSlot = limitValue !== null && !inline ? parameters.push(limitValue) - 1 : -1;
+    const offsetSlot = offsetValue !== null && !inline ? parameters.push(offsetValue) - 1 : -1;
     const extraStart = parameters.length;
     parameters.push(...(options.extra ?? []));
     const build = (slot: Slot) => {
@@ -535,8 +539,10 @@ export class QuerySet<M extends AnyModel = AnyModel> {
           db.adapter.orderDirection(term.descending, term.column.nullable),
         );
       }
-      if (limitSlot !== -1) query = query.limit(slot(limitSlot) as number);
-      if (offsetSlot !== -1) query = query.offset(slot(offsetSlot) as number);
+      if (limitValue !== null)
+        query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
+      if (offsetValue !== null)
+        query = query.offset(inline ? sql.lit(integer(offsetValue)) : (slot(offsetSlot) as number));
       return query;
     };
     const key = where.cacheable
@@ -544,7 +550,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
           this.model.table,
           options.related ? this.#state.related.join(',') : '',
           order.map((t) => (t.descending ? `-${t.path}` : t.path)).join(','),
-          `${limitSlot !== -1}${offsetSlot !== -1}`,
+          // Inlined limits are part of the SQL, so of its shape.
+          inline ? `${limitValue}:${offsetValue}` : `${limitValue !== null}${offsetValue !== null}`,
           where.shape,
         ].join('|')
       : null;
@@ -614,6 +621,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       },
     };
   }
+}
+
+/** A LIMIT or OFFSET written into SQL: only ever a safe integer. */
+function integer(value: number): number {
+  if (!Number.isSafeInteger(value)) {
+    throw new ImproperlyConfigured('REST_ERR_QUERY_SLICE', `slice() needs integers, got ${value}.`);
+  }
+  return value;
 }
 
 function relatedKey(value: unknown): unknown {
