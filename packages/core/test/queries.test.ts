@@ -355,6 +355,37 @@ for (const dialect of testDialects()) {
       assert.equal(await books().filter({ isbn: 't3' }).exists(), false);
     });
 
+    it('keeps a query made while a transaction is open out of it', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const transaction = db.transaction(async () => {
+        await books().create({ title: 'T', isbn: 'r1', price: '1' });
+        // update() is built and run with Kysely: it must run inside the transaction too.
+        assert.equal(await books().filter({ isbn: 'r1' }).update({ title: 'U' }), 1);
+        opened();
+        await gate;
+        throw new Error('roll back');
+      });
+      await open;
+      // Outside the transaction's async context: another request's query.
+      const seen = books().filter({ isbn: 'r1' }).exists();
+      const written = books().create({ title: 'W', isbn: 'r2', price: '1' });
+      release();
+      await assert.rejects(transaction, /roll back/);
+      assert.equal(await seen, false);
+      assert.equal((await written).isbn, 'r2');
+      assert.deepEqual(
+        (await books().orderBy('isbn').execute()).map((b) => b.isbn),
+        ['r2'],
+      );
+    });
+
     it('shows the query plan using the unique index', async () => {
       const plan = (await books().filter({ isbn: '1' }).explain()).join('\n');
       if (db.vendor === 'sqlite') assert.match(plan, /lib_book_isbn_key/);

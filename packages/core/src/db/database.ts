@@ -17,11 +17,11 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, Kysely, type LogEvent, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
-import type { DialectAdapter } from './dialect-adapter.ts';
+import type { DialectAdapter, OpenTransaction } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
 import { SqliteAdapter } from './sqlite-adapter.ts';
@@ -48,7 +48,7 @@ export interface QueryEvent {
 
 interface Scope {
   readonly db: Database;
-  readonly trx: Transaction<any> | null;
+  readonly trx: Kysely<any> | null;
   readonly onCommit: Hook[];
   readonly onRollback: Hook[];
 }
@@ -188,10 +188,16 @@ export class Database {
     for (let attempt = 0; ; attempt++) {
       let began = false;
       try {
-        result = await this.kysely.transaction().execute((trx) => {
+        const open = this.adapter.beginNow?.(this.kysely);
+        if (open) {
           began = true;
-          return scopes.run({ db: this, trx, onCommit, onRollback }, fn);
-        });
+          result = await this.#runOpen(open, onCommit, onRollback, fn);
+        } else {
+          result = await this.kysely.transaction().execute((trx) => {
+            began = true;
+            return scopes.run({ db: this, trx, onCommit, onRollback }, fn);
+          });
+        }
         break;
       } catch (error) {
         // Another process holds the lock and nothing ran yet: wait (without holding the
@@ -205,6 +211,24 @@ export class Database {
       }
     }
     await runHooks(onCommit);
+    return result;
+  }
+
+  /** Runs `fn` in a transaction the adapter began at once, then commits or rolls back. */
+  async #runOpen<T>(
+    open: OpenTransaction,
+    onCommit: Hook[],
+    onRollback: Hook[],
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    let result: T;
+    try {
+      result = await scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
+    } catch (error) {
+      open.end(false);
+      throw error;
+    }
+    open.end(true);
     return result;
   }
 

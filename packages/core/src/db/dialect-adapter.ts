@@ -18,6 +18,14 @@ import { DatabaseError } from './database-errors.ts';
 /** Converts a value read from the driver into the value a row holds. */
 export type ValueReader = (value: unknown) => unknown;
 
+/** A transaction begun by {@link DialectAdapter.beginNow}. */
+export interface OpenTransaction {
+  /** Kysely on the transaction's connection, for the queries of the transaction built with it. */
+  readonly executor: Kysely<any>;
+  /** Commits (or rolls back) and frees the connection; throws what a failed COMMIT throws. */
+  end(commit: boolean): void;
+}
+
 /**
  * A database dialect as the toolkit sees it. Implement it by extending
  * {@link DialectAdapterBase}, which gives defaults for everything optional.
@@ -73,6 +81,13 @@ export interface DialectAdapter {
     parameters: readonly unknown[],
     ownsConnection: boolean,
   ): unknown[] | undefined;
+  /**
+   * Begins a transaction at once, without Kysely's asynchronous connection handling, where
+   * the driver can do so safely (SQLite, synchronous, when no other request holds the
+   * connection); returns undefined when it cannot, and the transaction then goes through
+   * Kysely. Throws what a failed `BEGIN` throws (see {@link isBusy}).
+   */
+  beginNow?(kysely: Kysely<any>): OpenTransaction | undefined;
   /**
    * True when LIMIT and OFFSET should be written into the SQL as numbers rather than bound as
    * parameters (they are always integers the toolkit computed, never client text).

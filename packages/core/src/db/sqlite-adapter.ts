@@ -8,8 +8,10 @@ import {
   type Expression,
   type Kysely,
   type RawBuilder,
+  SingleConnectionProvider,
   type SqliteDatabase,
   sql,
+  Transaction,
 } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
@@ -26,6 +28,7 @@ import {
   DialectAdapterBase,
   fieldsForColumns,
   likePattern,
+  type OpenTransaction,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
@@ -104,6 +107,28 @@ export class SqliteAdapter extends DialectAdapterBase {
       throw error;
     }
   }
+
+  /**
+   * Kysely's transactions cost more than twice SQLite's own BEGIN and COMMIT (27 µs against
+   * 11 µs for an empty one): when no other request holds the connection, the transaction
+   * begins here at once and takes the connection until it ends; requests that need the
+   * connection meanwhile wait for it in the driver, as they would for a Kysely transaction.
+   */
+  beginNow(kysely: Kysely<any>): OpenTransaction | undefined {
+    const driver = this.#dialect?.driver;
+    const connection = driver?.beginNow();
+    if (!driver || !connection) return undefined;
+    // The connection never changes: one Kysely on it serves every such transaction.
+    this.#onConnection ??= new Transaction<any>({
+      config: { dialect: this.#dialect as Dialect },
+      dialect: this.#dialect as Dialect,
+      driver,
+      executor: kysely.getExecutor().withConnectionProvider(new SingleConnectionProvider(connection)),
+    });
+    return { executor: this.#onConnection, end: (commit) => driver.endNow(commit) };
+  }
+
+  #onConnection: Kysely<any> | undefined;
 
   override isBusy(error: unknown): boolean {
     return isSqliteBusy(error);

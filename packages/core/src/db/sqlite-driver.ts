@@ -61,11 +61,7 @@ export class LockAwareSqliteDialect extends SqliteDialect {
   driver: LockAwareSqliteDriver | undefined;
 
   override createDriver(): Driver {
-    this.driver = new LockAwareSqliteDriver(
-      { database: this.#database },
-      this.#state,
-      this.#busyTimeoutMs,
-    );
+    this.driver = new LockAwareSqliteDriver(this.#database, this.#state, this.#busyTimeoutMs);
     return this.driver;
   }
 }
@@ -80,33 +76,90 @@ export class LockAwareSqliteDialect extends SqliteDialect {
  *   growing pauses, for up to `busyTimeoutMs`, then fails with SQLITE_BUSY (a 503).
  */
 export class LockAwareSqliteDriver extends SqliteDriver {
+  readonly #database: SqliteDatabase;
   readonly #state: TransactionState;
   readonly #busyTimeoutMs: number;
 
-  constructor(config: SqliteDialectConfig, state: TransactionState, busyTimeoutMs: number) {
-    super(config);
+  constructor(database: SqliteDatabase, state: TransactionState, busyTimeoutMs: number) {
+    super({ database });
+    this.#database = database;
     this.#state = state;
     this.#busyTimeoutMs = busyTimeoutMs;
   }
 
-  /** How many holders have the connection (at most one: Kysely's driver keeps a mutex). */
-  #held = 0;
+  /**
+   * Whether someone holds the connection: a request's Kysely connection (Kysely's own mutex
+   * lets only one at a time get here) or a transaction begun by {@link beginNow}.
+   */
+  #held = false;
+  /** Kysely connections waiting for a transaction begun by {@link beginNow} to end. */
+  readonly #waiting: (() => void)[] = [];
+  #connection: DatabaseConnection | undefined;
 
   /**
-   * True when nobody holds the connection: a statement run now, synchronously, can be no
-   * part of another request's transaction (it ends before anyone else can start).
+   * True when nobody holds the connection or waits for it: a statement run now,
+   * synchronously, can be no part of another request's transaction (it ends before anyone
+   * else can start).
    */
   get idle(): boolean {
-    return this.#held === 0;
+    return !this.#held && this.#waiting.length === 0;
+  }
+
+  override async init(): Promise<void> {
+    await super.init();
+    // SQLite's driver has one connection for good; beginNow() runs Kysely queries on it.
+    this.#connection = await super.acquireConnection();
+  }
+
+  /**
+   * Takes the connection and begins a transaction at once, without any wait, when the
+   * connection is idle; returns the connection (to run Kysely queries of the transaction
+   * on), or undefined when it is not idle or the driver has not started yet. Throws SQLite's
+   * busy error when another process holds the write lock, as `BEGIN IMMEDIATE` does; the
+   * connection is then free again. End it with {@link endNow}.
+   */
+  beginNow(): DatabaseConnection | undefined {
+    if (!this.idle || !this.#connection) return undefined;
+    this.#held = true;
+    try {
+      this.#database.prepare('begin immediate').run([]);
+    } catch (error) {
+      this.#release();
+      throw error;
+    }
+    return this.#connection;
+  }
+
+  /** Commits (or rolls back) a transaction of {@link beginNow} and frees the connection. */
+  endNow(commit: boolean): void {
+    try {
+      if (commit) this.#database.prepare('commit').run([]);
+    } finally {
+      try {
+        // After a failure, or a COMMIT that failed (a deferred constraint) and left it open.
+        if (this.#state.inTransaction) this.#database.prepare('rollback').run([]);
+      } finally {
+        this.#release();
+      }
+    }
+  }
+
+  /** Hands the connection to the next waiting Kysely connection, or frees it. */
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
   }
 
   override async releaseConnection(): Promise<void> {
-    this.#held--;
+    this.#release();
     await super.releaseConnection();
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    this.#held++;
+    // Held by a transaction of beginNow(): wait until it hands the connection over.
+    if (this.#held) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#held = true;
     const connection = await super.acquireConnection();
     const state = this.#state;
     const timeout = this.#busyTimeoutMs;

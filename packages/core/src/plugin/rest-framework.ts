@@ -69,6 +69,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
 });
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 /** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {
@@ -115,24 +116,25 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   // The browsable API's own stylesheet and script.
   registerStaticAssets(app);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) {
-      return sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
-    }
-    return undefined;
+  // Callback-style hooks: they run on every request, and async ones cost a promise and a
+  // microtask turn each.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) return done();
+    void sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of SECURITY_HEADER_ENTRIES) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
-    return payload;
+    done(null, payload);
   });
 
   // Temporary files of uploads go when the request ends, whatever happened to it.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const files = request.restRequest?.uploadedFiles;
-    if (files?.length) await Promise.all(files.map((f) => f.discard()));
+    if (!files?.length) return done();
+    Promise.all(files.map((f) => f.discard())).then(() => done(), done);
   });
 
   app.setNotFoundHandler((_request, reply) =>
