@@ -123,7 +123,9 @@ export class SqliteAdapter extends DialectAdapterBase {
       config: { dialect: this.#dialect as Dialect },
       dialect: this.#dialect as Dialect,
       driver,
-      executor: kysely.getExecutor().withConnectionProvider(new SingleConnectionProvider(connection)),
+      executor: kysely
+        .getExecutor()
+        .withConnectionProvider(new SingleConnectionProvider(connection)),
     });
     return { executor: this.#onConnection, end: (commit) => driver.endNow(commit) };
   }

@@ -11,7 +11,6 @@ import {
   type QueryResult,
   type SqliteDatabase,
   SqliteDialect,
-  type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
 
