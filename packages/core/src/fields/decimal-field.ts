@@ -48,6 +48,22 @@ function precisionOf(
 }
 
 /**
+ * `decimal.js`'s `toFixed(places)` of a decimal in plain notation that has at most `places`
+ * places, without parsing it into a decimal: leading zeros go, places are padded, and zero
+ * has no sign.
+ */
+function plainFixed(
+  sign: string | undefined,
+  whole: string,
+  fraction: string,
+  places: number,
+): string {
+  const digits = whole.replace(/^0+(?=\d)/, '') || '0';
+  const text = places > 0 ? `${digits}.${fraction.padEnd(places, '0')}` : digits;
+  return sign === '-' && /[1-9]/.test(whole + fraction) ? `-${text}` : text;
+}
+
+/**
  * An exact decimal, validated and held as a string (`"12.50"`), never a binary float.
  * Accepts JSON numbers and numeric strings with exponents (`"1e3"`); refuses NaN and
  * infinities; renders exactly `decimalPlaces` places.
@@ -118,6 +134,10 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
       this.fail('max_whole_digits', { max_whole_digits: maxDigits - decimalPlaces });
     }
     if (maxDigits === undefined && Math.abs(Number(exponent ?? 0)) > 1000) this.fail('invalid');
+    if (exponent === undefined && decimalPlaces !== undefined) {
+      // Plain notation with no more places than allowed (checked above): pad, no arithmetic.
+      return plainFixed(match[1], intPart ?? '', fraction ?? onlyFraction ?? '', decimalPlaces);
+    }
     const value = new Decimal(text);
     const fixed = decimalPlaces === undefined ? value.toFixed() : value.toFixed(decimalPlaces);
     // -0 is 0: keep "-0.00" out of the database and the output.

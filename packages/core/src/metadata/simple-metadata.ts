@@ -38,7 +38,8 @@ export class SimpleMetadata implements Metadata {
     const parses: string[] = view.getParsers().map((p: { mediaType: string }) => p.mediaType);
     const methods = Object.keys(actions);
     const owner: object = methods.length ? view.getSerializerClass() : view.constructor;
-    const key = JSON.stringify([name, description, renders, parses, methods]);
+    // NUL cannot appear in names, descriptions or media types: the key is unambiguous.
+    const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}\0${methods.join()}`;
     let byKey = cache.get(owner);
     if (!byKey) cache.set(owner, (byKey = new Map()));
     let metadata = byKey.get(key);

@@ -179,10 +179,19 @@ export class GenericAPIView extends APIView {
   override getParserContext(): ParserContext {
     const serializerClass = this.serializerClass;
     if (!serializerClass) return super.getParserContext();
-    const files = fileFields(serializerClass.prepare().writable, '');
-    return { fileField: (name) => files.get(name) };
+    let files = fileFieldsOf.get(serializerClass);
+    if (!files)
+      fileFieldsOf.set(
+        serializerClass,
+        (files = fileFields(serializerClass.prepare().writable, '')),
+      );
+    const found = files;
+    return { fileField: (name) => found.get(name) };
   }
 }
+
+// A serializer class's fields are fixed once prepared: their file fields are found once.
+const fileFieldsOf = new WeakMap<object, ReadonlyMap<string, AnyField>>();
 
 function fileFields(
   fields: readonly AnyField[],
