@@ -6,8 +6,8 @@
  *    deterministic seed; every server start gets a fresh copy of it.
  * 2. Each scenario's request is sent once to each contender; the answers must agree (bytes
  *    for reads, structure for writes) or the scenario is not measured.
- * 3. Rounds: toolkit, baseline, toolkit, baseline, ...; in each, the server runs alone in its
- *    own process and every scenario gets a warm-up then a measured autocannon run.
+ * 3. Rounds: both servers run, each in its own process, and every scenario loads one then the
+ *    other (the order flips every round): a warm-up, then a measured autocannon run.
  * 4. A markdown table: requests/s (median over rounds), p50/p99 latency, the server's peak
  *    RSS, and the ratio toolkit/baseline.
  *
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Book } from '../../examples/bookstore/src/models/index.ts';
 import { seed } from '../../examples/bookstore/src/seed.ts';
-import { type ContenderName, memoryOf, startServer } from './contenders.ts';
+import { type ContenderName, memoryOf, type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { parseOptions } from './options.ts';
@@ -96,18 +96,28 @@ try {
     return !problem;
   });
 
-  // 3. Rounds, alternating the contenders.
+  // 3. Rounds. Both contenders run side by side (the idle one costs nothing) and each
+  // scenario loads one, then the other, seconds apart: this machine's speed drifts by tens of
+  // percent over minutes, so figures measured far apart would compare the drift, not the
+  // code. The order flips every round.
   const results = new Map<string, Map<ContenderName, LoadResult[]>>();
   const hwm = new Map<ContenderName, number>();
-  for (let round = 1; round <= options.rounds; round++) {
-    for (const name of CONTENDERS) {
-      if (measured.length === 0) break;
-      const server = await startServer(name, {
-        databaseUrl: await databases.fresh(),
-        nodeOptions: nodeOptions(name, round),
-      });
-      try {
-        for (const scenario of measured) {
+  for (let round = 1; round <= options.rounds && measured.length > 0; round++) {
+    const order = round % 2 === 1 ? CONTENDERS : [...CONTENDERS].reverse();
+    const servers = new Map<ContenderName, RunningServer>();
+    try {
+      for (const name of order) {
+        servers.set(
+          name,
+          await startServer(name, {
+            databaseUrl: await databases.fresh(),
+            nodeOptions: nodeOptions(name, round),
+          }),
+        );
+      }
+      for (const scenario of measured) {
+        for (const name of order) {
+          const server = servers.get(name) as RunningServer;
           const counter = { n: 1 };
           const load = { connections: options.connections, counter };
           if (options.warmup > 0)
@@ -120,10 +130,11 @@ try {
           if (!byName) results.set(scenario.id, (byName = new Map()));
           byName.set(name, [...(byName.get(name) ?? []), result]);
         }
-        hwm.set(name, Math.max(hwm.get(name) ?? 0, memoryOf(server.pid).hwm));
-      } finally {
-        await server.stop();
       }
+      for (const [name, server] of servers)
+        hwm.set(name, Math.max(hwm.get(name) ?? 0, memoryOf(server.pid).hwm));
+    } finally {
+      for (const server of servers.values()) await server.stop();
     }
   }
 
@@ -199,7 +210,7 @@ try {
     `Machine: ${machine(databases.vendor, databaseVersion)}`,
     `Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] as number).toFixed(2)} at the end (the run itself keeps about 2 busy; more means other work competed with it, and CPU per request is then the figure to compare).`,
     `Command: \`${command}\``,
-    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s) alternating toolkit and baseline; medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
+    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s), each scenario loading toolkit and baseline back to back (order flipped every round); medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
     '',
     table(
       [
@@ -224,10 +235,12 @@ try {
   ].join('\n');
   console.log(output);
   if (options.writeResults) {
+    // One section per database, so a PostgreSQL run does not replace the SQLite figures.
+    const postgres = databases.vendor === 'postgres';
     writeSection(
       join(import.meta.dirname, '..', 'RESULTS.md'),
-      'bench',
-      `## Toolkit against the hand-written baseline\n\n${output}`,
+      postgres ? 'bench-postgres' : 'bench',
+      `## Toolkit against the hand-written baseline${postgres ? ' on PostgreSQL' : ''}\n\n${output}`,
     );
     log('Written to bench/RESULTS.md.');
   }

@@ -2,10 +2,12 @@
  * The benchmark's databases: one template made once per run (the bookstore's schema from the
  * toolkit's `db.migrate(ALL_MODELS)`, then the data), and a fresh copy of it for every server
  * start, so that every contender and round sees the same rows whatever the previous one wrote.
+ * The two most recent copies exist at once (both contenders run side by side); a third
+ * replaces the oldest.
  *
- * SQLite: files in a temporary folder. PostgreSQL: databases `<name>_rfbench_tpl` and
- * `<name>_rfbench_run` created next to the database of `DATABASE_URL` (which is itself never
- * touched) and dropped at the end.
+ * SQLite: files in a temporary folder. PostgreSQL: databases `<name>_rfbench_tpl`,
+ * `<name>_rfbench_run0` and `<name>_rfbench_run1` created next to the database of
+ * `DATABASE_URL` (which is itself never touched) and dropped at the end.
  * @module
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +22,10 @@ export interface BenchDatabases {
   readonly vendor: 'sqlite' | 'postgres';
   /** The template's URL (for EXPLAIN and checks; do not write to it). */
   readonly templateUrl: string;
-  /** A fresh copy of the template; returns its URL. */
+  /**
+   * A fresh copy of the template; returns its URL. The copy made two calls earlier is removed
+   * (its server must have stopped); the previous one stays.
+   */
   fresh(): Promise<string>;
   /** Removes the copies and the template. */
   cleanup(): Promise<void>;
@@ -51,24 +56,23 @@ async function prepareSqlite(fill: Filler): Promise<BenchDatabases> {
   const template = join(dir, 'template.sqlite3');
   await migrateAndFill(`sqlite:${template}`, fill);
   let copies = 0;
-  let current: string | undefined;
-  const removeCurrent = () => {
-    if (!current) return;
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${current}${suffix}`, { force: true });
-    current = undefined;
+  const live: string[] = [];
+  const remove = (file: string) => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   };
   return {
     vendor: 'sqlite',
     templateUrl: `sqlite:${template}`,
     async fresh() {
-      removeCurrent();
-      current = join(dir, `run-${++copies}.sqlite3`);
+      if (live.length >= 2) remove(live.shift() as string);
+      const file = join(dir, `run-${++copies}.sqlite3`);
       // Closing the template checkpointed its WAL: the main file holds every row.
-      copyFileSync(template, current);
-      return `sqlite:${current}`;
+      copyFileSync(template, file);
+      live.push(file);
+      return `sqlite:${file}`;
     },
     async cleanup() {
-      removeCurrent();
+      for (const file of live.splice(0)) remove(file);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -93,9 +97,11 @@ async function preparePostgres(target: string, fill: Filler): Promise<BenchDatab
     }
   };
   const template = name('tpl');
-  const run = name('run');
+  const runs = [name('run0'), name('run1')];
+  const dropRuns = runs.map((run) => `drop database if exists "${run}" with (force)`);
+  let copies = 0;
   await admin([
-    `drop database if exists "${run}" with (force)`,
+    ...dropRuns,
     `drop database if exists "${template}" with (force)`,
     `create database "${template}"`,
   ]);
@@ -104,6 +110,7 @@ async function preparePostgres(target: string, fill: Filler): Promise<BenchDatab
     vendor: 'postgres',
     templateUrl: urlOf(template),
     async fresh() {
+      const run = runs[copies++ % 2] as string;
       await admin([
         `drop database if exists "${run}" with (force)`,
         `create database "${run}" template "${template}"`,
@@ -111,10 +118,7 @@ async function preparePostgres(target: string, fill: Filler): Promise<BenchDatab
       return urlOf(run);
     },
     async cleanup() {
-      await admin([
-        `drop database if exists "${run}" with (force)`,
-        `drop database if exists "${template}" with (force)`,
-      ]);
+      await admin([...dropRuns, `drop database if exists "${template}" with (force)`]);
     },
   };
 }

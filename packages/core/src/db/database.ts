@@ -206,11 +206,12 @@ export class Database {
           await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt)));
           continue;
         }
-        await runHooks(onRollback);
+        if (onRollback.length) await runHooks(onRollback);
         throw this.translateError(error, undefined);
       }
     }
-    await runHooks(onCommit);
+    // Most transactions register no hook: no async call (and its promise) for nothing.
+    if (onCommit.length) await runHooks(onCommit);
     return result;
   }
 

@@ -42,6 +42,9 @@ import {
 } from './model-field-mapping.ts';
 import { type PreparedSerializer, Serializer } from './serializer.ts';
 
+/** The undo of a write that stored no file. */
+const NOTHING_STORED = async (): Promise<void> => {};
+
 /** What `ModelSerializer.with` accepts (DRF's `Meta`, plus the declared fields). */
 export interface ModelSerializerDeclaration<
   M extends AnyModel = AnyModel,
@@ -303,6 +306,9 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * the storage makes it safe and unused, within the model field's `maxLength`.
    */
   protected async storeFiles(data: Record<string, unknown>): Promise<() => Promise<void>> {
+    if (!this.model.fieldList.some((field) => data[field.name] instanceof UploadedFile)) {
+      return NOTHING_STORED;
+    }
     const stored: (() => Promise<void>)[] = [];
     const unstore = async () => {
       await Promise.all(stored.splice(0).map((remove) => remove().catch(() => {})));
