@@ -24,7 +24,14 @@ export { type DialectAdapter, DialectAdapterBase, type ValueReader } from './db/
 export type { MigrationReport } from './db/migrate.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
 export type { ResolvedColumn } from './db/query-paths.ts';
-export { type ColumnRef, type Filter, type OrderTerm, QuerySet } from './db/query-set.ts';
+export {
+  type ColumnRef,
+  type ConditionBuilder,
+  type ConditionShape,
+  type Filter,
+  type OrderTerm,
+  QuerySet,
+} from './db/query-set.ts';
 export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
 export {
   API_EXCEPTIONS,

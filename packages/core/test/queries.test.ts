@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   CheckViolationError,
+  type ConditionBuilder,
   type Database,
   DoesNotExist,
   ForeignKeyViolationError,
@@ -123,6 +124,44 @@ for (const dialect of testDialects()) {
       assert.deepEqual(ids(await books().filter({ title: 'a' }).filter({ isbn: '10' }).execute()), [
         b10.id,
       ]);
+    });
+
+    it('binds the values of a custom condition with a shape, its SQL compiled once per key', async () => {
+      const [b3, b1, b2, b10] = (await seedBooks()) as [BookRow, BookRow, BookRow, BookRow];
+      const isbnAfter = (isbn: string) => ({ key: 'isbn-after', parameters: [isbn] });
+      const after: ConditionBuilder = (eb, ref, [isbn]) => eb(ref('isbn'), '>', isbn);
+      assert.deepEqual(ids(await books().where(after, isbnAfter('1')).execute()), [
+        b10.id,
+        b2.id,
+        b3.id,
+      ]);
+      // The same shape again: its own value is bound, not the first one's.
+      assert.deepEqual(ids(await books().where(after, isbnAfter('2')).execute()), [b3.id]);
+      // Next to a filter, before or after it, each value keeps its place.
+      assert.deepEqual(
+        ids(await books().filter({ title: 'a' }).where(after, isbnAfter('1')).execute()),
+        [b10.id],
+      );
+      assert.deepEqual(
+        ids(await books().where(after, isbnAfter('1')).filter({ title: 'C' }).execute()),
+        [b2.id],
+      );
+      // A builder that writes a value in directly is compiled with it every time.
+      const titled = (title: string) =>
+        books()
+          .where((eb, ref) => eb(ref('title'), '=', title), { key: 'title-inline', parameters: [] })
+          .execute();
+      assert.deepEqual(ids(await titled('a')), [b1.id, b10.id]);
+      assert.deepEqual(ids(await titled('b')), [b3.id]);
+      // Without a shape it is built every time.
+      assert.deepEqual(
+        ids(
+          await books()
+            .where((eb, ref) => eb(ref('title'), '=', 'C'))
+            .execute(),
+        ),
+        [b2.id],
+      );
     });
 
     it('orders by the model default, descending, and by several terms', async () => {

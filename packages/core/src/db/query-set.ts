@@ -48,11 +48,32 @@ export interface OrderTerm {
 /** Resolves paths while a custom condition is built (see {@link QuerySet.where}). */
 export type ColumnRef = (path: string) => Expression<any>;
 
+/**
+ * Builds a custom condition (see {@link QuerySet.where}). `values` stand for the parameters
+ * given with the condition's shape, in their order; use them, not the parameters themselves.
+ */
+export type ConditionBuilder = (
+  eb: ExpressionBuilder<any, any>,
+  ref: ColumnRef,
+  values: readonly unknown[],
+) => Expression<SqlBool>;
+
+/**
+ * The shape of a custom condition, which lets its SQL be compiled once: `key` must tell apart
+ * every SQL the builder can make (it may use nothing else to decide what it builds), and
+ * `parameters` are the values, which the builder reads from its `values` argument.
+ */
+export interface ConditionShape {
+  readonly key: string;
+  readonly parameters: readonly unknown[];
+}
+
 type Condition =
   | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
   | {
       readonly kind: 'custom';
-      readonly build: (eb: ExpressionBuilder<any, any>, ref: ColumnRef) => Expression<SqlBool>;
+      readonly build: ConditionBuilder;
+      readonly shape: ConditionShape | undefined;
     };
 
 interface State {
@@ -137,11 +158,22 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * Keeps rows matching a condition built with Kysely's expression builder. `ref(path)`
    * resolves a declared `relation__field` path (and joins); it throws on any other name, so
    * client input can never become an identifier here.
+   *
+   * Without `shape` the query is built and compiled on every run. With it, its SQL is compiled
+   * once per shape key and the builder gets stand-ins for the parameters as `values`:
+   *
+   * @example
+   * ```ts
+   * Book.objects.where((eb, ref, [isbn]) => eb(ref('isbn'), '>', isbn), {
+   *   key: 'isbn-after',
+   *   parameters: ['978-0'],
+   * });
+   * ```
    */
-  where(
-    build: (eb: ExpressionBuilder<any, any>, ref: ColumnRef) => Expression<SqlBool>,
-  ): QuerySet<M> {
-    return this.#with({ conditions: [...this.#state.conditions, { kind: 'custom', build }] });
+  where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M> {
+    return this.#with({
+      conditions: [...this.#state.conditions, { kind: 'custom', build, shape }],
+    });
   }
 
   /** Replaces the ordering: field names or relation paths, `-` for descending. */
@@ -581,8 +613,24 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const parts: ((slot: Slot) => Expression<SqlBool> | null)[] = [];
     for (const condition of conditions) {
       if (condition.kind === 'custom') {
-        cacheable = false;
-        parts.push(() => condition.build(EB, (path) => EB.ref(joins.resolve(path, where).ref)));
+        const ref = (path: string) => EB.ref(joins.resolve(path, where).ref);
+        const shape = condition.shape;
+        if (!shape) {
+          cacheable = false;
+          parts.push(() => condition.build(EB, ref, []));
+          continue;
+        }
+        const start = parameters.length;
+        parameters.push(...shape.parameters);
+        // JSON keeps a caller's key from running into the next condition's shape.
+        shapes.push(`where${JSON.stringify(shape.key)}`);
+        parts.push((slot) =>
+          condition.build(
+            EB,
+            ref,
+            shape.parameters.map((_, i) => slot(start + i)),
+          ),
+        );
         continue;
       }
       const terms: { binding: LookupBinding; start: number }[] = [];

@@ -3,7 +3,6 @@
  * @module
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Database } from '../db/database.ts';
 import type { ColumnRef, OrderTerm, QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
 import { reverseTerm } from '../filters/ordering-filter.ts';
@@ -114,9 +113,16 @@ export class CursorPagination implements Pagination {
     let query = ordered.selectRelated(...relationPrefixes(paths));
     if (cursor) {
       const { position, reverse, inclusive } = cursor;
-      const db = ordered.db;
-      query = query.where((eb, ref) =>
-        pageCondition(eb, ref, db, terms, position, reverse, inclusive),
+      const adapter = ordered.db.adapter;
+      // The SQL depends on the ordering, the direction and which values are null: compiled
+      // once per such shape, the values bound as parameters.
+      const key = `cursor:${terms.map((t) => `${t.descending ? '-' : ''}${t.path}`).join(',')}:${reverse ? 'r' : ''}${inclusive ? 'i' : ''}:${position.map((v) => (v === null ? 'n' : 'v')).join('')}`;
+      const parameters = position.map((v, i) =>
+        v === null ? null : adapter.toDb((terms[i] as OrderTerm).column.field, v),
+      );
+      query = query.where(
+        (eb, ref, values) => pageCondition(eb, ref, terms, values, position, reverse, inclusive),
+        { key, parameters },
       );
     }
     if (cursor?.reverse) query = query.orderBy(...ordered.ordering.map(reverseTerm));
@@ -357,13 +363,14 @@ function isCalendarDate(value: string): boolean {
 function pageCondition(
   eb: ExpressionBuilder<any, any>,
   ref: ColumnRef,
-  db: Database,
   terms: readonly OrderTerm[],
+  values: readonly unknown[],
   position: readonly unknown[],
   reverse: boolean,
   inclusive: boolean,
 ): Expression<SqlBool> {
-  const value = (i: number) => db.adapter.toDb((terms[i] as OrderTerm).column.field, position[i]);
+  // `values` stand for the position's values as parameters; `position` only says which are null.
+  const value = (i: number) => values[i];
   const equal = (i: number): Expression<SqlBool> => {
     const column = ref((terms[i] as OrderTerm).path);
     return position[i] === null ? eb(column, 'is', null) : eb(column, '=', value(i));

@@ -5,8 +5,12 @@
  * @module
  */
 
+const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
+
 /** Python's `quote_plus`: only letters, digits and `_.-~` stay as they are. */
 export function quotePlus(value: string): string {
+  // Page numbers and cursors (base64url) need no escaping: skip the three passes.
+  if (UNRESERVED.test(value)) return value;
   return encodeURIComponent(value)
     .replace(/[!'()*]/g, (c) => `%${(c.codePointAt(0) as number).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
