@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  AllowAny,
   AuthenticationFailed,
   BaseAuthentication,
   BasePermission,
@@ -75,6 +76,34 @@ class ObjectPermissionViewSet extends BookViewSet {
   override permissionClasses = [EvenBooksOnly];
 }
 
+const later = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Reads only, answered later (as a permission that looks something up would). */
+class LaterReadOnly extends BasePermission {
+  override async hasPermission(request: Request): Promise<boolean> {
+    await later();
+    return request.isSafeMethod;
+  }
+}
+
+/** Even books only, answered later. */
+class LaterEvenBooksOnly extends BasePermission {
+  readonly message = 'Only even books, later.';
+  override async hasObjectPermission(_r: Request, _v: unknown, obj: unknown): Promise<boolean> {
+    await later();
+    return (obj as { id: number }).id % 2 === 0;
+  }
+}
+
+class LaterEvenViewSet extends BookViewSet {
+  override permissionClasses = [LaterEvenBooksOnly];
+}
+
+/** Permissions answering at once and later, mixed: every one of them is asked, in order. */
+class LaterViewSet extends BookViewSet {
+  override permissionClasses = [AllowAny, LaterEvenBooksOnly, LaterReadOnly];
+}
+
 function assertRefused(
   response: LightMyRequestResponse,
   status: number,
@@ -108,6 +137,8 @@ for (const dialect of testDialects()) {
           ['cookie', CookieViewSet, { basename: 'cookie' }],
           ['read-only', ReadOnlyViewSet, { basename: 'read-only' }],
           ['even', ObjectPermissionViewSet, { basename: 'even' }],
+          ['later', LaterViewSet, { basename: 'later' }],
+          ['later-even', LaterEvenViewSet, { basename: 'later-even' }],
         ],
       });
     });
@@ -200,6 +231,42 @@ for (const dialect of testDialects()) {
       assert.equal(list.statusCode, 200);
       const deleted = await request(app, { method: 'DELETE', url: '/api/even/1/' });
       assert.equal(deleted.statusCode, 403);
+    });
+
+    it('waits for permissions that answer with a promise, after those that answer at once', async () => {
+      const list = await request(app, { method: 'GET', url: '/api/later/' });
+      assert.equal(list.statusCode, 200);
+      const count = list.json().length;
+      const refused = await request(app, {
+        method: 'POST',
+        url: '/api/later/',
+        ...json(GOLDEN_BOOK),
+      });
+      assertRefused(refused, 403, NO_PERMISSION);
+      assert.equal(
+        (await request(app, { method: 'GET', url: '/api/later/' })).json().length,
+        count,
+      );
+      const odd = await request(app, { method: 'GET', url: '/api/later/1/' });
+      assertRefused(
+        odd,
+        403,
+        '{"detail":"Only even books, later."}',
+        'GET, PUT, PATCH, DELETE, HEAD, OPTIONS',
+      );
+      assert.equal((await request(app, { method: 'GET', url: '/api/later/2/' })).statusCode, 200);
+      // OPTIONS asks the same permissions as PUT would: no actions for a reader.
+      const options = await request(app, { method: 'OPTIONS', url: '/api/later/2/' });
+      assert.equal(options.statusCode, 200);
+      assert.equal(options.json().actions, undefined);
+      assert.equal(options.json().name, 'Later Instance');
+      // A PUT is offered on the object a later object permission allows, not on the others.
+      const even = await request(app, { method: 'OPTIONS', url: '/api/later-even/2/' });
+      assert.deepEqual(Object.keys(even.json().actions), ['PUT']);
+      const odd2 = await request(app, { method: 'OPTIONS', url: '/api/later-even/1/' });
+      assert.equal(odd2.json().actions, undefined);
+      const collection = await request(app, { method: 'OPTIONS', url: '/api/later-even/' });
+      assert.deepEqual(Object.keys(collection.json().actions), ['POST']);
     });
   });
 }
