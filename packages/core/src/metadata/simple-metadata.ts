@@ -14,8 +14,10 @@ export interface Metadata {
 /** A metadata class. */
 export type MetadataClass = new () => Metadata;
 
-// Per serializer class (or view class without one), the metadata objects already built.
-const cache = new WeakMap<object, Map<string, Readonly<Record<string, unknown>>>>();
+type Built = Map<string, Readonly<Record<string, unknown>>>;
+// Per metadata class, then per serializer class (or view class without one), the metadata
+// objects already built: a subclass that describes actions its own way keeps its own.
+const cache = new WeakMap<Function, WeakMap<object, Built>>();
 
 /**
  * `{name, description, renders, parses, actions}`: `actions` holds, for `POST` on lists and
@@ -30,20 +32,28 @@ export class SimpleMetadata implements Metadata {
    * object every time, frozen, so renderers can reuse its JSON.
    */
   async determineMetadata(request: Request, view: any): Promise<Record<string, unknown>> {
-    const actions =
-      typeof view.getSerializer === 'function' ? await this.determineActions(request, view) : {};
+    const hasSerializer = typeof view.getSerializer === 'function';
+    // The fields' descriptions are the same for a serializer class: described only when its
+    // metadata is built, unless a subclass decides the actions itself.
+    const custom = this.determineActions !== SimpleMetadata.prototype.determineActions;
+    const actions = hasSerializer && custom ? await this.determineActions(request, view) : {};
+    const methods =
+      hasSerializer && !custom ? await this.permittedActions(request, view) : Object.keys(actions);
     const name: string = view.getViewName();
     const description: string = view.getViewDescription();
     const renders: string[] = view.getRenderers().map((r: { mediaType: string }) => r.mediaType);
     const parses: string[] = view.getParsers().map((p: { mediaType: string }) => p.mediaType);
-    const methods = Object.keys(actions);
     const owner: object = methods.length ? view.getSerializerClass() : view.constructor;
     // NUL cannot appear in names, descriptions or media types: the key is unambiguous.
     const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}\0${methods.join()}`;
-    let byKey = cache.get(owner);
-    if (!byKey) cache.set(owner, (byKey = new Map()));
+    let byOwner = cache.get(this.constructor);
+    if (!byOwner) cache.set(this.constructor, (byOwner = new WeakMap()));
+    let byKey = byOwner.get(owner);
+    if (!byKey) byOwner.set(owner, (byKey = new Map()));
     let metadata = byKey.get(key);
     if (!metadata) {
+      if (!custom)
+        for (const method of methods) actions[method] = view.getSerializer().describeFields();
       metadata = Object.freeze({
         name,
         description,
@@ -62,6 +72,14 @@ export class SimpleMetadata implements Metadata {
     view: any,
   ): Promise<Record<string, Readonly<Record<string, FieldDescription>>>> {
     const actions: Record<string, Readonly<Record<string, FieldDescription>>> = {};
+    for (const method of await this.permittedActions(request, view))
+      actions[method] = view.getSerializer().describeFields();
+    return actions;
+  }
+
+  /** Of PUT and POST, those the view allows and the caller may use, in that order. */
+  async permittedActions(request: Request, view: any): Promise<string[]> {
+    const permitted: string[] = [];
     const allowed: string[] = view.allowedMethods;
     for (const method of ['PUT', 'POST']) {
       if (!allowed.includes(method)) continue;
@@ -76,8 +94,8 @@ export class SimpleMetadata implements Metadata {
       } finally {
         request.methodOverride = undefined;
       }
-      actions[method] = view.getSerializer().describeFields();
+      permitted.push(method);
     }
-    return actions;
+    return permitted;
   }
 }

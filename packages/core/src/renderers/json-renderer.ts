@@ -4,8 +4,8 @@
  */
 import { BaseRenderer } from './renderer.ts';
 
-/** The JSON of frozen data: it cannot change, so it is stringified once. */
-const frozenJson = new WeakMap<object, string>();
+/** The JSON of frozen data: it cannot change, so it is stringified (and encoded) once. */
+const frozenJson = new WeakMap<object, Buffer>();
 
 /**
  * Compact JSON, UTF-8, `Content-Type: application/json` (no charset parameter: JSON is UTF-8
@@ -17,12 +17,12 @@ export class JSONRenderer extends BaseRenderer {
   readonly format = 'json';
   override readonly charset = null;
 
-  render(data: unknown): string {
+  render(data: unknown): string | Buffer {
     if (data === null || data === undefined) return '';
     if (typeof data === 'object' && Object.isFrozen(data)) {
-      let text = frozenJson.get(data);
-      if (text === undefined) frozenJson.set(data, (text = JSON.stringify(data)));
-      return text;
+      let bytes = frozenJson.get(data);
+      if (bytes === undefined) frozenJson.set(data, (bytes = Buffer.from(JSON.stringify(data))));
+      return bytes;
     }
     return JSON.stringify(data);
   }

@@ -12,6 +12,8 @@ import {
   type Database,
   IsAuthenticatedOrReadOnly,
   JSONRenderer,
+  type Request,
+  SimpleMetadata,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
@@ -35,6 +37,22 @@ class ReadOnlyForAnonymousViewSet extends BookViewSet {
 
 class RenamedViewSet extends BookViewSet {
   static override viewName = 'Library Shelf';
+}
+
+/** Describes only the title of each action: a subclass deciding the actions itself. */
+class TitleOnlyMetadata extends SimpleMetadata {
+  override async determineActions(request: Request, view: unknown) {
+    const actions = await super.determineActions(request, view);
+    return Object.fromEntries(
+      Object.entries(actions).map(([method, fields]) => [method, { title: fields.title }]),
+    ) as Awaited<ReturnType<SimpleMetadata['determineActions']>>;
+  }
+}
+
+/** The same name as BookViewSet's, with its own metadata class. */
+class TitleOnlyViewSet extends BookViewSet {
+  static override viewName = 'Book';
+  override metadataClass = TitleOnlyMetadata;
 }
 
 const HEAD =
@@ -80,6 +98,7 @@ for (const dialect of testDialects()) {
           ['books', BookViewSet],
           ['read-only', ReadOnlyForAnonymousViewSet, { basename: 'read-only' }],
           ['renamed', RenamedViewSet, { basename: 'renamed' }],
+          ['titles', TitleOnlyViewSet, { basename: 'titles' }],
         ],
         settings: { DEFAULT_RENDERER_CLASSES: [JSONRenderer, HTMLRenderer] },
       });
@@ -124,6 +143,21 @@ for (const dialect of testDialects()) {
       assert.equal(list.statusCode, 200);
       assert.deepEqual(Object.keys(list.json()), ['name', 'description', 'renders', 'parses']);
       assert.equal(list.json().description, 'Anonymous callers may only read.');
+    });
+
+    it('lets a metadata class describe the actions its own way, kept apart from the default', async () => {
+      const expected =
+        `{"name":"Book List","description":"Book ViewSet.",${HEAD},"actions":{"POST":{"title":` +
+        '{"type":"string","required":true,"read_only":false,"label":"Title","max_length":100}}}}';
+      for (let i = 0; i < 2; i++) {
+        const titles = await request(app, { method: 'OPTIONS', url: '/books/api/titles/' });
+        assert.equal(titles.body, expected);
+        const books = await request(app, { method: 'OPTIONS', url: '/books/api/books/' });
+        assert.equal(
+          books.body,
+          `{"name":"Book List","description":"Book ViewSet.",${HEAD},"actions":{"POST":${FIELDS}}}`,
+        );
+      }
     });
 
     it('names the view from viewName, or the class name without ViewSet', async () => {
