@@ -38,7 +38,6 @@ export class HyperlinkedIdentityField extends Field<
   readonly viewName: string;
   readonly lookupField: string;
   readonly lookupUrlKwarg: string;
-  #params: Record<string, unknown> | undefined;
 
   constructor(options: HyperlinkedIdentityFieldOptions) {
     super({ ...options, readOnly: true, source: '*' });
@@ -69,9 +68,6 @@ export class HyperlinkedIdentityField extends Field<
       );
     }
     const row = value as Record<string, unknown>;
-    // One URL per row of a list: the parameters object is reused (reverse() keeps nothing).
-    const params = (this.#params ??= { [this.lookupUrlKwarg]: undefined });
-    params[this.lookupUrlKwarg] = row[this.lookupField];
-    return request.reverse(this.viewName, params);
+    return request.reverse(this.viewName, { [this.lookupUrlKwarg]: row[this.lookupField] });
   }
 }

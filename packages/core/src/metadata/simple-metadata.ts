@@ -15,6 +15,7 @@ export interface Metadata {
 export type MetadataClass = new () => Metadata;
 
 type Built = Map<string, Readonly<Record<string, unknown>>>;
+type Actions = Record<string, Readonly<Record<string, FieldDescription>>>;
 // Per metadata class, then per serializer class (or view class without one), the metadata
 // objects already built: a subclass that describes actions its own way keeps its own.
 const cache = new WeakMap<Function, WeakMap<object, Built>>();
@@ -36,9 +37,12 @@ export class SimpleMetadata implements Metadata {
     // The fields' descriptions are the same for a serializer class: described only when its
     // metadata is built, unless a subclass decides the actions itself.
     const custom = this.determineActions !== SimpleMetadata.prototype.determineActions;
-    const actions = hasSerializer && custom ? await this.determineActions(request, view) : {};
-    const methods =
-      hasSerializer && !custom ? await this.permittedActions(request, view) : Object.keys(actions);
+    const actions = hasSerializer && custom ? await this.determineActions(request, view) : null;
+    const methods = actions
+      ? Object.keys(actions)
+      : hasSerializer
+        ? await this.permittedActions(request, view)
+        : [];
     const name: string = view.getViewName();
     const description: string = view.getViewDescription();
     const renders: string[] = view.getRenderers().map((r: { mediaType: string }) => r.mediaType);
@@ -52,14 +56,14 @@ export class SimpleMetadata implements Metadata {
     if (!byKey) byOwner.set(owner, (byKey = new Map()));
     let metadata = byKey.get(key);
     if (!metadata) {
-      if (!custom)
-        for (const method of methods) actions[method] = view.getSerializer().describeFields();
       metadata = Object.freeze({
         name,
         description,
         renders: Object.freeze(renders),
         parses: Object.freeze(parses),
-        ...(methods.length ? { actions: Object.freeze(actions) } : {}),
+        ...(methods.length
+          ? { actions: Object.freeze(actions ?? describeActions(view, methods)) }
+          : {}),
       });
       byKey.set(key, metadata);
     }
@@ -67,14 +71,8 @@ export class SimpleMetadata implements Metadata {
   }
 
   /** The writable actions the caller may use, with their fields. */
-  async determineActions(
-    request: Request,
-    view: any,
-  ): Promise<Record<string, Readonly<Record<string, FieldDescription>>>> {
-    const actions: Record<string, Readonly<Record<string, FieldDescription>>> = {};
-    for (const method of await this.permittedActions(request, view))
-      actions[method] = view.getSerializer().describeFields();
-    return actions;
+  async determineActions(request: Request, view: any): Promise<Actions> {
+    return describeActions(view, await this.permittedActions(request, view));
   }
 
   /** Of PUT and POST, those the view allows and the caller may use, in that order. */
@@ -98,4 +96,11 @@ export class SimpleMetadata implements Metadata {
     }
     return permitted;
   }
+}
+
+/** Each method's fields, as the view's serializer describes them. */
+function describeActions(view: any, methods: readonly string[]): Actions {
+  const actions: Actions = {};
+  for (const method of methods) actions[method] = view.getSerializer().describeFields();
+  return actions;
 }

@@ -370,18 +370,17 @@ function pageCondition(
   inclusive: boolean,
 ): Expression<SqlBool> {
   // `values` stand for the position's values as parameters; `position` only says which are null.
-  const value = (i: number) => values[i];
   const equal = (i: number): Expression<SqlBool> => {
     const column = ref((terms[i] as OrderTerm).path);
-    return position[i] === null ? eb(column, 'is', null) : eb(column, '=', value(i));
+    return position[i] === null ? eb(column, 'is', null) : eb(column, '=', values[i]);
   };
   const beyond = (i: number): Expression<SqlBool> | null => {
     const term = terms[i] as OrderTerm;
     const column = ref(term.path);
     const greater = term.descending === reverse;
     if (position[i] === null) return greater ? eb(column, 'is not', null) : null;
-    if (greater) return eb(column, '>', value(i));
-    const less = eb(column, '<', value(i));
+    if (greater) return eb(column, '>', values[i]);
+    const less = eb(column, '<', values[i]);
     return term.column.nullable ? eb.or([less, eb(column, 'is', null)]) : less;
   };
   const disjuncts: Expression<SqlBool>[] = [];

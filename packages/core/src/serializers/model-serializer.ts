@@ -306,17 +306,17 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * the storage makes it safe and unused, within the model field's `maxLength`.
    */
   protected async storeFiles(data: Record<string, unknown>): Promise<() => Promise<void>> {
-    if (!this.model.fieldList.some((field) => data[field.name] instanceof UploadedFile)) {
-      return NOTHING_STORED;
-    }
+    const uploads = this.model.fieldList.filter(
+      (field) => field.kind === 'file' && data[field.name] instanceof UploadedFile,
+    );
+    if (uploads.length === 0) return NOTHING_STORED;
     const stored: (() => Promise<void>)[] = [];
     const unstore = async () => {
       await Promise.all(stored.splice(0).map((remove) => remove().catch(() => {})));
     };
     try {
-      for (const field of this.model.fieldList) {
-        const value = data[field.name];
-        if (field.kind !== 'file' || !(value instanceof UploadedFile)) continue;
+      for (const field of uploads) {
+        const value = data[field.name] as UploadedFile;
         const storage = this.context.storage as Storage | undefined;
         if (!storage) {
           throw new ImproperlyConfigured(
