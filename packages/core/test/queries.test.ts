@@ -268,6 +268,29 @@ for (const dialect of testDialects()) {
       assert.equal(rows[1]?.user, null);
     });
 
+    it('runs a statement at once where the driver is synchronous (queryNow)', async () => {
+      await seedBooks();
+      const placeholder = db.vendor === 'sqlite' ? '?' : '$1';
+      const sql = `select count(*) as "n" from "lib_book" where "price" > ${placeholder}`;
+      const heard: string[] = [];
+      const stop = db.onQuery((q) => heard.push(q.sql));
+      const rows = db.queryNow(sql, ['5']);
+      if (db.vendor === 'sqlite') {
+        // The rows themselves, not a promise; listeners hear of it as of any query.
+        assert.ok(Array.isArray(rows));
+        assert.equal(Number((rows[0] as { n: unknown }).n), 3);
+        assert.deepEqual(heard, [sql]);
+        assert.throws(() => db.queryNow('select * from "no_such_table"', []), /no_such_table/);
+      } else {
+        // An asynchronous driver: nothing ran, the caller goes through query().
+        assert.equal(rows, undefined);
+        assert.deepEqual(heard, []);
+      }
+      stop();
+      // query() gives the same rows either way.
+      assert.equal(Number(((await db.query(sql, ['5']))[0] as { n: unknown }).n), 3);
+    });
+
     it('appends the primary key to an ordering that is not unique', () => {
       assert.deepEqual(books().orderBy('title').withStableOrdering().ordering, ['title', 'id']);
       assert.deepEqual(books().orderBy('-isbn').withStableOrdering().ordering, ['-isbn']);

@@ -136,21 +136,31 @@ export class Database {
    * it either way.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    return this.queryNow(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+  }
+
+  /**
+   * {@link query} without a promise where the dialect runs statements synchronously (SQLite,
+   * when no other request holds the connection): the rows, or undefined when the statement
+   * must go through {@link query}. The toolkit's own queries try this first: a read of one
+   * row otherwise cost three promises and their microtask turns on top of the statement.
+   */
+  queryNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     const direct = this.adapter.runDirect;
-    if (direct) {
-      const started = this.#listeners.size ? performance.now() : 0;
-      let rows: unknown[] | undefined;
-      try {
-        rows = direct.call(this.adapter, sql, parameters, this.inTransaction);
-      } catch (error) {
-        this.#notify(sql, parameters, started, error);
-        throw error;
-      }
-      if (rows) {
-        this.#notify(sql, parameters, started);
-        return rows;
-      }
+    if (!direct) return undefined;
+    const started = this.#listeners.size ? performance.now() : 0;
+    let rows: unknown[] | undefined;
+    try {
+      rows = direct.call(this.adapter, sql, parameters, this.inTransaction);
+    } catch (error) {
+      this.#notify(sql, parameters, started, error);
+      throw error;
     }
+    if (rows) this.#notify(sql, parameters, started);
+    return rows;
+  }
+
+  async #queryThroughKysely(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     const result = await this.executor.executeQuery(
       CompiledQuery.raw(sql, parameters as unknown[]),
     );

@@ -271,7 +271,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   async execute(): Promise<Row<M>[]> {
     const db = this.db;
     const { statement, plan } = this.#selectStatement(db);
-    const raw = await this.#query(db, statement);
+    // Awaited only when the driver answered with a promise: an await costs a microtask turn.
+    let raw = this.#query(db, statement);
+    if (!Array.isArray(raw)) raw = await raw;
     const rows = new Array(raw.length);
     for (let i = 0; i < raw.length; i++) rows[i] = plan.read(raw[i] as Record<string, unknown>);
     return rows as Row<M>[];
@@ -297,7 +299,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
               .select((eb) => eb.fn.countAll().as('count'))
           : query.select((eb) => eb.fn.countAll().as('count')),
     );
-    const rows = await this.#query(db, statement);
+    let rows = this.#query(db, statement);
+    if (!Array.isArray(rows)) rows = await rows;
     return Number((rows[0] as { count: unknown }).count);
   }
 
@@ -307,7 +310,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
       query.select(this.#pkRef).limit(sql.lit(1)),
     );
-    const rows = await this.#query(db, statement);
+    let rows = this.#query(db, statement);
+    if (!Array.isArray(rows)) rows = await rows;
     return rows.length > 0;
   }
 
@@ -367,7 +371,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
           .values(Object.fromEntries(columns.map((column, i) => [column, slot(i)])))
           .returning(returningColumns(this.model)),
     );
-    const rows = await this.#query(db, statement);
+    let rows = this.#query(db, statement);
+    if (!Array.isArray(rows)) rows = await rows;
     return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
   }
 
@@ -419,7 +424,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
           .where(this.model.pk.column, '=', slot(columns.length))
           .returning(returningColumns(this.model)),
     );
-    const rows = await this.#query(db, statement);
+    let rows = this.#query(db, statement);
+    if (!Array.isArray(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
   }
@@ -480,9 +486,18 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     }
   }
 
-  /** Runs a compiled statement on the current executor, errors translated. */
-  #query(db: Database, statement: CompiledStatement): Promise<unknown[]> {
-    return this.#run(db, () => db.query(statement.sql, statement.parameters));
+  /**
+   * Runs a compiled statement on the current executor, errors translated: the rows at once
+   * where the driver runs it synchronously (see `Database.queryNow`), else a promise of them.
+   */
+  #query(db: Database, statement: CompiledStatement): unknown[] | Promise<unknown[]> {
+    let rows: unknown[] | undefined;
+    try {
+      rows = db.queryNow(statement.sql, statement.parameters);
+    } catch (error) {
+      throw db.translateError(error, this.model);
+    }
+    return rows ?? this.#run(db, () => db.query(statement.sql, statement.parameters));
   }
 
   #selectStatement(db: Database) {

@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import type { QuerySet } from '../db/query-set.ts';
+import { QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField, SerializerContext } from '../fields/field.ts';
@@ -140,8 +140,10 @@ export class GenericAPIView extends APIView {
   /** The query set after every filter backend. */
   async filterQueryset(queryset: QuerySet<any>): Promise<QuerySet<any>> {
     let result = queryset;
-    for (const backend of this.getFilterBackends())
-      result = await backend.filterQueryset(this.request, result, this);
+    for (const backend of this.getFilterBackends()) {
+      const filtered = backend.filterQueryset(this.request, result, this);
+      result = filtered instanceof QuerySet ? filtered : await filtered;
+    }
     return result;
   }
 

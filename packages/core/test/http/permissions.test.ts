@@ -99,6 +99,29 @@ class LaterEvenViewSet extends BookViewSet {
   override permissionClasses = [LaterEvenBooksOnly];
 }
 
+/**
+ * A "no" given as a thenable that is not a native promise (another promise library's): it
+ * must be waited for, never taken for a truthy answer.
+ */
+class ThenableNo extends BasePermission {
+  override hasPermission(): Promise<boolean> {
+    const no = {
+      // biome-ignore lint/suspicious/noThenProperty: the point of the test is a foreign thenable.
+      then(resolve: (value: boolean) => void) {
+        void later().then(() => resolve(false));
+      },
+    };
+    return no as unknown as Promise<boolean>;
+  }
+  override hasObjectPermission(): Promise<boolean> {
+    return this.hasPermission();
+  }
+}
+
+class ThenableNoViewSet extends BookViewSet {
+  override permissionClasses = [ThenableNo];
+}
+
 /** Permissions answering at once and later, mixed: every one of them is asked, in order. */
 class LaterViewSet extends BookViewSet {
   override permissionClasses = [AllowAny, LaterEvenBooksOnly, LaterReadOnly];
@@ -139,6 +162,7 @@ for (const dialect of testDialects()) {
           ['even', ObjectPermissionViewSet, { basename: 'even' }],
           ['later', LaterViewSet, { basename: 'later' }],
           ['later-even', LaterEvenViewSet, { basename: 'later-even' }],
+          ['thenable-no', ThenableNoViewSet, { basename: 'thenable-no' }],
         ],
       });
     });
@@ -231,6 +255,13 @@ for (const dialect of testDialects()) {
       assert.equal(list.statusCode, 200);
       const deleted = await request(app, { method: 'DELETE', url: '/api/even/1/' });
       assert.equal(deleted.statusCode, 403);
+    });
+
+    it('waits for a permission answering with a thenable that is not a native promise', async () => {
+      const list = await request(app, { method: 'GET', url: '/api/thenable-no/' });
+      assertRefused(list, 403, NO_PERMISSION);
+      const detail = await request(app, { method: 'GET', url: '/api/thenable-no/1/' });
+      assertRefused(detail, 403, NO_PERMISSION, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
     });
 
     it('waits for permissions that answer with a promise, after those that answer at once', async () => {
