@@ -28,13 +28,15 @@ export interface StartOptions {
   readonly databaseUrl: string;
   /** Extra Node.js options (`--cpu-prof`, ...). */
   readonly nodeOptions?: readonly string[];
+  /** Another copy of the contender's server script (another checkout's, to compare builds). */
+  readonly script?: string;
 }
 
 /** Starts a contender and waits for its `READY <port>` line (30 s at most). */
 export function startServer(name: ContenderName, options: StartOptions): Promise<RunningServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeOptions ?? []), SCRIPTS[name]],
+    [...(options.nodeOptions ?? []), options.script ?? SCRIPTS[name]],
     {
       env: {
         ...process.env,
