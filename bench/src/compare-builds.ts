@@ -20,6 +20,7 @@ import { seed } from '../../examples/bookstore/src/seed.ts';
 import { type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
 import { runLoad } from './load.ts';
+import { positive } from './options.ts';
 import { fmt, median, table } from './report.ts';
 import { buildScenarios } from './scenarios.ts';
 
@@ -47,11 +48,6 @@ if (values.help || !values.a) {
   console.log(HELP);
   process.exit(values.help ? 0 : 1);
 }
-const positive = (name: string, value: string | undefined, fallback: number): number => {
-  const n = value === undefined ? fallback : Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
-  return n;
-};
 const pairs = Math.round(positive('pairs', values.pairs, 12));
 const seconds = positive('seconds', values.seconds, 1.5);
 const connections = Math.round(positive('connections', values.connections, 32));

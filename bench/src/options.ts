@@ -37,7 +37,8 @@ const HELP = `Options:
   --profile DIR         run the servers with --cpu-prof, profiles into DIR
   --help                this text`;
 
-function positive(name: string, value: string | undefined, fallback: number): number {
+/** The number given to `--name`, or `fallback` when none was; throws unless it is positive. */
+export function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
