@@ -263,7 +263,9 @@ if (first && last && first !== last) {
 for (const s of sizes) {
   for (const [id, note] of s.notes) lines.push(`- ${s.size} \`${id}\`: ${note}`);
 }
-lines.push('', '### Query plans of the toolkit’s SQL (the baseline runs the same SQL)', '');
+// One blank line before the heading, as the formatter (Biome) writes markdown.
+if (lines[lines.length - 1] !== '') lines.push('');
+lines.push('### Query plans of the toolkit’s SQL (the baseline runs the same SQL)', '');
 for (const s of sizes) {
   lines.push(`#### ${s.size.toLocaleString('en-US')} rows`, '');
   for (const [id, plan] of s.plans) lines.push(`\`${id}\`:`, '', '```', ...plan, '```', '');
