@@ -17,14 +17,12 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { Book } from '../../examples/bookstore/src/models/index.ts';
-import { seed } from '../../examples/bookstore/src/seed.ts';
 import { type ContenderName, memoryOf, type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { parseOptions } from './options.ts';
 import { fmt, machine, median, table, writeSection } from './report.ts';
-import { buildScenarios, type Scenario } from './scenarios.ts';
+import { buildScenarios, type Scenario, type ScenarioData, seedScenarioData } from './scenarios.ts';
 import { type Captured, capture, compareAnswers } from './verify.ts';
 
 const CONTENDERS: readonly ContenderName[] = ['toolkit', 'baseline'];
@@ -33,15 +31,9 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
 const loadAtStart = loadavg()[0] as number;
 
 log(`Preparing the ${options.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'} template database…`);
-let cursorIsbn = '';
-let books = 0;
+let data: ScenarioData = { cursorIsbn: '', books: 0 };
 const databases = await prepareDatabases(options.database, async (db) => {
-  await seed(db);
-  await db.run(async () => {
-    books = await Book.objects.count();
-    const [row] = await Book.objects.orderBy('isbn').slice(499, 500).execute();
-    cursorIsbn = String(row?.isbn ?? '');
-  });
+  data = await seedScenarioData(db);
 });
 
 let databaseVersion: string | undefined;
@@ -52,7 +44,7 @@ if (databases.vendor === 'postgres') {
   await client.end();
 }
 
-const all = buildScenarios({ cursorIsbn, books });
+const all = buildScenarios(data);
 const unknown = (options.scenarios ?? []).filter((id) => !all.some((s) => s.id === id));
 if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
 const selected = options.scenarios ? all.filter((s) => options.scenarios?.includes(s.id)) : all;

@@ -18,14 +18,12 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Book } from '../../examples/bookstore/src/models/index.ts';
-import { seed } from '../../examples/bookstore/src/seed.ts';
 import { type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
 import { runLoad } from './load.ts';
 import { positive } from './options.ts';
 import { fmt, median, table } from './report.ts';
-import { buildScenarios } from './scenarios.ts';
+import { buildScenarios, type ScenarioData, seedScenarioData } from './scenarios.ts';
 
 const HELP = `Options:
   --a DIR            the checkout measured first (with its node_modules), e.g. a git worktree
@@ -63,17 +61,11 @@ const builds = {
 };
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
-let cursorIsbn = '';
-let books = 0;
+let data: ScenarioData = { cursorIsbn: '', books: 0 };
 const databases = await prepareDatabases('sqlite', async (db) => {
-  await seed(db);
-  await db.run(async () => {
-    books = await Book.objects.count();
-    const [row] = await Book.objects.orderBy('isbn').slice(499, 500).execute();
-    cursorIsbn = String(row?.isbn ?? '');
-  });
+  data = await seedScenarioData(db);
 });
-const all = buildScenarios({ cursorIsbn, books });
+const all = buildScenarios(data);
 const ids = (values.scenarios ?? 'detail,list,create,patch').split(',');
 const unknown = ids.filter((id) => !all.some((s) => s.id === id));
 if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);

@@ -4,7 +4,10 @@
  * @module
  */
 
+import type { Database } from '@restframework/core';
 import * as tricks from '@restframework/tricks';
+import { Book } from '../../examples/bookstore/src/models/index.ts';
+import { seed } from '../../examples/bookstore/src/seed.ts';
 import { BookProxyViewSet } from '../../examples/bookstore/src/viewsets/book-viewsets.ts';
 import { ProfileViewSet } from '../../examples/bookstore/src/viewsets/profile-viewset.ts';
 import { encodeCursor } from '../baseline/cursor.ts';
@@ -38,6 +41,16 @@ export interface ScenarioData {
   readonly cursorIsbn: string;
   /** How many books there are (PATCH spreads over them). */
   readonly books: number;
+}
+
+/** Fills a template database with the bookstore's seed and returns what the scenarios need of it. */
+export async function seedScenarioData(db: Database): Promise<ScenarioData> {
+  await seed(db);
+  return db.run(async () => {
+    const books = await Book.objects.count();
+    const [row] = await Book.objects.orderBy('isbn').slice(499, 500).execute();
+    return { books, cursorIsbn: String(row?.isbn ?? '') };
+  });
 }
 
 /**
