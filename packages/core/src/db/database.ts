@@ -144,6 +144,12 @@ export class Database {
    * when no other request holds the connection): the rows, or undefined when the statement
    * must go through {@link query}. The toolkit's own queries try this first: a read of one
    * row otherwise cost three promises and their microtask turns on top of the statement.
+   *
+   * @example
+   * ```ts
+   * const sql = 'select count(*) as "n" from "books_book"';
+   * const rows = db.queryNow(sql, []) ?? (await db.query(sql, []));
+   * ```
    */
   queryNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     const direct = this.adapter.runDirect;
