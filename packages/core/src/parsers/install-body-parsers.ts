@@ -3,7 +3,6 @@
  * encapsulated context so that an app's other routes keep Fastify's defaults.
  * @module
  */
-import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { APISettings } from '../settings/api-settings.ts';
 import { UNPARSED_BODY } from './parser.ts';
@@ -14,13 +13,10 @@ const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/i;
 /**
  * JSON and url-encoded bodies are read into a string here, within `MAX_BODY_SIZE` (413
  * above), and parsed by the view's parser class, so that parse errors are answered by the
- * view like any other error. Multipart bodies are left to the multipart parser, which streams
- * them; any other type is left unread, and the view answers 415.
+ * view like any other error. Multipart bodies are left unread for the multipart parser, which
+ * streams them; so is any other type, and the view answers 415 when no parser takes it.
  */
-export async function installBodyParsers(
-  instance: FastifyInstance,
-  settings: APISettings,
-): Promise<void> {
+export function installBodyParsers(instance: FastifyInstance, settings: APISettings): void {
   instance.removeAllContentTypeParsers();
   for (const type of [JSON_TYPES, 'application/x-www-form-urlencoded']) {
     instance.addContentTypeParser(
@@ -29,6 +25,5 @@ export async function installBodyParsers(
       (_request, body, done) => done(null, body),
     );
   }
-  await instance.register(multipart, { limits: { parts: settings.MAX_UPLOAD_PARTS } });
   instance.addContentTypeParser('*', (_request, _payload, done) => done(null, UNPARSED_BODY));
 }

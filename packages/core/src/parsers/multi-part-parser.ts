@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import {
   type ErrorTree,
   ParseError,
@@ -22,13 +21,8 @@ import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
-import { BaseParser, type ParserContext } from './parser.ts';
-
-type Part = MultipartFile | MultipartValue;
-type MultipartRequest = {
-  isMultipart(): boolean;
-  parts(options: object): AsyncIterableIterator<Part>;
-};
+import { MultipartError, multipartParts } from './multipart-parts.ts';
+import { BaseParser, type ParserContext, UNPARSED_BODY } from './parser.ts';
 
 /** Where temporary files go when `FILE_UPLOAD_TEMP_DIR` is not set. */
 export const DEFAULT_UPLOAD_TEMP_DIR: string = join(tmpdir(), 'restframework-uploads');
@@ -44,7 +38,7 @@ interface Received {
 }
 
 /**
- * `multipart/form-data`, on `@fastify/multipart` (busboy). Text parts become values, file
+ * `multipart/form-data`, read with busboy ({@link multipartParts}). Text parts become values, file
  * parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part with an
  * empty file name is a text value, as in DRF ("not a file").
  *
@@ -63,26 +57,21 @@ export class MultiPartParser extends BaseParser {
   readonly mediaType = 'multipart/form-data';
 
   async parse(request: Request, context: ParserContext): Promise<unknown> {
-    const raw = request.raw as unknown as MultipartRequest;
-    if (typeof raw.isMultipart !== 'function' || !raw.isMultipart()) {
+    // The router leaves multipart bodies unread; anything else was read by another parser.
+    if (request.raw.body !== UNPARSED_BODY) {
       throw new ParseError('Multipart form parse error - Invalid boundary in multipart: None');
     }
     const { MAX_UPLOAD_PARTS, MAX_UPLOAD_FIELD_SIZE, MAX_UPLOAD_BODY_SIZE } = request.settings;
     const tempDir = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
     const data = createFormInput();
     let total = 0;
-    const parts = raw.parts({
-      limits: {
-        parts: MAX_UPLOAD_PARTS,
-        fieldSize: MAX_UPLOAD_FIELD_SIZE,
-        fieldNameSize: 1000,
-        headerPairs: 100,
-        fileSize: MAX_UPLOAD_BODY_SIZE,
-      },
-      throwFileSizeLimit: true,
-      defParamCharset: 'utf8',
-      // The name as sent: made safe below, as Django's parser does.
-      preservePath: true,
+    // File names come as sent (busboy's `preservePath`), made safe below as Django's parser does.
+    const parts = multipartParts(request.raw.raw, {
+      parts: MAX_UPLOAD_PARTS,
+      fieldSize: MAX_UPLOAD_FIELD_SIZE,
+      fieldNameSize: 1000,
+      headerPairs: 100,
+      fileSize: MAX_UPLOAD_BODY_SIZE,
     });
     try {
       for await (const part of parts) {
@@ -92,10 +81,9 @@ export class MultiPartParser extends BaseParser {
               `A form value is larger than ${MAX_UPLOAD_FIELD_SIZE} bytes.`,
             );
           }
-          const value = typeof part.value === 'string' ? part.value : String(part.value);
-          total += Buffer.byteLength(value);
+          total += Buffer.byteLength(part.value);
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = value;
+          data[part.fieldname] = part.value;
           continue;
         }
         if (!part.filename) {
@@ -286,30 +274,15 @@ function contentLength(request: Request): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-/** Maps @fastify/multipart and busboy errors to 413 and 400 answers. */
+/** Maps busboy's failures to 413 and 400 answers. */
 function translateMultipartError(error: unknown): unknown {
-  if (
-    error instanceof PayloadTooLarge ||
-    error instanceof ValidationError ||
-    error instanceof ParseError
-  )
-    return error;
-  const code = (error as { code?: string })?.code;
-  const message = (error as Error)?.message ?? String(error);
-  switch (code) {
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FILES_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new PayloadTooLarge('The multipart body has too many parts.');
-    case 'FST_REQ_FILE_TOO_LARGE':
+  if (!(error instanceof MultipartError)) return error;
+  switch (error.reason) {
+    case 'too-many-parts':
+      return new PayloadTooLarge(error.message);
+    case 'file-too-large':
       return new PayloadTooLarge();
-    case 'FST_PROTO_VIOLATION':
-      return new ParseError(
-        'Multipart form parse error - a part name is not allowed (such as __proto__ or constructor).',
-      );
-    case 'FST_INVALID_JSON_FIELD_ERROR':
-      return new ParseError('Multipart form parse error - a JSON part is not valid JSON.');
     default:
-      return new ParseError(`Multipart form parse error - ${message}`);
+      return new ParseError(`Multipart form parse error - ${error.message}`);
   }
 }

@@ -69,7 +69,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
 });
-const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 /** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {
@@ -116,25 +115,15 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   // The browsable API's own stylesheet and script.
   registerStaticAssets(app);
 
-  // Callback-style hooks: they run on every request, and async ones cost a promise and a
-  // microtask turn each.
+  // One callback-style hook: it runs on every request of the app, and each hook costs a
+  // step of Fastify's hook runner (an async one a promise and a microtask turn too). The
+  // security headers are set here, first, so that any handler can still replace one and
+  // every answer carries them, refusals of a host included; uploads' temporary files are
+  // removed by the router when its view is done.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    reply.headers(SECURITY_HEADERS);
     if (isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) return done();
     void sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
-  });
-
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    for (const [name, value] of SECURITY_HEADER_ENTRIES) {
-      if (!reply.hasHeader(name)) reply.header(name, value);
-    }
-    done(null, payload);
-  });
-
-  // Temporary files of uploads go when the request ends, whatever happened to it.
-  app.addHook('onResponse', (request, _reply, done) => {
-    const files = request.restRequest?.uploadedFiles;
-    if (!files?.length) return done();
-    Promise.all(files.map((f) => f.discard())).then(() => done(), done);
   });
 
   app.setNotFoundHandler((_request, reply) =>

@@ -134,7 +134,7 @@ export class DefaultRouter {
     }
     const state = instance.restFramework;
     const base = instance.prefix.replace(/\/+$/, '');
-    await installBodyParsers(instance, state.settings);
+    installBodyParsers(instance, state.settings);
     instance.setErrorHandler((error: FastifyError, request, reply) =>
       this.#handleFastifyError(error, request, reply, state),
     );

@@ -367,6 +367,74 @@ for (const dialect of testDialects()) {
       }
     });
 
+    describe('bodies that are not well-formed multipart (400)', () => {
+      const { payload: whole, headers } = multipartBody([
+        username,
+        resume(64 * KiB),
+        { name: 'other', value: 'x' },
+      ]);
+      const cases: [string, string | Buffer, Record<string, string>, string][] = [
+        [
+          'no boundary in the Content-Type (DRF: "Invalid boundary")',
+          'username=golden',
+          { 'content-type': 'multipart/form-data' },
+          'Multipart form parse error - Invalid boundary in multipart: None',
+        ],
+        [
+          'cut in the middle of a file part',
+          whole.subarray(0, 40 * KiB),
+          headers,
+          'Multipart form parse error - Unexpected end of multipart data',
+        ],
+        [
+          'cut after a complete file part, before the last boundary',
+          whole.subarray(0, whole.length - 60),
+          headers,
+          'Multipart form parse error - Unexpected end of multipart data',
+        ],
+      ];
+      for (const [title, payload, contentType, detail] of cases) {
+        it(title, async () => {
+          const res = await app.inject({
+            method: 'POST',
+            url: '/api/upload/',
+            payload,
+            headers: { ...contentType, host: HOST, accept: 'application/json' },
+          });
+          assert.equal(res.statusCode, 400, res.body);
+          assert.deepEqual(res.json(), { detail });
+          assert.deepEqual(filesUnder(media), []);
+          assert.equal(await Upload.objects.using(db).count(), 0);
+        });
+      }
+
+      it('reads an empty body as an empty form, as Django does', async () => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/upload/',
+          payload: '',
+          headers: { ...headers, host: HOST, accept: 'application/json' },
+        });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.deepEqual(res.json(), {
+          username: ['This field is required.'],
+          resume: ['No file was submitted.'],
+        });
+      });
+    });
+
+    it('takes part names such as __proto__ and constructor as plain, unknown names', async () => {
+      const res = await post(app, '/api/upload/', [
+        { name: '__proto__', value: 'x' },
+        { name: 'constructor', value: 'y' },
+        { name: 'toString', filename: 'a.txt', content: 'z' },
+        username,
+        resume('hello'),
+      ]);
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(filesUnder(media), ['resume.txt']);
+    });
+
     it('leaves no temporary file when the client goes away mid-upload', async () => {
       // The view tells when it is done, so that the checks run after the server gave up.
       let viewDone!: () => void;
