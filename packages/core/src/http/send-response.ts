@@ -25,8 +25,8 @@ export function sendResponse(
 ): FastifyReply | Promise<FastifyReply> {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  if (request?.closeConnection) reply.header('Connection', 'close');
-  if (reply.getHeader('Connection') === 'close') lingerOnClose(reply);
+  if (request?.closeConnection) reply.header('connection', 'close');
+  if (reply.getHeader('connection') === 'close') lingerOnClose(reply);
   if (response.status === 204 || response.status === 304) return reply.send();
   const renderer: Renderer = request
     ? (request.acceptedRenderer ??
@@ -38,7 +38,7 @@ export function sendResponse(
   const body = context ? renderer.render(response.data, context) : FALLBACK.render(response.data);
   const send = (bytes: string | Buffer): FastifyReply => {
     reply.header(
-      'Content-Type',
+      'content-type',
       renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
     );
     if (context && renderer.getHeaders) {

@@ -70,6 +70,29 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Cross-Origin-Opener-Policy': 'same-origin',
 });
 
+// Lower-case, as Fastify keeps header names: its lookups then find them as they are.
+const SECURITY_HEADER_NAMES = Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase());
+const SECURITY_HEADER_VALUES = Object.values(SECURITY_HEADERS);
+
+/**
+ * `isAllowedHost` for one list of patterns, remembering its answers: a service sees few
+ * distinct `Host` headers, and the check ran on every request. Forgets them all past 256,
+ * so that clients sending random hosts cannot make it grow.
+ */
+function hostChecker(allowed: readonly string[]): (host: string | undefined) => boolean {
+  const known = new Map<string, boolean>();
+  return (host) => {
+    if (host === undefined) return false;
+    let answer = known.get(host);
+    if (answer === undefined) {
+      answer = isAllowedHost(host, allowed);
+      if (known.size >= 256) known.clear();
+      known.set(host, answer);
+    }
+    return answer;
+  };
+}
+
 /** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {
   switch (error.code) {
@@ -120,9 +143,12 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   // security headers are set here, first, so that any handler can still replace one and
   // every answer carries them, refusals of a host included; uploads' temporary files are
   // removed by the router when its view is done.
+  const allowedHost = hostChecker(settings.ALLOWED_HOSTS);
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    if (isAllowedHost(request.headers.host, settings.ALLOWED_HOSTS)) return done();
+    for (let i = 0; i < SECURITY_HEADER_NAMES.length; i++) {
+      reply.header(SECURITY_HEADER_NAMES[i] as string, SECURITY_HEADER_VALUES[i]);
+    }
+    if (allowedHost(request.headers.host)) return done();
     void sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
   });
 

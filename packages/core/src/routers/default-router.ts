@@ -209,22 +209,14 @@ export class DefaultRouter {
       exposeHeadRoute: false,
       prefixTrailingSlash: 'slash',
       config: config as never,
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const request = new Request(req, reply, state.settings, state.urls);
-        req.restRequest = request;
-        const view = makeView(viewset, extra, state, req.method);
-        let response: Response;
-        try {
-          response = await state.database.run(() =>
-            view.dispatch(request, req.params as Record<string, string>),
-          );
-        } finally {
-          // Uploads' temporary files are done with when the view is, also when the client
-          // has gone (then no response hook runs).
-          const files = request.uploadedFiles;
-          if (files.length) await Promise.all(files.map((file) => file.discard()));
-        }
-        return sendResponse(request, view, response, reply, view.getRenderers());
+      // Not async: a Fastify handler that answers through `reply` and returns nothing is not
+      // waited on, where an async one resolving to the reply (a thenable) cost a promise job
+      // per request.
+      handler: (req: FastifyRequest, reply: FastifyReply) => {
+        handleRequest(req, reply, viewset, extra, state).then(undefined, (error: unknown) => {
+          if (reply.sent) req.log.error({ err: error }, 'error after the response was sent');
+          else reply.send(error instanceof Error ? error : new Error(String(error)));
+        });
       },
     });
     const bare = url.replace(/\/$/, '');
@@ -278,6 +270,33 @@ export class DefaultRouter {
       reply,
     );
   }
+}
+
+/** Runs a view for one request and sends its response. */
+async function handleRequest(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  viewset: ViewSetClass,
+  extra: Readonly<Record<string, unknown>>,
+  state: RestFrameworkState,
+): Promise<void> {
+  const request = new Request(req, reply, state.settings, state.urls);
+  req.restRequest = request;
+  const view = makeView(viewset, extra, state, req.method);
+  let response: Response;
+  try {
+    response = await state.database.run(() =>
+      view.dispatch(request, req.params as Record<string, string>),
+    );
+  } finally {
+    // Uploads' temporary files go when the view is done, whatever became of it (the client
+    // may be gone).
+    const files = request.uploadedFiles;
+    if (files.length) await Promise.all(files.map((file) => file.discard()));
+  }
+  // Not returned: the reply is a thenable, and resolving a promise with it costs a job.
+  const sent = sendResponse(request, view, response, reply, view.getRenderers());
+  if (sent instanceof Promise) await sent;
 }
 
 function makeView(
