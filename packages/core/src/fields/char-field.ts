@@ -84,7 +84,7 @@ export class CharField<const O extends CharFieldOptions = CharFieldOptions> exte
   }
 
   toRepresentation(value: unknown): string {
-    return String(value);
+    return typeof value === 'string' ? value : String(value);
   }
 
   protected override emptyFormValue(): unknown {

@@ -55,6 +55,8 @@ export class DateField<const O extends FieldOptions<string> = FieldOptions<strin
   }
 
   toRepresentation(value: unknown): string {
+    // Drivers give dates as 'YYYY-MM-DD' text: as they are.
+    if (typeof value === 'string') return value.length <= 10 ? value : value.slice(0, 10);
     if (value instanceof Date) return value.toISOString().slice(0, 10);
     return String(value).slice(0, 10);
   }

@@ -8,6 +8,7 @@ import {
   type FieldOptions,
   type JsonSchema,
   type JsonSchemaOptions,
+  type RequestLike,
   type RunContext,
 } from './field.ts';
 
@@ -38,6 +39,11 @@ export class HyperlinkedIdentityField extends Field<
   readonly viewName: string;
   readonly lookupField: string;
   readonly lookupUrlKwarg: string;
+  /**
+   * The URL around its one parameter for the last request seen: a list renders many rows for
+   * one request. Checked by identity, so a field shared by requests never mixes them up.
+   */
+  #link: LinkParts | undefined;
 
   constructor(options: HyperlinkedIdentityFieldOptions) {
     super({ ...options, readOnly: true, source: '*' });
@@ -67,7 +73,42 @@ export class HyperlinkedIdentityField extends Field<
           'to build absolute URLs: pass context: { request } when you create the serializer.',
       );
     }
-    const row = value as Record<string, unknown>;
-    return request.reverse(this.viewName, { [this.lookupUrlKwarg]: row[this.lookupField] });
+    const lookup = (value as Record<string, unknown>)[this.lookupField];
+    let link = this.#link;
+    if (link?.request !== request) {
+      link = linkParts(request, this.viewName, this.lookupUrlKwarg);
+      this.#link = link;
+    }
+    // Integers need no encoding; anything else is encoded as reverse() does.
+    if (link.prefix !== undefined) {
+      if (typeof lookup === 'number' && Number.isSafeInteger(lookup))
+        return link.prefix + lookup + link.suffix;
+      if (typeof lookup === 'string') return link.prefix + encodeURIComponent(lookup) + link.suffix;
+    }
+    return request.reverse(this.viewName, { [this.lookupUrlKwarg]: lookup });
   }
+}
+
+/** A route's absolute URL split around its parameter (prefix undefined: not one parameter). */
+interface LinkParts {
+  readonly request: object;
+  readonly prefix: string | undefined;
+  readonly suffix: string;
+}
+
+/** Stands for the parameter while the URL is split; encoded as `%00`, never in a real URL. */
+const PLACEHOLDER = '\u0000';
+
+function linkParts(request: RequestLike, viewName: string, kwarg: string): LinkParts {
+  let url: string;
+  try {
+    url = request.reverse(viewName, { [kwarg]: PLACEHOLDER });
+  } catch {
+    // Another parameter is missing: each row goes through reverse(), which says what is wrong.
+    return { request, prefix: undefined, suffix: '' };
+  }
+  const at = url.indexOf('%00');
+  if (at === -1 || url.indexOf('%00', at + 3) !== -1)
+    return { request, prefix: undefined, suffix: '' };
+  return { request, prefix: url.slice(0, at), suffix: url.slice(at + 3) };
 }

@@ -57,7 +57,30 @@ describe('HyperlinkedIdentityField', () => {
     });
   });
 
-  it('passes the view name and the lookup to reverse()', () => {
+  it('passes the view name and the lookup to reverse(), once per request for a list', () => {
+    const calls: unknown[] = [];
+    const spyOn = (origin: string): RequestLike => ({
+      reverse: (name, params = {}) => {
+        calls.push([name, params]);
+        return `${origin}/books/${encodeURIComponent(String(params.pk))}/`;
+      },
+      buildAbsoluteUri: (path) => path,
+    });
+    const field = bindField(new HyperlinkedIdentityField({ viewName: 'book-detail' }), 'url');
+    const first = testRunContext({ context: { request: spyOn('http://a') } });
+    assert.deepEqual(
+      [{ id: 5 }, { id: 6 }, { id: 'a/b ü' }].map((row) => field.toRepresentation(row, first)),
+      ['http://a/books/5/', 'http://a/books/6/', 'http://a/books/a%2Fb%20%C3%BC/'],
+    );
+    // One call for the request, its parameter standing in for every row.
+    assert.deepEqual(calls, [['book-detail', { pk: '\u0000' }]]);
+    // Another request (another host) is never given the first one's URLs.
+    const second = testRunContext({ context: { request: spyOn('http://b') } });
+    assert.equal(field.toRepresentation({ id: 5 }, second), 'http://b/books/5/');
+    assert.equal(calls.length, 2);
+  });
+
+  it('calls reverse() for each row when the URL does not show its parameter', () => {
     const calls: unknown[] = [];
     const spy: RequestLike = {
       reverse: (name, params) => {
@@ -67,8 +90,13 @@ describe('HyperlinkedIdentityField', () => {
       buildAbsoluteUri: (path) => path,
     };
     const field = bindField(new HyperlinkedIdentityField({ viewName: 'book-detail' }), 'url');
-    field.toRepresentation({ id: 5 }, testRunContext({ context: { request: spy } }));
-    assert.deepEqual(calls, [['book-detail', { pk: 5 }]]);
+    const ctx = testRunContext({ context: { request: spy } });
+    assert.equal(field.toRepresentation({ id: 5 }, ctx), 'http://x/');
+    assert.equal(field.toRepresentation({ id: 6 }, ctx), 'http://x/');
+    assert.deepEqual(calls.slice(1), [
+      ['book-detail', { pk: 5 }],
+      ['book-detail', { pk: 6 }],
+    ]);
   });
 
   it('needs the request in the serializer context', () => {
