@@ -268,6 +268,42 @@ for (const dialect of testDialects()) {
       assert.equal(rows[1]?.user, null);
     });
 
+    it('loads a relation of a relation (a__b loads a too, as Django), nested, in one query', async () => {
+      const ann = await users().create({ username: 'ann' });
+      const withUser = await profiles().create({ user: ann, biography: 'ann' });
+      const withoutUser = await profiles().create({ biography: 'nobody' });
+      await books().create({ title: 'A', isbn: '1', price: '1.50', owner: withUser });
+      await books().create({ title: 'B', isbn: '2', price: '2.25', owner: withoutUser });
+      await books().create({ title: 'C', isbn: '3', price: '3' });
+      let queries = 0;
+      const stop = db.onQuery(() => queries++);
+      const rows = (await books().selectRelated('owner__user').execute()) as unknown as Array<
+        Record<string, unknown> & { owner: (Record<string, unknown> & { user: unknown }) | null }
+      >;
+      stop();
+      assert.equal(queries, 1);
+      assert.deepEqual(
+        rows.map((row) => [row.title, row.price, row.owner?.biography ?? null]),
+        [
+          ['A', '1.50', 'ann'],
+          ['B', '2.25', 'nobody'],
+          ['C', '3.00', null],
+        ],
+      );
+      assert.equal((rows[0]?.owner?.user as { username?: string } | null)?.username, 'ann');
+      assert.equal(rows[1]?.owner?.user, null);
+      assert.equal(rows[2]?.owner, null);
+      // Records hold the model's fields and the related rows, no flat `owner__...` keys.
+      assert.deepEqual(Object.keys(rows[0] ?? {}), [
+        ...Book.fieldList.map((field) => field.attname),
+        'owner',
+      ]);
+      assert.deepEqual(Object.keys(rows[0]?.owner ?? {}), [
+        ...Profile.fieldList.map((field) => field.attname),
+        'user',
+      ]);
+    });
+
     it('runs a statement at once where the driver is synchronous (queryNow)', async () => {
       await seedBooks();
       const placeholder = db.vendor === 'sqlite' ? '?' : '$1';

@@ -32,6 +32,12 @@ import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
 import type { ValueReader } from './dialect-adapter.ts';
 import { bindLookup, type LookupBinding, splitLookup } from './lookups.ts';
 import { JoinSet, type ResolvedColumn } from './query-paths.ts';
+import {
+  type ColumnRead,
+  compileRowReader,
+  type RelatedRead,
+  type RowReader,
+} from './row-reader.ts';
 import { type CompiledStatement, compileStatement, type Slot } from './statement-cache.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
@@ -726,48 +732,52 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
 
   const columns: string[] = [];
   const local: Array<[string, ValueReader]> = [];
+  const localColumns: ColumnRead[] = [];
   for (const field of model.fieldList) {
     columns.push(`${model.table}.${field.column} as ${field.attname}`);
     const reader = db.adapter.reader(field);
     if (reader) local.push([field.attname, reader]);
+    localColumns.push([field.attname, field.attname, reader]);
   }
   const joins = new JoinSet(model);
-  const nested = related.map((path) => {
+  // `a__b` loads `a` too, as Django's select_related: its row is where `b` is nested.
+  const paths = [
+    ...new Set(
+      related.flatMap((path) =>
+        path.split('__').map((_, i, parts) => parts.slice(0, i + 1).join('__')),
+      ),
+    ),
+  ];
+  const byPath = new Map<string, RelatedRead & { children: RelatedRead[] }>();
+  const top: RelatedRead[] = [];
+  for (const path of paths) {
     const join = joins.join(path, `${model.name}.selectRelated`);
-    const fields = join.model.fieldList.map((field: AnyModelField) => {
+    const relatedColumns = join.model.fieldList.map((field: AnyModelField): ColumnRead => {
       const key = `${path}__${field.attname}`;
       columns.push(`${join.alias}.${field.column} as ${key}`);
-      return [key, field.attname, db.adapter.reader(field)] as const;
+      return [key, field.attname, db.adapter.reader(field)];
     });
-    const parts = path.split('__');
-    return {
-      parents: parts.slice(0, -1),
-      name: parts[parts.length - 1] as string,
+    const cut = path.lastIndexOf('__');
+    const node = {
+      name: cut === -1 ? path : path.slice(cut + 2),
       pk: `${path}__${join.model.pk.attname}`,
-      fields,
+      columns: relatedColumns,
+      children: [] as RelatedRead[],
     };
-  });
+    byPath.set(path, node);
+    (cut === -1 ? top : (byPath.get(path.slice(0, cut))?.children ?? top)).push(node);
+  }
 
-  const read = (raw: Record<string, unknown>): Record<string, unknown> => {
-    for (let i = 0; i < local.length; i++) {
-      const [key, reader] = local[i] as [string, ValueReader];
-      raw[key] = reader(raw[key]);
-    }
-    for (const rel of nested) {
-      let target: Record<string, unknown> | null = raw;
-      for (const parent of rel.parents)
-        target = (target?.[parent] as Record<string, unknown> | null) ?? null;
-      let value: Record<string, unknown> | null = null;
-      if (raw[rel.pk] !== null && raw[rel.pk] !== undefined) {
-        value = {};
-        for (const [key, attname, reader] of rel.fields)
-          value[attname] = reader ? reader(raw[key]) : raw[key];
-      }
-      for (const [key] of rel.fields) delete raw[key];
-      if (target) target[rel.name] = value;
-    }
-    return raw;
-  };
+  // Without related rows the driver's row is the record: its values are read in place.
+  const read: RowReader = top.length
+    ? compileRowReader(localColumns, top)
+    : (raw) => {
+        for (let i = 0; i < local.length; i++) {
+          const [key, reader] = local[i] as [string, ValueReader];
+          raw[key] = reader(raw[key]);
+        }
+        return raw;
+      };
   // Kysely's nodes are immutable, so one parse of the select list serves every query.
   const parsed = db.kysely.selectFrom(model.table).select(columns).toOperationNode().selections;
   const selections = (parsed ?? []).map((node) => ({ toOperationNode: () => node.selection }));
