@@ -76,6 +76,11 @@ export class HyperlinkedIdentityField extends Field<
     const lookup = (value as Record<string, unknown>)[this.lookupField];
     let link = this.#link;
     if (link?.request !== request) {
+      // A request's first row goes through reverse(): a detail view renders no other.
+      this.#link = { request, prefix: undefined, suffix: '', split: false };
+      return request.reverse(this.viewName, { [this.lookupUrlKwarg]: lookup });
+    }
+    if (!link.split) {
       link = linkParts(request, this.viewName, this.lookupUrlKwarg);
       this.#link = link;
     }
@@ -94,6 +99,8 @@ interface LinkParts {
   readonly request: object;
   readonly prefix: string | undefined;
   readonly suffix: string;
+  /** False until the URL was split (at the request's second row). */
+  readonly split: boolean;
 }
 
 /** Stands for the parameter while the URL is split; encoded as `%00`, never in a real URL. */
@@ -105,10 +112,10 @@ function linkParts(request: RequestLike, viewName: string, kwarg: string): LinkP
     url = request.reverse(viewName, { [kwarg]: PLACEHOLDER });
   } catch {
     // Another parameter is missing: each row goes through reverse(), which says what is wrong.
-    return { request, prefix: undefined, suffix: '' };
+    return { request, prefix: undefined, suffix: '', split: true };
   }
   const at = url.indexOf('%00');
   if (at === -1 || url.indexOf('%00', at + 3) !== -1)
-    return { request, prefix: undefined, suffix: '' };
-  return { request, prefix: url.slice(0, at), suffix: url.slice(at + 3) };
+    return { request, prefix: undefined, suffix: '', split: true };
+  return { request, prefix: url.slice(0, at), suffix: url.slice(at + 3), split: true };
 }

@@ -57,6 +57,7 @@ type Handler = (request: Request) => Promise<Response> | Response;
 const NO_ACTIONS = {};
 const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>();
 const viewNames = new WeakMap<Function, string>();
+const allowHeaders = new WeakMap<readonly string[], string>();
 
 /** The base view. Configure it with the fields below; override the `get*` seams. */
 export class APIView {
@@ -310,10 +311,17 @@ export class APIView {
 
   /** Adds the view's headers (`Allow`, `Vary`) to a response. */
   finalizeResponse(_request: Request, response: Response): Response {
-    const allow = this.allowedMethods.join(', ');
-    response.headers.Allow ??= allow;
-    response.headers.Vary ??= 'Accept';
-    Object.assign(response.headers, this.headers, response.headers);
+    const headers = response.headers;
+    if (headers.Allow === undefined) {
+      // The list is one frozen array per class and route: joined once.
+      const methods = this.allowedMethods;
+      let allow = allowHeaders.get(methods);
+      if (allow === undefined) allowHeaders.set(methods, (allow = methods.join(', ')));
+      headers.Allow = allow;
+    }
+    headers.Vary ??= 'Accept';
+    // The view's own headers win, as in DRF's finalize_response.
+    for (const name in this.headers) headers[name] = this.headers[name] as string;
     return response;
   }
 }

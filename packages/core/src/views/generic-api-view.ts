@@ -128,8 +128,11 @@ export class GenericAPIView extends APIView {
   /** A serializer for this request, with the view's context; `many` gives a list serializer. */
   getSerializer(options: SerializerOptions & { many?: boolean } = {}): Serializer<any, any> {
     const Serializer = this.getSerializerClass();
+    const own = this.getSerializerContext();
+    const context = options.context ? { ...own, ...options.context } : own;
+    // The usual call passes no `many`: one copy of the options, no rest object.
+    if (!('many' in options)) return new Serializer({ ...options, context });
     const { many, ...rest } = options;
-    const context = { ...this.getSerializerContext(), ...(rest.context ?? {}) };
     if (!many) return new Serializer({ ...rest, context });
     return (Serializer as unknown as typeof SerializerBase).many.call(Serializer as never, {
       ...rest,
