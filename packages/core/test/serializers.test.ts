@@ -257,6 +257,50 @@ describe('Serializer', () => {
     });
   });
 
+  describe('optional fields left out', () => {
+    /** A field whose default comes from the context, as DRF's CurrentUserDefault. */
+    class AuthorField extends CharField {
+      override getDefault(ctx: Parameters<CharField['getDefault']>[0]): unknown {
+        return String(ctx.context.author ?? 'anonymous');
+      }
+    }
+    /** A field that decides about empty values itself. */
+    class StampField extends CharField {
+      override validateEmptyValues(
+        data: unknown,
+        ctx: Parameters<CharField['validateEmptyValues']>[1],
+      ): [boolean, unknown] {
+        return typeof data === 'symbol' ? [true, 'stamped'] : super.validateEmptyValues(data, ctx);
+      }
+    }
+    const Optional = Serializer.with({
+      fields: {
+        title: new CharField(),
+        note: new CharField({ required: false }),
+        flag: new BooleanField({ required: false }),
+        author: new AuthorField({ required: false }),
+        stamp: new StampField({ required: false }),
+      },
+    });
+
+    it('are left out of the data, unless the field has a say', async () => {
+      assert.deepEqual(
+        await validOf(new Optional({ data: { title: 'a' }, context: { author: 'ann' } })),
+        { title: 'a', author: 'ann', stamp: 'stamped' },
+      );
+    });
+
+    it('are validated when sent', async () => {
+      assert.deepEqual(
+        await validOf(new Optional({ data: { title: 'a', note: 'n', flag: 'true', author: 'x' } })),
+        { title: 'a', note: 'n', flag: true, author: 'x', stamp: 'stamped' },
+      );
+      assert.deepEqual(await errorsOf(new Optional({ data: { title: 'a', note: null } })), {
+        note: ['This field may not be null.'],
+      });
+    });
+  });
+
   describe('nested serializers', () => {
     const AddressSerializer = Serializer.with({
       fields: { city: new CharField(), zip: new IntegerField() },

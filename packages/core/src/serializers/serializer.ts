@@ -25,6 +25,7 @@
  */
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { CharField } from '../fields/char-field.ts';
 import {
   type AnyField,
   EMPTY,
@@ -92,6 +93,11 @@ export interface PreparedSerializer {
   readonly byName: ReadonlyMap<string, AnyField>;
   readonly readable: readonly AnyField[];
   readonly writable: readonly AnyField[];
+  /**
+   * For each writable field, true when leaving it out can only skip it: not required, no
+   * default, and the toolkit's own empty-value rules (see {@link skipsWhenAbsent}).
+   */
+  readonly skipWhenAbsent: readonly boolean[];
   /** `validate<Field>` hooks by field name. */
   readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
   /** Relation paths the query must load for dotted sources (`user` for `user.username`). */
@@ -108,6 +114,25 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 
 const prepared = new WeakMap<Function, PreparedSerializer>();
 const NO_DATA = Symbol('noData');
+
+/**
+ * True when a field left out of the data can only be skipped: it is not required, has no
+ * default, and decides about empty values by Field's own rules (a field class that overrides
+ * `getDefault` or `validateEmptyValues` is asked, as always).
+ */
+function skipsWhenAbsent(field: AnyField): boolean {
+  const base = Field.prototype;
+  return (
+    !field.required &&
+    field.options.default === undefined &&
+    field.getDefault === base.getDefault &&
+    field.validateEmptyValues === base.validateEmptyValues &&
+    // These begin with `validateEmptyValues` (CharField's only looks at text first).
+    (field.runValidation === base.runValidation ||
+      field.runValidation === Serializer.prototype.runValidation ||
+      field.runValidation === CharField.prototype.runValidation)
+  );
+}
 const ROOT_KEYS = ['instance', 'data', 'partial', 'context'] as const;
 
 /** The base serializer; see the module documentation. */
@@ -177,11 +202,13 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
           relatedPaths.add(path);
       }
     }
+    const writable = list.filter((f) => !f.readOnly);
     const result: PreparedSerializer = {
       fields: list,
       byName: new Map(list.map((f) => [f.fieldName, f])),
       readable: list.filter((f) => !f.writeOnly),
-      writable: list.filter((f) => !f.readOnly),
+      writable,
+      skipWhenAbsent: writable.map(skipsWhenAbsent),
       hooks,
       relatedPaths: [...relatedPaths],
       model,
@@ -301,15 +328,16 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       );
     }
     const input = data as Record<string, unknown>;
-    const { writable, hooks } = this.prepared;
+    const { writable, skipWhenAbsent, hooks } = this.prepared;
     const result: Record<string, unknown> = {};
     let errors: Record<string, ErrorTree> | undefined;
-    for (const field of writable) {
+    for (let i = 0; i < writable.length; i++) {
+      const field = writable[i] as AnyField;
       const primitive = field.getValue(input, ctx);
-      // A field not sent in a partial run is skipped, as `validateEmptyValues` would by
-      // throwing `SkipField`; decided here, because a throw costs more than the field's whole
-      // validation, and a PATCH skips all but a few fields.
-      if (primitive === EMPTY && ctx.partial) continue;
+      // A field not sent in a partial run, or an optional one without a default, is skipped
+      // as `validateEmptyValues` would by throwing `SkipField`; decided here, because a throw
+      // costs more than the field's whole validation, and a PATCH skips all but a few fields.
+      if (primitive === EMPTY && (ctx.partial || skipWhenAbsent[i])) continue;
       try {
         let value = field.runValidation(primitive, ctx);
         if (value instanceof Promise) value = await value;
