@@ -491,3 +491,34 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+const postgres = testDialects().find((dialect) => dialect.name === 'postgres');
+describe('named statements on PostgreSQL', {
+  skip: postgres?.skip ?? 'no PostgreSQL dialect',
+}, () => {
+  const dialect = postgres as NonNullable<typeof postgres>;
+  it('prepares a query once per connection, unless told not to', async () => {
+    const prepared = async (preparedStatements: boolean) => {
+      const one = await dialect.create({ poolSize: 1, preparedStatements });
+      try {
+        await one.migrate(ALL_MODELS);
+        await User.objects.using(one).create({ username: 'ann' });
+        for (let i = 0; i < 3; i++) {
+          const rows = await User.objects.using(one).filter({ username: 'ann' }).execute();
+          assert.equal(rows.length, 1);
+        }
+        const rows = (await one.query(
+          'select name from pg_prepared_statements where statement like $1',
+          ['%from "lib_user" where%'],
+        )) as { name: string }[];
+        return rows.map((row) => row.name);
+      } finally {
+        await dialect.drop(one);
+      }
+    };
+    const named = await prepared(true);
+    assert.equal(named.length, 1, `prepared: ${named.join(', ')}`);
+    assert.match(named[0] as string, /^rf\d+$/);
+    assert.deepEqual(await prepared(false), []);
+  });
+});

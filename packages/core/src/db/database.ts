@@ -34,6 +34,11 @@ export interface DatabaseOptions {
   readonly connectionTimeoutMs?: number;
   /** PostgreSQL statement timeout in ms (default 30000). */
   readonly statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: prepare each query once per connection (default true); turn it off behind a
+   * pooler that does not keep prepared statements.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 type Hook = () => void | Promise<void>;
@@ -330,6 +335,9 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
         : {}),
       ...(options.statementTimeoutMs !== undefined
         ? { statementTimeoutMs: options.statementTimeoutMs }
+        : {}),
+      ...(options.preparedStatements !== undefined
+        ? { preparedStatements: options.preparedStatements }
         : {}),
     };
     return new PostgresAdapter(pgOptions);

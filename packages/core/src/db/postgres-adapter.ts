@@ -4,6 +4,7 @@
  */
 import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { NamedStatementClient } from './postgres-named-statements.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import {
@@ -25,6 +26,12 @@ export interface PostgresAdapterOptions {
   readonly connectionTimeoutMs?: number;
   /** The server cancels a statement running longer than this, in ms (default 30000). */
   readonly statementTimeoutMs?: number;
+  /**
+   * Prepare each query once per connection as a named statement (default true). Turn it off
+   * behind a pooler that does not keep prepared statements (PgBouncer before 1.21 in
+   * transaction mode).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
@@ -88,6 +95,7 @@ export class PostgresAdapter extends DialectAdapterBase {
       connectionTimeoutMillis: this.#options.connectionTimeoutMs ?? 5000,
       statement_timeout: this.#options.statementTimeoutMs ?? 30000,
       options: '-c TimeZone=UTC',
+      ...(this.#options.preparedStatements === false ? {} : { Client: NamedStatementClient }),
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           parsers[oid] ??
