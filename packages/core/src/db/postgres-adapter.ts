@@ -4,7 +4,6 @@
  */
 import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { NamedStatementClient } from './postgres-named-statements.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import {
@@ -15,6 +14,7 @@ import {
   UniqueViolationError,
 } from './database-errors.ts';
 import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
+import { NamedStatementClient } from './postgres-named-statements.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
