@@ -731,14 +731,10 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
   if (cached) return cached;
 
   const columns: string[] = [];
-  const local: Array<[string, ValueReader]> = [];
-  const localColumns: ColumnRead[] = [];
-  for (const field of model.fieldList) {
+  const localColumns: ColumnRead[] = model.fieldList.map((field: AnyModelField) => {
     columns.push(`${model.table}.${field.column} as ${field.attname}`);
-    const reader = db.adapter.reader(field);
-    if (reader) local.push([field.attname, reader]);
-    localColumns.push([field.attname, field.attname, reader]);
-  }
+    return [field.attname, field.attname, db.adapter.reader(field)];
+  });
   const joins = new JoinSet(model);
   // `a__b` loads `a` too, as Django's select_related: its row is where `b` is nested.
   const paths = [
@@ -748,7 +744,8 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
       ),
     ),
   ];
-  const byPath = new Map<string, RelatedRead & { children: RelatedRead[] }>();
+  type RelatedNode = RelatedRead & { children: RelatedRead[] };
+  const byPath = new Map<string, RelatedNode>();
   const top: RelatedRead[] = [];
   for (const path of paths) {
     const join = joins.join(path, `${model.name}.selectRelated`);
@@ -765,15 +762,19 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
       children: [] as RelatedRead[],
     };
     byPath.set(path, node);
-    (cut === -1 ? top : (byPath.get(path.slice(0, cut))?.children ?? top)).push(node);
+    // Every prefix of a path comes before it, so a parent is always there.
+    (cut === -1 ? top : (byPath.get(path.slice(0, cut)) as RelatedNode).children).push(node);
   }
 
   // Without related rows the driver's row is the record: its values are read in place.
+  const local = localColumns.filter(
+    (column): column is readonly [string, string, ValueReader] => column[2] !== null,
+  );
   const read: RowReader = top.length
     ? compileRowReader(localColumns, top)
     : (raw) => {
         for (let i = 0; i < local.length; i++) {
-          const [key, reader] = local[i] as [string, ValueReader];
+          const [key, , reader] = local[i] as readonly [string, string, ValueReader];
           raw[key] = reader(raw[key]);
         }
         return raw;

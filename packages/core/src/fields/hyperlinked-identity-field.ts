@@ -40,10 +40,12 @@ export class HyperlinkedIdentityField extends Field<
   readonly lookupField: string;
   readonly lookupUrlKwarg: string;
   /**
-   * The URL around its one parameter for the last request seen: a list renders many rows for
-   * one request. Checked by identity, so a field shared by requests never mixes them up.
+   * The last request seen, and its URL split around the one parameter: a list renders many
+   * rows for one request. Checked by identity, so a field shared by requests never mixes them
+   * up. `#link` is undefined until the request's second row, null when the URL cannot be split.
    */
-  #link: LinkParts | undefined;
+  #linkRequest: RequestLike | undefined;
+  #link: LinkParts | null | undefined;
 
   constructor(options: HyperlinkedIdentityFieldOptions) {
     super({ ...options, readOnly: true, source: '*' });
@@ -74,48 +76,51 @@ export class HyperlinkedIdentityField extends Field<
       );
     }
     const lookup = (value as Record<string, unknown>)[this.lookupField];
-    let link = this.#link;
-    if (link?.request !== request) {
-      // A request's first row goes through reverse(): a detail view renders no other.
-      this.#link = { request, prefix: undefined, suffix: '', split: false };
-      return request.reverse(this.viewName, { [this.lookupUrlKwarg]: lookup });
-    }
-    if (!link.split) {
-      link = linkParts(request, this.viewName, this.lookupUrlKwarg);
-      this.#link = link;
-    }
+    const link = this.#linkFor(request);
     // Integers need no encoding; anything else is encoded as reverse() does.
-    if (link.prefix !== undefined) {
+    if (link) {
       if (typeof lookup === 'number' && Number.isSafeInteger(lookup))
         return link.prefix + lookup + link.suffix;
       if (typeof lookup === 'string') return link.prefix + encodeURIComponent(lookup) + link.suffix;
     }
     return request.reverse(this.viewName, { [this.lookupUrlKwarg]: lookup });
   }
+
+  /**
+   * The split URL for this request's rows, or null for its first row (a detail view renders no
+   * other, and one reverse() is cheaper than splitting) and for a URL that cannot be split.
+   */
+  #linkFor(request: RequestLike): LinkParts | null {
+    if (this.#linkRequest !== request) {
+      this.#linkRequest = request;
+      this.#link = undefined;
+      return null;
+    }
+    if (this.#link === undefined)
+      this.#link = linkParts(request, this.viewName, this.lookupUrlKwarg);
+    return this.#link;
+  }
 }
 
-/** A route's absolute URL split around its parameter (prefix undefined: not one parameter). */
+/** A route's absolute URL around its one parameter. */
 interface LinkParts {
-  readonly request: object;
-  readonly prefix: string | undefined;
+  readonly prefix: string;
   readonly suffix: string;
-  /** False until the URL was split (at the request's second row). */
-  readonly split: boolean;
 }
 
 /** Stands for the parameter while the URL is split; encoded as `%00`, never in a real URL. */
 const PLACEHOLDER = '\u0000';
 
-function linkParts(request: RequestLike, viewName: string, kwarg: string): LinkParts {
+/** The URL split around its parameter, or null when another parameter or more are in the way. */
+function linkParts(request: RequestLike, viewName: string, kwarg: string): LinkParts | null {
   let url: string;
   try {
     url = request.reverse(viewName, { [kwarg]: PLACEHOLDER });
   } catch {
     // Another parameter is missing: each row goes through reverse(), which says what is wrong.
-    return { request, prefix: undefined, suffix: '', split: true };
+    return null;
   }
   const at = url.indexOf('%00');
-  if (at === -1 || url.indexOf('%00', at + 3) !== -1)
-    return { request, prefix: undefined, suffix: '', split: true };
-  return { request, prefix: url.slice(0, at), suffix: url.slice(at + 3), split: true };
+  if (at === -1 || url.indexOf('%00', at + 3) !== -1) return null;
+  return { prefix: url.slice(0, at), suffix: url.slice(at + 3) };
 }

@@ -114,6 +114,7 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 
 const prepared = new WeakMap<Function, PreparedSerializer>();
 const NO_DATA = Symbol('noData');
+const ROOT_KEYS = ['instance', 'data', 'partial', 'context'] as const;
 
 /**
  * True when a field left out of the data can only be skipped: it is not required, has no
@@ -133,7 +134,6 @@ function skipsWhenAbsent(field: AnyField): boolean {
       field.runValidation === CharField.prototype.runValidation)
   );
 }
-const ROOT_KEYS = ['instance', 'data', 'partial', 'context'] as const;
 
 /** The base serializer; see the module documentation. */
 export class Serializer<TValue = unknown, TRepr = unknown> extends Field<

@@ -174,20 +174,26 @@ export class APIView {
   }
 
   /** Throws 403 (or 401) when a permission refuses the request. */
-  async checkPermissions(request: Request): Promise<void> {
-    // Most permissions answer at once: only what is not a boolean is awaited (any thenable,
-    // so that a promise is never taken for a yes), which saves a microtask turn each.
-    for (const permission of this.getPermissions()) {
-      let allowed = permission.hasPermission(request, this);
-      if (allowed !== true && allowed !== false) allowed = await allowed;
-      if (!allowed) this.permissionDenied(request, permission.message);
-    }
+  checkPermissions(request: Request): Promise<void> {
+    return this.#checkEach(request, (permission) => permission.hasPermission(request, this));
   }
 
   /** Throws 403 (or 401) when a permission refuses this object. */
-  async checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+  checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+    return this.#checkEach(request, (permission) =>
+      permission.hasObjectPermission(request, this, obj),
+    );
+  }
+
+  /** Asks every permission in turn; the first refusal denies the request. */
+  async #checkEach(
+    request: Request,
+    ask: (permission: Permission) => ReturnType<Permission['hasPermission']>,
+  ): Promise<void> {
+    // Most permissions answer at once: only what is not a boolean is awaited (any thenable,
+    // so that a promise is never taken for a yes), which saves a microtask turn each.
     for (const permission of this.getPermissions()) {
-      let allowed = permission.hasObjectPermission(request, this, obj);
+      let allowed = ask(permission);
       if (allowed !== true && allowed !== false) allowed = await allowed;
       if (!allowed) this.permissionDenied(request, permission.message);
     }
