@@ -137,27 +137,41 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     this.#state = state;
   }
 
-  #with(patch: Partial<State>): QuerySet<M> {
-    return new QuerySet(this.model, { ...this.#state, ...patch });
+  /**
+   * A query set with new state. The state is built here with every key in one order and
+   * without reading a patch object: patches of a dozen shapes made every read of one
+   * megamorphic, and a request derives several query sets.
+   */
+  #derive(
+    conditions: readonly Condition[],
+    order: readonly string[] | null,
+    limit: number | null,
+    offset: number,
+    related: readonly string[],
+    db: Database | null,
+  ): QuerySet<M> {
+    return new QuerySet(this.model, { conditions, order, limit, offset, related, db });
+  }
+
+  #withCondition(condition: Condition): QuerySet<M> {
+    const s = this.#state;
+    return this.#derive([...s.conditions, condition], s.order, s.limit, s.offset, s.related, s.db);
   }
 
   /** A copy of this query set. */
   all(): QuerySet<M> {
-    return this.#with({});
+    // The state is never changed, only replaced: the copy shares it.
+    return new QuerySet(this.model, this.#state);
   }
 
   /** Keeps rows matching every condition (`{ title: 'x', pages__gte: 100 }`). */
   filter(filter: Filter): QuerySet<M> {
-    return this.#with({
-      conditions: [...this.#state.conditions, { kind: 'filter', negate: false, filter }],
-    });
+    return this.#withCondition({ kind: 'filter', negate: false, filter });
   }
 
   /** Drops rows matching every condition. */
   exclude(filter: Filter): QuerySet<M> {
-    return this.#with({
-      conditions: [...this.#state.conditions, { kind: 'filter', negate: true, filter }],
-    });
+    return this.#withCondition({ kind: 'filter', negate: true, filter });
   }
 
   /**
@@ -177,14 +191,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * ```
    */
   where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M> {
-    return this.#with({
-      conditions: [...this.#state.conditions, { kind: 'custom', build, shape }],
-    });
+    return this.#withCondition({ kind: 'custom', build, shape });
   }
 
   /** Replaces the ordering: field names or relation paths, `-` for descending. */
   orderBy(...terms: string[]): QuerySet<M> {
-    return this.#with({ order: terms });
+    const s = this.#state;
+    return this.#derive(s.conditions, terms, s.limit, s.offset, s.related, s.db);
   }
 
   /** The ordering that applies: the explicit one, else the model's default. */
@@ -228,7 +241,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** Loads related rows with the same query (`profile.user`), by LEFT JOIN. */
   selectRelated(...paths: string[]): QuerySet<M> {
     const related = [...new Set([...this.#state.related, ...paths])];
-    return this.#with({ related });
+    const s = this.#state;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, related, s.db);
   }
 
   /** Rows `start` (inclusive) to `end` (exclusive), like Python's slicing. */
@@ -242,12 +256,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       const remaining = Math.max(0, this.#state.limit - Math.max(0, start));
       limit = limit === null ? remaining : Math.min(limit, remaining);
     }
-    return this.#with({ offset, limit });
+    const s = this.#state;
+    return this.#derive(s.conditions, s.order, limit, offset, s.related, s.db);
   }
 
   /** Runs on `db` instead of the current database. */
   using(db: Database): QuerySet<M> {
-    return this.#with({ db });
+    const s = this.#state;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, db);
   }
 
   /** The database this query runs on: the chosen one, the request's, or the default. */
@@ -558,7 +574,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     }
     const where = this.#bindWhere(db, joins);
     const order = options.ordered ? this.resolveOrdering(this.ordering, joins) : [];
-    const parameters: unknown[] = [...where.parameters];
+    // Loops and concatenation below rather than spreads and joins: this runs for every query.
+    const parameters: unknown[] = where.parameters.slice();
     const { limit, offset } = this.#state;
     const paged = options.paged === true;
     // SQLite needs a LIMIT before an OFFSET; -1 means none.
@@ -569,7 +586,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const limitSlot = limitValue !== null && !inline ? parameters.push(limitValue) - 1 : -1;
     const offsetSlot = offsetValue !== null && !inline ? parameters.push(offsetValue) - 1 : -1;
     const extraStart = parameters.length;
-    parameters.push(...(options.extra ?? []));
+    const extra = options.extra;
+    if (extra) for (let i = 0; i < extra.length; i++) parameters.push(extra[i]);
     const build = (slot: Slot) => {
       let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.model.table);
       for (const join of joins.joins) {
@@ -598,16 +616,22 @@ export class QuerySet<M extends AnyModel = AnyModel> {
         query = query.offset(inline ? sql.lit(integer(offsetValue)) : (slot(offsetSlot) as number));
       return query;
     };
-    const key = where.cacheable
-      ? [
-          this.model.table,
-          options.related ? this.#state.related.join(',') : '',
-          order.map((t) => (t.descending ? `-${t.path}` : t.path)).join(','),
-          // Inlined limits are part of the SQL, so of its shape.
-          inline ? `${limitValue}:${offsetValue}` : `${limitValue !== null}${offsetValue !== null}`,
-          where.shape,
-        ].join('|')
-      : null;
+    let key: string | null = null;
+    if (where.cacheable) {
+      const related = this.#state.related;
+      let orderKey = '';
+      for (let i = 0; i < order.length; i++) {
+        const term = order[i] as OrderTerm;
+        orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
+      }
+      key =
+        `${this.model.table}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
+        // Inlined limits are part of the SQL, so of its shape.
+        (inline
+          ? `${limitValue}:${offsetValue}`
+          : `${limitValue !== null}${offsetValue !== null}`) +
+        `|${where.shape}`;
+    }
     return { key, parameters, extraStart, build };
   }
 
@@ -655,15 +679,19 @@ export class QuerySet<M extends AnyModel = AnyModel> {
         continue;
       }
       const terms: { binding: LookupBinding; start: number }[] = [];
-      const names: string[] = [];
-      for (const [key, value] of Object.entries(condition.filter)) {
+      let names = '';
+      const filter = condition.filter;
+      const keys = Object.keys(filter);
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k] as string;
         const { column, lookup } = splitLookup(joins, key, where);
-        const binding = bindLookup(db.adapter, column, lookup, value, where);
+        const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
         terms.push({ binding, start: parameters.length });
-        parameters.push(...binding.parameters);
-        names.push(`${key}:${binding.shape}`);
+        const values = binding.parameters;
+        for (let i = 0; i < values.length; i++) parameters.push(values[i]);
+        names += `${k ? ',' : ''}${key}:${binding.shape}`;
       }
-      shapes.push(`${condition.negate ? '!' : ''}(${names.join(',')})`);
+      shapes.push(`${condition.negate ? '!' : ''}(${names})`);
       if (terms.length === 0) continue;
       parts.push((slot) => {
         const expressions = terms.map(({ binding, start }) =>

@@ -141,6 +141,10 @@ export interface FieldDescription {
 const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>();
 
 /** The error messages of a field class, merged along its class chain (subclasses win). */
+/** What an unbound field reads: nothing. Shared, as a root serializer is made per request. */
+const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
+const NO_STYLE: Readonly<Record<string, unknown>> = Object.freeze({});
+
 function classMessages(ctor: Function): Readonly<Record<string, string>> {
   const cached = mergedMessages.get(ctor);
   if (cached) return cached;
@@ -178,28 +182,32 @@ export abstract class Field<
   /** Type-level only. */
   declare readonly representationType: TRepr;
 
-  readonly options: O;
-  readonly readOnly: boolean;
-  readonly writeOnly: boolean;
-  readonly required: boolean;
-  readonly allowNull: boolean;
-  readonly helpText: string | undefined;
-  readonly style: Readonly<Record<string, unknown>>;
-  readonly errorMessages: Readonly<Record<string, string>>;
-  readonly validators: Validator<any>[];
+  // Assigned in the constructor, so `declare`d: a plain field declaration would define each
+  // as undefined first, one more store per field on every field made (a root serializer is
+  // made per request, and these stores are megamorphic: every field class passes here).
+  declare readonly options: O;
+  declare readonly readOnly: boolean;
+  declare readonly writeOnly: boolean;
+  declare readonly required: boolean;
+  declare readonly allowNull: boolean;
+  declare readonly helpText: string | undefined;
+  declare readonly style: Readonly<Record<string, unknown>>;
+  declare readonly errorMessages: Readonly<Record<string, string>>;
+  declare readonly validators: Validator<any>[];
 
+  // Set by {@link Field.bind}; until then the defaults on the prototype (below the class) apply.
   /** The name in the parent serializer (set by {@link Field.bind}). */
-  fieldName = '';
+  declare fieldName: string;
   /** The label (set by {@link Field.bind} when not given). */
-  label = '';
+  declare label: string;
   /** The source path split on dots; empty for `*`. */
-  sourceAttrs: readonly string[] = [];
+  declare sourceAttrs: readonly string[];
   /** The relation path to load with the query (`user` for `source: 'user.username'`), if any. */
-  relatedPath: string | undefined;
+  declare relatedPath: string | undefined;
   /** The key {@link getAttribute} reads when it only reads `instance[key]`; else undefined. */
-  attributeKey: string | undefined;
+  declare attributeKey: string | undefined;
   /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
-  getAttribute: (instance: unknown) => unknown = () => undefined;
+  declare getAttribute: (instance: unknown) => unknown;
 
   constructor(options: O = {} as O) {
     this.options = options;
@@ -208,8 +216,8 @@ export abstract class Field<
     this.required = options.required ?? (options.default === undefined && !this.readOnly);
     this.allowNull = options.allowNull ?? false;
     this.helpText = options.helpText;
-    this.style = options.style ?? {};
-    this.validators = [...(options.validators ?? [])];
+    this.style = options.style ?? NO_STYLE;
+    this.validators = options.validators ? [...options.validators] : [];
     const messages = classMessages(new.target);
     this.errorMessages = options.errorMessages
       ? { ...messages, ...options.errorMessages }
@@ -443,6 +451,17 @@ export abstract class Field<
     return description;
   }
 }
+
+// The defaults of what `bind` sets (declared in the class): on the prototype, so a field
+// that is never bound (a root serializer, made per request) stores none of them.
+Object.assign(Field.prototype, {
+  fieldName: '',
+  label: '',
+  sourceAttrs: Object.freeze([]),
+  relatedPath: undefined,
+  attributeKey: undefined,
+  getAttribute: NO_ATTRIBUTE,
+});
 
 /** Any field, whatever its types. */
 export type AnyField = Field<any, any, any>;

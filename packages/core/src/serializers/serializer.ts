@@ -114,7 +114,23 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 
 const prepared = new WeakMap<Function, PreparedSerializer>();
 const NO_DATA = Symbol('noData');
-const ROOT_KEYS = ['instance', 'data', 'partial', 'context'] as const;
+const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
+const NO_FIELD_OPTIONS: SerializerOptions = Object.freeze({});
+
+/**
+ * The options a serializer passes on to Field: all but the root ones. A serializer made per
+ * request usually has only root options: then no copy (a copy with keys deleted was also a
+ * slow dictionary-mode object).
+ */
+function fieldOptionsOf(options: SerializerOptions): SerializerOptions {
+  let fieldOptions: Record<string, unknown> | undefined;
+  for (const key in options) {
+    if (ROOT_KEYS.has(key)) continue;
+    fieldOptions ??= {};
+    fieldOptions[key] = (options as Record<string, unknown>)[key];
+  }
+  return (fieldOptions as SerializerOptions | undefined) ?? NO_FIELD_OPTIONS;
+}
 
 /**
  * True when a field left out of the data can only be skipped: it is not required, has no
@@ -257,18 +273,17 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     });
   }
 
+  // Assigned in the constructor: `declare`d, not defined as undefined first (see Field).
   /** The record rendered or updated; set by `save()`. */
-  instance: unknown;
-  readonly initialData: unknown;
-  readonly partial: boolean;
-  readonly context: SerializerContext;
+  declare instance: unknown;
+  declare readonly initialData: unknown;
+  declare readonly partial: boolean;
+  declare readonly context: SerializerContext;
   #validatedData: Record<string, unknown> | undefined;
   #errors: ErrorTree | undefined;
 
   constructor(options: SerializerOptions = {}) {
-    const fieldOptions: Record<string, unknown> = { ...options };
-    for (const key of ROOT_KEYS) delete fieldOptions[key];
-    super(fieldOptions as SerializerOptions);
+    super(fieldOptionsOf(options));
     this.instance = options.instance;
     this.initialData = 'data' in options ? options.data : NO_DATA;
     this.partial = options.partial ?? false;

@@ -59,6 +59,21 @@ const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>()
 const viewNames = new WeakMap<Function, string>();
 const allowHeaders = new WeakMap<readonly string[], string>();
 
+/** The per-request instances of a view's classes (see {@link APIView.getRenderers}). */
+interface Made {
+  renderers?: Renderer[];
+  parsers?: Parser[];
+  authenticators?: Authentication[];
+  permissions?: Permission[];
+}
+
+/** One instance of each class. */
+function instances<T>(classes: readonly (new () => T)[]): T[] {
+  const made = new Array<T>(classes.length);
+  for (let i = 0; i < classes.length; i++) made[i] = new (classes[i] as new () => T)();
+  return made;
+}
+
 /** The base view. Configure it with the fields below; override the `get*` seams. */
 export class APIView {
   /** The description shown by OPTIONS and the browsable API. */
@@ -66,23 +81,26 @@ export class APIView {
   /** The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into words. */
   static viewName: string | undefined = undefined;
 
-  rendererClasses: readonly RendererClass[] | undefined = undefined;
-  parserClasses: readonly ParserClass[] | undefined = undefined;
-  authenticationClasses: readonly AuthenticationClass[] | undefined = undefined;
-  permissionClasses: readonly PermissionClass[] | undefined = undefined;
-  metadataClass: MetadataClass | undefined = undefined;
-  contentNegotiationClass = DefaultContentNegotiation;
+  // The configuration has its defaults on the prototype (below the class), and what the
+  // router and `dispatch` set is `declare`d: a view is made per request, and each field
+  // defined here was one more store per request, megamorphic (every view class passes here).
+  declare rendererClasses: readonly RendererClass[] | undefined;
+  declare parserClasses: readonly ParserClass[] | undefined;
+  declare authenticationClasses: readonly AuthenticationClass[] | undefined;
+  declare permissionClasses: readonly PermissionClass[] | undefined;
+  declare metadataClass: MetadataClass | undefined;
+  declare contentNegotiationClass: typeof DefaultContentNegotiation;
 
   /** The request being handled (set by `dispatch`). */
-  request!: Request;
+  declare request: Request;
   /** The database of the app. */
-  database!: Database;
+  declare database: Database;
   /** Headers added to every response of this view (`Allow`, `Vary`). */
   headers: Record<string, string> = {};
   /** Route parameters (`{ pk: '1' }`). */
-  kwargs: Readonly<Record<string, string>> = {};
+  declare kwargs: Readonly<Record<string, string>>;
   /** `List` or `Instance` for view set routes; added to the view name. */
-  suffix: string | undefined = undefined;
+  declare suffix: string | undefined;
 
   /** The settings of the app (set by `dispatch`). */
   get settings(): APISettings {
@@ -135,7 +153,10 @@ export class APIView {
     this.request = request;
     this.kwargs = kwargs;
     try {
-      await this.initial(request);
+      // Each step below answers at once when nothing in it waits (no authenticator, permissions
+      // that answer with booleans): awaited only when it did not, which saves promise jobs.
+      const initial = this.initial(request);
+      if (initial) await initial;
       const handler = this.handlerFor(request.method);
       if (!handler) throw new MethodNotAllowed(request.method);
       if (WITH_BODY.has(request.method)) request.data = await this.parseBody(request);
@@ -147,11 +168,15 @@ export class APIView {
     }
   }
 
-  /** Before the handler: content negotiation, authentication, permissions. */
-  async initial(request: Request): Promise<void> {
+  /**
+   * Before the handler: content negotiation, authentication, permissions. A promise only
+   * when a step had to wait; an override may always be `async`.
+   */
+  initial(request: Request): void | Promise<void> {
     this.performContentNegotiation(request);
-    await this.performAuthentication(request);
-    await this.checkPermissions(request);
+    const authenticated = this.performAuthentication(request);
+    if (authenticated) return authenticated.then(() => this.checkPermissions(request));
+    return this.checkPermissions(request);
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -162,9 +187,18 @@ export class APIView {
     request.acceptedMediaType = mediaType;
   }
 
-  /** Sets `request.user` from the first authenticator that recognises the request. */
-  async performAuthentication(request: Request): Promise<void> {
-    for (const authenticator of this.getAuthenticators()) {
+  /**
+   * Sets `request.user` from the first authenticator that recognises the request. A promise
+   * only when there is an authenticator to ask.
+   */
+  performAuthentication(request: Request): void | Promise<void> {
+    const authenticators = this.getAuthenticators();
+    if (authenticators.length === 0) return;
+    return this.#authenticate(request, authenticators);
+  }
+
+  async #authenticate(request: Request, authenticators: readonly Authentication[]): Promise<void> {
+    for (const authenticator of authenticators) {
       const result = await authenticator.authenticate(request);
       if (result) {
         [request.user, request.auth] = result;
@@ -173,27 +207,48 @@ export class APIView {
     }
   }
 
-  /** Throws 403 (or 401) when a permission refuses the request. */
-  checkPermissions(request: Request): Promise<void> {
+  /** Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited. */
+  checkPermissions(request: Request): void | Promise<void> {
     return this.#checkEach(request, (permission) => permission.hasPermission(request, this));
   }
 
-  /** Throws 403 (or 401) when a permission refuses this object. */
-  checkObjectPermissions(request: Request, obj: unknown): Promise<void> {
+  /** Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited. */
+  checkObjectPermissions(request: Request, obj: unknown): void | Promise<void> {
     return this.#checkEach(request, (permission) =>
       permission.hasObjectPermission(request, this, obj),
     );
   }
 
-  /** Asks every permission in turn; the first refusal denies the request. */
-  async #checkEach(
+  /**
+   * Asks every permission in turn; the first refusal denies the request. Most permissions
+   * answer at once: the loop stays synchronous until one answers with something else (any
+   * thenable, so that a promise is never taken for a yes), and only the rest is awaited.
+   */
+  #checkEach(
     request: Request,
     ask: (permission: Permission) => ReturnType<Permission['hasPermission']>,
+  ): void | Promise<void> {
+    const permissions = this.getPermissions();
+    for (let i = 0; i < permissions.length; i++) {
+      const permission = permissions[i] as Permission;
+      const allowed = ask(permission);
+      if (allowed === true) continue;
+      if (allowed === false) this.permissionDenied(request, permission.message);
+      return this.#checkRest(request, ask, permissions, i, allowed);
+    }
+  }
+
+  async #checkRest(
+    request: Request,
+    ask: (permission: Permission) => ReturnType<Permission['hasPermission']>,
+    permissions: readonly Permission[],
+    from: number,
+    pending: ReturnType<Permission['hasPermission']>,
   ): Promise<void> {
-    // Most permissions answer at once: only what is not a boolean is awaited (any thenable,
-    // so that a promise is never taken for a yes), which saves a microtask turn each.
-    for (const permission of this.getPermissions()) {
-      let allowed = ask(permission);
+    let allowed = pending;
+    for (let i = from; i < permissions.length; i++) {
+      const permission = permissions[i] as Permission;
+      if (i > from) allowed = ask(permission);
       if (allowed !== true && allowed !== false) allowed = await allowed;
       if (!allowed) this.permissionDenied(request, permission.message);
     }
@@ -231,38 +286,36 @@ export class APIView {
     return { fileField: () => undefined };
   }
 
-  // One instance of each per request (a view serves one request), made when first asked for.
-  #renderers: Renderer[] | undefined;
-  #parsers: Parser[] | undefined;
-  #authenticators: Authentication[] | undefined;
-  #permissions: Permission[] | undefined;
+  // One instance of each per request (a view serves one request), made when first asked for;
+  // one private record rather than four private fields, each defined on every view made.
+  #made: Made | undefined;
 
   getRenderers(): Renderer[] {
-    this.#renderers ??= (this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES).map(
-      (R) => new R(),
-    );
-    return this.#renderers;
+    const made = (this.#made ??= {});
+    made.renderers ??= instances(this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES);
+    return made.renderers;
   }
 
   getParsers(): Parser[] {
-    this.#parsers ??= (this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES).map(
-      (P) => new P(),
-    );
-    return this.#parsers;
+    const made = (this.#made ??= {});
+    made.parsers ??= instances(this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES);
+    return made.parsers;
   }
 
   getAuthenticators(): Authentication[] {
-    this.#authenticators ??= (
-      this.authenticationClasses ?? this.settings.DEFAULT_AUTHENTICATION_CLASSES
-    ).map((A) => new A());
-    return this.#authenticators;
+    const made = (this.#made ??= {});
+    made.authenticators ??= instances(
+      this.authenticationClasses ?? this.settings.DEFAULT_AUTHENTICATION_CLASSES,
+    );
+    return made.authenticators;
   }
 
   getPermissions(): Permission[] {
-    this.#permissions ??= (this.permissionClasses ?? this.settings.DEFAULT_PERMISSION_CLASSES).map(
-      (P) => new P(),
+    const made = (this.#made ??= {});
+    made.permissions ??= instances(
+      this.permissionClasses ?? this.settings.DEFAULT_PERMISSION_CLASSES,
     );
-    return this.#permissions;
+    return made.permissions;
   }
 
   getMetadata(): Metadata | null {
@@ -331,3 +384,14 @@ export class APIView {
     return response;
   }
 }
+
+Object.assign(APIView.prototype, {
+  rendererClasses: undefined,
+  parserClasses: undefined,
+  authenticationClasses: undefined,
+  permissionClasses: undefined,
+  metadataClass: undefined,
+  contentNegotiationClass: DefaultContentNegotiation,
+  kwargs: Object.freeze({}),
+  suffix: undefined,
+});

@@ -43,16 +43,17 @@ const INTEGER_KEY = /^\d{1,15}$/;
 
 /** The base of model views: configure `queryset` and `serializerClass`. */
 export class GenericAPIView extends APIView {
+  // Defaults on the prototype (below the class), as APIView's configuration.
   /** The rows this view works on (re-evaluated per request: query sets are immutable). */
-  queryset: QuerySet<any> | undefined = undefined;
-  serializerClass: SerializerClass | undefined = undefined;
-  /** The model field a detail route looks rows up by. */
-  lookupField = 'pk';
+  declare queryset: QuerySet<any> | undefined;
+  declare serializerClass: SerializerClass | undefined;
+  /** The model field a detail route looks rows up by (default `pk`). */
+  declare lookupField: string;
   /** The route parameter holding the lookup value (defaults to `lookupField`, `pk` for `pk`). */
-  lookupUrlKwarg: string | undefined = undefined;
-  filterBackends: readonly FilterBackendClass[] | undefined = undefined;
+  declare lookupUrlKwarg: string | undefined;
+  declare filterBackends: readonly FilterBackendClass[] | undefined;
   /** Pagination; `null` turns it off for this view, undefined uses the setting. */
-  paginationClass: PaginationClass | null | undefined = undefined;
+  declare paginationClass: PaginationClass | null | undefined;
 
   #paginator: Pagination | null | undefined;
 
@@ -101,7 +102,8 @@ export class GenericAPIView extends APIView {
       .execute();
     if (rows.length !== 1) throw new NotFound();
     const obj = rows[0] as Record<string, unknown>;
-    await this.checkObjectPermissions(this.request, obj);
+    const checked = this.checkObjectPermissions(this.request, obj);
+    if (checked) await checked;
     return obj;
   }
 
@@ -194,6 +196,15 @@ export class GenericAPIView extends APIView {
     return { fileField: (name) => found.get(name) };
   }
 }
+
+Object.assign(GenericAPIView.prototype, {
+  queryset: undefined,
+  serializerClass: undefined,
+  lookupField: 'pk',
+  lookupUrlKwarg: undefined,
+  filterBackends: undefined,
+  paginationClass: undefined,
+});
 
 // A serializer class's fields are fixed once prepared: their file fields are found once.
 const fileFieldsOf = new WeakMap<object, ReadonlyMap<string, AnyField>>();

@@ -45,9 +45,10 @@ function actionHandler(view: APIView & ViewSetState, method: string): Handler | 
 
 /** A view set without model seams: define action methods yourself. */
 export class ViewSet extends APIView implements ViewSetState {
-  actionMap: Readonly<Record<string, string>> = {};
-  action: string | undefined = undefined;
-  detail = false;
+  // Set by the router for each request; defaults on the prototype (see APIView).
+  declare actionMap: Readonly<Record<string, string>>;
+  declare action: string | undefined;
+  declare detail: boolean;
 
   protected override handlerFor(method: string): Handler | undefined {
     return actionHandler(this, method);
@@ -56,13 +57,22 @@ export class ViewSet extends APIView implements ViewSetState {
 
 /** A view set with `GenericAPIView`'s seams and no actions: add the mixins you need. */
 export class GenericViewSet extends GenericAPIView implements ViewSetState {
-  actionMap: Readonly<Record<string, string>> = {};
-  action: string | undefined = undefined;
-  detail = false;
+  // Set by the router for each request; defaults on the prototype (see APIView).
+  declare actionMap: Readonly<Record<string, string>>;
+  declare action: string | undefined;
+  declare detail: boolean;
 
   protected override handlerFor(method: string): Handler | undefined {
     return actionHandler(this, method);
   }
+}
+
+for (const ViewSetClass of [ViewSet, GenericViewSet]) {
+  Object.assign(ViewSetClass.prototype, {
+    actionMap: Object.freeze({}),
+    action: undefined,
+    detail: false,
+  });
 }
 
 /** Every action: list, create, retrieve, update, partialUpdate, destroy. */

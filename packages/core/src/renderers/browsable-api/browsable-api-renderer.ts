@@ -297,7 +297,9 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     method: string,
   ): Promise<boolean> {
     try {
-      await this.asMethod(view, request, method, (probe) => view.checkPermissions(probe));
+      await this.asMethod(view, request, method, async (probe) => {
+        await view.checkPermissions(probe);
+      });
       return true;
     } catch (error) {
       if (error instanceof APIException) return false;
