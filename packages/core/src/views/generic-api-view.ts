@@ -74,7 +74,8 @@ export class GenericAPIView extends APIView {
 
   /** The row of a detail route: 404 when the lookup value matches none (or cannot match). */
   async getObject(): Promise<Record<string, unknown>> {
-    const queryset = await this.filterQueryset(this.getQueryset());
+    let queryset = this.filterQueryset(this.getQueryset());
+    if (!(queryset instanceof QuerySet)) queryset = await queryset;
     const kwarg = this.lookupUrlKwarg ?? this.lookupField;
     const value = this.kwargs[kwarg];
     if (value === undefined) {
@@ -142,12 +143,29 @@ export class GenericAPIView extends APIView {
     });
   }
 
-  /** The query set after every filter backend. */
-  async filterQueryset(queryset: QuerySet<any>): Promise<QuerySet<any>> {
+  /**
+   * The query set after every filter backend: at once when every backend answers at once
+   * (a promise costs the request a job), else a promise of it.
+   */
+  filterQueryset(queryset: QuerySet<any>): QuerySet<any> | Promise<QuerySet<any>> {
+    const backends = this.getFilterBackends();
     let result = queryset;
-    for (const backend of this.getFilterBackends()) {
-      const filtered = backend.filterQueryset(this.request, result, this);
-      result = filtered instanceof QuerySet ? filtered : await filtered;
+    for (let i = 0; i < backends.length; i++) {
+      const filtered = (backends[i] as FilterBackend).filterQueryset(this.request, result, this);
+      if (!(filtered instanceof QuerySet)) return this.#filterRest(filtered, backends, i + 1);
+      result = filtered;
+    }
+    return result;
+  }
+
+  async #filterRest(
+    pending: QuerySet<any> | Promise<QuerySet<any>>,
+    backends: readonly FilterBackend[],
+    from: number,
+  ): Promise<QuerySet<any>> {
+    let result = await pending;
+    for (let i = from; i < backends.length; i++) {
+      result = await (backends[i] as FilterBackend).filterQueryset(this.request, result, this);
     }
     return result;
   }

@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { QuerySet } from '../db/query-set.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { Serializer } from '../serializers/serializer.ts';
@@ -27,7 +28,8 @@ export type GenericViewClass = abstract new (...args: any[]) => GenericAPIView;
 export function ListModelMixin<B extends GenericViewClass>(Base: B) {
   abstract class ListModel extends Base {
     async list(_request: Request): Promise<Response> {
-      const queryset = await this.filterQueryset(this.getQueryset());
+      let queryset = this.filterQueryset(this.getQueryset());
+      if (!(queryset instanceof QuerySet)) queryset = await queryset;
       const page = await this.paginateQueryset(queryset);
       if (page !== null)
         return this.getPaginatedResponse(
