@@ -5,7 +5,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
-import type { Renderer } from '../renderers/renderer.ts';
+import type { RenderContext, Renderer } from '../renderers/renderer.ts';
 import type { Request } from './request.ts';
 import type { Response } from './response.ts';
 
@@ -24,7 +24,8 @@ export function sendResponse(
   renderers: readonly Renderer[] = [],
 ): FastifyReply | Promise<FastifyReply> {
   reply.code(response.status);
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  const headers = response.headers;
+  for (const name in headers) reply.header(name, headers[name]);
   if (request?.closeConnection) reply.header('connection', 'close');
   if (reply.getHeader('connection') === 'close') lingerOnClose(reply);
   if (response.status === 204 || response.status === 304) return reply.send();
@@ -36,19 +37,28 @@ export function sendResponse(
     : FALLBACK;
   const context = request ? { request, response, view } : undefined;
   const body = context ? renderer.render(response.data, context) : FALLBACK.render(response.data);
-  const send = (bytes: string | Buffer): FastifyReply => {
-    reply.header(
-      'content-type',
-      renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
-    );
-    if (context && renderer.getHeaders) {
-      for (const [name, value] of Object.entries(renderer.getHeaders(context)))
-        reply.header(name, value);
-    }
-    // Fastify adds "; charset=utf-8" to JSON sent as a string; bytes go out as they are.
-    return reply.send(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-  };
-  return body instanceof Promise ? body.then(send) : send(body);
+  // Renderers mostly answer at once: no closure and no promise for them.
+  if (body instanceof Promise) return body.then((bytes) => send(reply, renderer, context, bytes));
+  return send(reply, renderer, context, body);
+}
+
+/** Sends rendered bytes with the renderer's `Content-Type` and own headers. */
+function send(
+  reply: FastifyReply,
+  renderer: Renderer,
+  context: RenderContext | undefined,
+  bytes: string | Buffer,
+): FastifyReply {
+  reply.header(
+    'content-type',
+    renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
+  );
+  if (context && renderer.getHeaders) {
+    for (const [name, value] of Object.entries(renderer.getHeaders(context)))
+      reply.header(name, value);
+  }
+  // Fastify adds "; charset=utf-8" to JSON sent as a string; bytes go out as they are.
+  return reply.send(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
 }
 
 /** How long a connection closed with an unread body keeps reading (and dropping) it. */
