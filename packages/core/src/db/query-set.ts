@@ -754,7 +754,8 @@ function returningColumns(model: AnyModel): string[] {
 function selectPlan(model: AnyModel, db: Database, related: readonly string[]): SelectPlan {
   let byKey = plans.get(model);
   if (!byKey) plans.set(model, (byKey = new Map()));
-  const key = `${db.vendor}|${related.join(',')}`;
+  // Without related rows the key is a constant string: no string to build and hash per query.
+  const key = related.length === 0 ? db.vendor : `${db.vendor}|${related.join(',')}`;
   const cached = byKey.get(key);
   if (cached) return cached;
 

@@ -83,7 +83,10 @@ export class HyperlinkedIdentityField extends Field<
         return link.prefix + lookup + link.suffix;
       if (typeof lookup === 'string') return link.prefix + encodeURIComponent(lookup) + link.suffix;
     }
-    return request.reverse(this.viewName, { [this.lookupUrlKwarg]: lookup });
+    // Not a computed key in a literal: V8 defines those through a runtime call.
+    const params: Record<string, unknown> = {};
+    params[this.lookupUrlKwarg] = lookup;
+    return request.reverse(this.viewName, params);
   }
 
   /**

@@ -96,8 +96,11 @@ export class GenericAPIView extends APIView {
     if (integral && !INTEGER_KEY.test(value)) throw new NotFound();
     const lookup = integral ? Number(value) : value;
     // One row is looked up: no ORDER BY (see QuerySet.get).
+    // Not a computed key in a literal: V8 defines those through a runtime call.
+    const filter: Record<string, unknown> = {};
+    filter[this.lookupField] = lookup;
     const rows = await queryset
-      .filter({ [this.lookupField]: lookup })
+      .filter(filter)
       .orderBy()
       .slice(0, 2)
       .execute();
