@@ -148,11 +148,13 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
     const text = String(value);
     const places = this.decimalPlaces;
     if (places === undefined) return text;
+    // Stored decimals arrive with exactly their places (the readers format them): as they
+    // are, found by one scan (three indexOf() calls were most of a decimal's cost in a list).
+    if (hasExactPlaces(text, places)) return text;
     // DRF renders with Python's Decimal.quantize, which rounds half to even ('12.345' is
     // '12.34'); formatDecimal rounds half up, so values with more places are rounded here.
     const dot = text.indexOf('.');
     const exponent = text.indexOf('e') !== -1 || text.indexOf('E') !== -1;
-    // Stored decimals arrive with exactly their places (the readers format them): as they are.
     if (!exponent && (places === 0 ? dot === -1 : dot !== -1 && text.length - dot - 1 === places))
       return text;
     if (exponent || (dot !== -1 && text.length - dot - 1 > places)) {
@@ -188,4 +190,18 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
     if (this.decimalPlaces !== undefined) description.decimal_places = this.decimalPlaces;
     return description;
   }
+}
+
+/** True when `text` is digits (after an optional `-`) with exactly `places` after one point. */
+function hasExactPlaces(text: string, places: number): boolean {
+  const dot = places === 0 ? text.length : text.length - places - 1;
+  if (places > 0 && text.charCodeAt(dot) !== 46) return false;
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (i >= dot) return false;
+  for (; i < text.length; i++) {
+    if (i === dot) continue;
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }

@@ -70,6 +70,14 @@ fieldValues('DecimalField (maxDigits 10, decimalPlaces 2)', {
     ['0', '0.00'],
     ['-3.1', '-3.10'],
     ['99999999.99', '99999999.99'],
+    // Already with exactly 2 places: as they are; anything else is reformatted.
+    ['968.37', '968.37'],
+    ['-0.50', '-0.50'],
+    ['.50', '.50'],
+    ['1.2e1', '12.00'],
+    ['1e+21', '1000000000000000000000.00'],
+    ['12.5', '12.50'],
+    ['12.500', '12.50'],
   ],
 });
 
@@ -110,5 +118,10 @@ fieldValues('DecimalField with decimalPlaces 0', {
     ['1.0', ['Ensure that there are no more than 0 decimal places.']],
     ['1234', ['Ensure that there are no more than 3 digits in total.']],
   ],
-  outputs: [['7', '7']],
+  outputs: [
+    ['7', '7'],
+    ['-7', '-7'],
+    ['7.4', '7'],
+    ['1e1', '10'],
+  ],
 });
