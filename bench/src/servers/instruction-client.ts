@@ -1,0 +1,72 @@
+/**
+ * The program `instructions.ts` runs under callgrind: one contender of a checkout (`toolkit`
+ * from that checkout's bookstore, or the `baseline`), listening on 127.0.0.1, and a client in
+ * the same process sending it `count` requests one after another on one keep-alive
+ * connection. A minor GC every 250 requests keeps the collector's schedule the same from run
+ * to run, so that the instruction count is repeatable.
+ *
+ *   node instruction-client.ts CHECKOUT toolkit|baseline SQLITE_FILE PATH COUNT [METHOD] [BODY]
+ *
+ * `UNIQUE` in BODY is replaced by a number that changes with every request.
+ * @module
+ */
+import http from 'node:http';
+import { join } from 'node:path';
+
+const [checkout, contender, file, path, countText, method = 'GET', body] = process.argv.slice(2);
+if (
+  !checkout ||
+  !file ||
+  !path ||
+  !countText ||
+  (contender !== 'toolkit' && contender !== 'baseline')
+)
+  throw new Error(
+    'usage: instruction-client.ts CHECKOUT toolkit|baseline SQLITE_FILE PATH COUNT [METHOD] [BODY]',
+  );
+
+const url = `sqlite:${file}`;
+type App = { listen(o: object): Promise<unknown>; server: http.Server };
+let app: App;
+if (contender === 'toolkit') {
+  const core = await import(join(checkout, 'packages/core/src/index.ts'));
+  const { buildApp } = await import(join(checkout, 'examples/bookstore/src/app.ts'));
+  app = await buildApp({ database: core.Database.connect(url) });
+} else {
+  const { buildBaseline } = await import(join(checkout, 'bench/baseline/app.ts'));
+  app = await buildBaseline(url);
+}
+await app.listen({ host: '127.0.0.1', port: 0 });
+const port = (app.server.address() as { port: number }).port;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+let sent = 0;
+
+function once(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const payload = body?.replace('UNIQUE', String(sent++));
+    const headers: Record<string, string | number> = { accept: '*/*' };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method, agent, headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+const first = await once();
+if (first >= 300) throw new Error(`${method} ${path} answered ${first}`);
+const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+for (let i = 0; i < Number(countText); i++) {
+  if (i % 250 === 0) gc?.({ type: 'minor' });
+  const status = await once();
+  if (status >= 300) throw new Error(`${method} ${path} answered ${status}`);
+}
+process.exit(0);
