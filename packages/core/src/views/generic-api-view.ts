@@ -99,11 +99,7 @@ export class GenericAPIView extends APIView {
     // Not a computed key in a literal: V8 defines those through a runtime call.
     const filter: Record<string, unknown> = {};
     filter[this.lookupField] = lookup;
-    const rows = await queryset
-      .filter(filter)
-      .orderBy()
-      .slice(0, 2)
-      .execute();
+    const rows = await queryset.filter(filter).orderBy().slice(0, 2).execute();
     if (rows.length !== 1) throw new NotFound();
     const obj = rows[0] as Record<string, unknown>;
     const checked = this.checkObjectPermissions(this.request, obj);
