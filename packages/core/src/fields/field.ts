@@ -140,11 +140,11 @@ export interface FieldDescription {
 
 const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>();
 
-/** The error messages of a field class, merged along its class chain (subclasses win). */
 /** What an unbound field reads: nothing. Shared, as a root serializer is made per request. */
 const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
 const NO_STYLE: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** The error messages of a field class, merged along its class chain (subclasses win). */
 function classMessages(ctor: Function): Readonly<Record<string, string>> {
   const cached = mergedMessages.get(ctor);
   if (cached) return cached;

@@ -245,10 +245,10 @@ export class APIView {
     from: number,
     pending: ReturnType<Permission['hasPermission']>,
   ): Promise<void> {
-    let allowed = pending;
-    for (let i = from; i < permissions.length; i++) {
+    if (!(await pending)) this.permissionDenied(request, (permissions[from] as Permission).message);
+    for (let i = from + 1; i < permissions.length; i++) {
       const permission = permissions[i] as Permission;
-      if (i > from) allowed = ask(permission);
+      let allowed = ask(permission);
       if (allowed !== true && allowed !== false) allowed = await allowed;
       if (!allowed) this.permissionDenied(request, permission.message);
     }
