@@ -30,26 +30,34 @@ export interface ResolvedColumn {
   readonly local: boolean;
 }
 
+/**
+ * The resolved columns of a model's own fields, by name: they are the same for every query,
+ * and a detail request resolves its lookup field once per query.
+ */
+const localColumns = new WeakMap<AnyModel, Map<string, ResolvedColumn>>();
+
 /** The joins one query needs, in the order they were first required. */
 export class JoinSet {
   readonly model: AnyModel;
-  readonly #joins = new Map<string, Join>();
+  // Made on the first join: most queries join nothing, and each query makes a JoinSet.
+  #joins: Map<string, Join> | null = null;
 
   constructor(model: AnyModel) {
     this.model = model;
   }
 
   get joins(): Join[] {
-    return [...this.#joins.values()];
+    return this.#joins ? [...this.#joins.values()] : [];
   }
 
   get size(): number {
-    return this.#joins.size;
+    return this.#joins ? this.#joins.size : 0;
   }
 
   /** Adds the joins of a relation path (`user__company`) and returns the last one. */
   join(path: string, where: string): Join {
-    const existing = this.#joins.get(path);
+    const joins = (this.#joins ??= new Map<string, Join>());
+    const existing = joins.get(path);
     if (existing) return existing;
     const parts = path.split('__');
     let model = this.model;
@@ -58,7 +66,7 @@ export class JoinSet {
     let join: Join | undefined;
     for (let i = 0; i < parts.length; i++) {
       const prefix = parts.slice(0, i + 1).join('__');
-      const found = this.#joins.get(prefix);
+      const found = joins.get(prefix);
       if (found) {
         join = found;
       } else {
@@ -77,7 +85,7 @@ export class JoinSet {
           model: relation.relatedModel,
           nullable: nullable || relation.nullable,
         };
-        this.#joins.set(prefix, join);
+        joins.set(prefix, join);
       }
       model = join.model;
       alias = join.alias;
@@ -93,6 +101,10 @@ export class JoinSet {
   resolve(path: string, where: string): ResolvedColumn {
     const cut = path.lastIndexOf('__');
     if (cut === -1) {
+      let byName = localColumns.get(this.model);
+      if (!byName) localColumns.set(this.model, (byName = new Map()));
+      const known = byName.get(path);
+      if (known) return known;
       const field = this.model.getField(path);
       if (!field) {
         throw new ImproperlyConfigured(
@@ -100,12 +112,14 @@ export class JoinSet {
           `${where}: ${this.model.name} has no field "${path}". Fields: ${Object.keys(this.model.fields).join(', ')}.`,
         );
       }
-      return {
+      const column: ResolvedColumn = {
         ref: `${this.model.table}.${field.column}`,
         field,
         nullable: field.nullable,
         local: true,
       };
+      byName.set(path, column);
+      return column;
     }
     const join = this.join(path.slice(0, cut), where);
     const name = path.slice(cut + 2);

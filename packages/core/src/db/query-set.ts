@@ -38,7 +38,12 @@ import {
   type RelatedRead,
   type RowReader,
 } from './row-reader.ts';
-import { type CompiledStatement, compileStatement, type Slot } from './statement-cache.ts';
+import {
+  type CompiledStatement,
+  cachedStatement,
+  compileStatement,
+  type Slot,
+} from './statement-cache.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
 export type Filter = Readonly<Record<string, unknown>>;
@@ -115,7 +120,12 @@ interface SelectPlan {
   /** The select list as Kysely nodes, parsed once (Kysely would parse the strings per query). */
   readonly selections: readonly OperationNodeSource[];
   readonly read: (raw: Record<string, unknown>) => Record<string, unknown>;
+  /** Adds the select list to a query (made once, not per query). */
+  readonly select: (query: SelectQueryBuilder<any, any, any>) => Compilable<any>;
 }
+
+/** What a SELECT of rows needs: the ordering, the paging and the related rows. */
+const SELECT_OPTIONS: PrepareOptions = { ordered: true, paged: true, related: true };
 
 // Built once per model, dialect and related paths: the column list and the row reader.
 const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
@@ -281,7 +291,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
   /** The compiled SELECT (SQL text and parameters), for tests and EXPLAIN. */
   compile(): { sql: string; parameters: readonly unknown[] } {
-    return this.#selectStatement(this.db).statement;
+    const db = this.db;
+    return this.#selectStatement(db, selectPlan(this.model, db, this.#state.related));
   }
 
   /** The query plan of the SELECT. */
@@ -292,7 +303,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** Runs the query and returns its rows. */
   async execute(): Promise<Row<M>[]> {
     const db = this.db;
-    const { statement, plan } = this.#selectStatement(db);
+    const plan = selectPlan(this.model, db, this.#state.related);
+    const statement = this.#selectStatement(db, plan);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
@@ -495,7 +507,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const { conditions, limit, offset } = this.#state;
     if (conditions.length === 0 && limit === null && offset === 0) return eb.lit(true);
     const paged = limit !== null || offset !== 0;
-    const prepared = this.#prepare(db, { ordered: paged, paged });
+    const prepared = this.#prepare(db, 'keys', { ordered: paged, paged });
     const keys = prepared.build((i) => prepared.parameters[i]).select(this.#pkRef);
     return eb(eb.ref(this.model.pk.column), 'in', keys);
   }
@@ -522,15 +534,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return rows ?? this.#run(db, () => db.query(statement.sql, statement.parameters));
   }
 
-  #selectStatement(db: Database) {
-    const plan = selectPlan(this.model, db, this.#state.related);
-    const statement = this.#statement(
-      db,
-      'select',
-      { ordered: true, paged: true, related: true },
-      (query) => query.select(plan.selections as never),
-    );
-    return { statement, plan };
+  #selectStatement(db: Database, plan: SelectPlan): CompiledStatement {
+    return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
   /**
@@ -545,11 +550,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     options: PrepareOptions,
     finish: (query: SelectQueryBuilder<any, any, any>, slot: Slot) => Compilable<any>,
   ): CompiledStatement {
-    const prepared = this.#prepare(db, options);
+    const prepared = this.#prepare(db, kind, options);
+    if (prepared.key !== null) {
+      // A known shape needs no builder: no closure is made on the way of most queries.
+      const known = cachedStatement(db, prepared.key, prepared.parameters);
+      if (known) return known;
+    }
     const build = (slot: Slot) =>
       finish(prepared.build(slot), (i) => slot(prepared.extraStart + i));
     if (prepared.key === null) return build((i) => prepared.parameters[i]).compile();
-    return compileStatement(db, `${kind}|${prepared.key}`, prepared.parameters, build);
+    return compileStatement(db, prepared.key, prepared.parameters, build);
   }
 
   /**
@@ -558,24 +568,17 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * `slot(i)` gives in the place of parameter `i`. Conditions and ordering are resolved first,
    * so that the joins they need are known when FROM is built.
    */
-  #prepare(
-    db: Database,
-    options: PrepareOptions,
-  ): {
-    key: string | null;
-    parameters: unknown[];
-    extraStart: number;
-    build: (slot: Slot) => SelectQueryBuilder<any, any, any>;
-  } {
+  #prepare(db: Database, kind: string, options: PrepareOptions): PreparedSelect {
     const joins = new JoinSet(this.model);
     if (options.related) {
       for (const path of this.#state.related)
         joins.join(path, `${this.model.name}.selectRelated()`);
     }
-    const where = this.#bindWhere(db, joins);
-    const order = options.ordered ? this.resolveOrdering(this.ordering, joins) : [];
+    const where = bindWhere(this.model, this.#state.conditions, db, joins);
+    const order = options.ordered ? this.resolveOrdering(this.ordering, joins) : NO_ORDER;
     // Loops and concatenation below rather than spreads and joins: this runs for every query.
-    const parameters: unknown[] = where.parameters.slice();
+    // The parameters of the conditions are this query's own: the paging ones go after them.
+    const parameters = where.parameters;
     const { limit, offset } = this.#state;
     const paged = options.paged === true;
     // SQLite needs a LIMIT before an OFFSET; -1 means none.
@@ -588,34 +591,6 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const extraStart = parameters.length;
     const extra = options.extra;
     if (extra) for (let i = 0; i < extra.length; i++) parameters.push(extra[i]);
-    const build = (slot: Slot) => {
-      let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.model.table);
-      for (const join of joins.joins) {
-        const table = `${join.model.table} as ${join.alias}`;
-        const key = `${join.alias}.${join.model.pk.column}`;
-        const reference = `${join.parentAlias}.${join.relation.column}`;
-        // A chain of NOT NULL foreign keys always finds its row (the constraint guarantees it),
-        // so an inner join gives the same rows as a LEFT JOIN, and lets the database start from
-        // the related table: ordering profiles by user e-mail walks the e-mail index (0.6 ms at
-        // a million rows) instead of sorting every row (340 ms).
-        query = join.nullable
-          ? query.leftJoin(table, key, reference)
-          : query.innerJoin(table, key, reference);
-      }
-      const expression = where.build(slot);
-      if (expression) query = query.where(expression);
-      for (const term of order) {
-        query = query.orderBy(
-          term.column.ref,
-          db.adapter.orderDirection(term.descending, term.column.nullable),
-        );
-      }
-      if (limitValue !== null)
-        query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
-      if (offsetValue !== null)
-        query = query.offset(inline ? sql.lit(integer(offsetValue)) : (slot(offsetSlot) as number));
-      return query;
-    };
     let key: string | null = null;
     if (where.cacheable) {
       const related = this.#state.related;
@@ -625,99 +600,227 @@ export class QuerySet<M extends AnyModel = AnyModel> {
         orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
       }
       key =
-        `${this.model.table}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
+        `${kind}|${this.model.table}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
         // Inlined limits are part of the SQL, so of its shape.
         (inline
           ? `${limitValue}:${offsetValue}`
           : `${limitValue !== null}${offsetValue !== null}`) +
         `|${where.shape}`;
     }
-    return { key, parameters, extraStart, build };
+    return new PreparedSelect(
+      db,
+      this.model,
+      joins,
+      where,
+      order,
+      { limitValue, offsetValue, limitSlot, offsetSlot, inline },
+      key,
+      parameters,
+      extraStart,
+    );
+  }
+}
+
+const NO_ORDER: readonly OrderTerm[] = Object.freeze([]);
+
+/** LIMIT and OFFSET of a prepared query: their values, or the slots of their parameters. */
+interface Paging {
+  readonly limitValue: number | null;
+  readonly offsetValue: number | null;
+  readonly limitSlot: number;
+  readonly offsetSlot: number;
+  /** True when the dialect writes them into the SQL (see `DialectAdapter.inlineLimits`). */
+  readonly inline: boolean;
+}
+
+/**
+ * A query resolved and bound (see `QuerySet#prepare`): its parameters, the key of its shape,
+ * and what builds its Kysely query, which only a shape compiled for the first time needs.
+ */
+class PreparedSelect {
+  readonly key: string | null;
+  readonly parameters: unknown[];
+  readonly extraStart: number;
+  readonly #db: Database;
+  readonly #model: AnyModel;
+  readonly #joins: JoinSet;
+  readonly #where: BoundWhere;
+  readonly #order: readonly OrderTerm[];
+  readonly #paging: Paging;
+
+  constructor(
+    db: Database,
+    model: AnyModel,
+    joins: JoinSet,
+    where: BoundWhere,
+    order: readonly OrderTerm[],
+    paging: Paging,
+    key: string | null,
+    parameters: unknown[],
+    extraStart: number,
+  ) {
+    this.#db = db;
+    this.#model = model;
+    this.#joins = joins;
+    this.#where = where;
+    this.#order = order;
+    this.#paging = paging;
+    this.key = key;
+    this.parameters = parameters;
+    this.extraStart = extraStart;
   }
 
-  /**
-   * The conditions, bound: their parameters in order, the shape of their SQL, and a builder
-   * of the WHERE expression from whatever stands in for those parameters.
-   */
-  #bindWhere(
-    db: Database,
+  /** The query, with whatever `slot(i)` gives in the place of parameter `i`. */
+  build(slot: Slot): SelectQueryBuilder<any, any, any> {
+    const db = this.#db;
+    let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.#model.table);
+    for (const join of this.#joins.joins) {
+      const table = `${join.model.table} as ${join.alias}`;
+      const key = `${join.alias}.${join.model.pk.column}`;
+      const reference = `${join.parentAlias}.${join.relation.column}`;
+      // A chain of NOT NULL foreign keys always finds its row (the constraint guarantees it),
+      // so an inner join gives the same rows as a LEFT JOIN, and lets the database start from
+      // the related table: ordering profiles by user e-mail walks the e-mail index (0.6 ms at
+      // a million rows) instead of sorting every row (340 ms).
+      query = join.nullable
+        ? query.leftJoin(table, key, reference)
+        : query.innerJoin(table, key, reference);
+    }
+    const expression = this.#where.build(slot);
+    if (expression) query = query.where(expression);
+    for (const term of this.#order) {
+      query = query.orderBy(
+        term.column.ref,
+        db.adapter.orderDirection(term.descending, term.column.nullable),
+      );
+    }
+    const { limitValue, offsetValue, limitSlot, offsetSlot, inline } = this.#paging;
+    if (limitValue !== null)
+      query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
+    if (offsetValue !== null)
+      query = query.offset(inline ? sql.lit(integer(offsetValue)) : (slot(offsetSlot) as number));
+    return query;
+  }
+}
+
+/** A filter condition's entries, bound; their parameters follow each other from `start`. */
+interface BoundFilter {
+  readonly negate: boolean;
+  readonly bindings: readonly LookupBinding[];
+  readonly start: number;
+}
+
+/** A custom condition (`where()`), with the start of its parameters when it has a shape. */
+interface BoundCustom {
+  readonly condition: Extract<Condition, { kind: 'custom' }>;
+  readonly start: number;
+}
+
+/**
+ * The conditions of a query, bound: their parameters in order, the shape of their SQL, and
+ * what builds the WHERE expression from whatever stands in for those parameters.
+ */
+class BoundWhere {
+  readonly shape: string;
+  readonly parameters: unknown[];
+  readonly cacheable: boolean;
+  readonly #parts: readonly (BoundFilter | BoundCustom)[];
+  readonly #joins: JoinSet;
+  /** Where the conditions come from, for error messages (`Book.filter()`). */
+  readonly #where: string;
+
+  constructor(
+    shape: string,
+    parameters: unknown[],
+    cacheable: boolean,
+    parts: readonly (BoundFilter | BoundCustom)[],
     joins: JoinSet,
-  ): {
-    shape: string;
-    parameters: unknown[];
-    cacheable: boolean;
-    build: (slot: Slot) => Expression<SqlBool> | null;
-  } {
-    const conditions = this.#state.conditions;
-    if (conditions.length === 0)
-      return { shape: '', parameters: [], cacheable: true, build: () => null };
-    const where = `${this.model.name}.filter()`;
-    const parameters: unknown[] = [];
-    const shapes: string[] = [];
-    let cacheable = true;
-    const parts: ((slot: Slot) => Expression<SqlBool> | null)[] = [];
-    for (const condition of conditions) {
-      if (condition.kind === 'custom') {
-        const ref = (path: string) => EB.ref(joins.resolve(path, where).ref);
-        const shape = condition.shape;
-        if (!shape) {
-          cacheable = false;
-          parts.push(() => condition.build(EB, ref, []));
-          continue;
-        }
-        const start = parameters.length;
-        parameters.push(...shape.parameters);
-        // JSON keeps a caller's key from running into the next condition's shape.
-        shapes.push(`where${JSON.stringify(shape.key)}`);
-        parts.push((slot) =>
-          condition.build(
-            EB,
-            ref,
-            shape.parameters.map((_, i) => slot(start + i)),
-          ),
+    where: string,
+  ) {
+    this.shape = shape;
+    this.parameters = parameters;
+    this.cacheable = cacheable;
+    this.#parts = parts;
+    this.#joins = joins;
+    this.#where = where;
+  }
+
+  build(slot: Slot): Expression<SqlBool> | null {
+    const ref: ColumnRef = (path) => EB.ref(this.#joins.resolve(path, this.#where).ref);
+    const built: Expression<SqlBool>[] = [];
+    for (const part of this.#parts) {
+      if ('condition' in part) {
+        const { build, shape } = part.condition;
+        built.push(
+          build(EB, ref, shape ? shape.parameters.map((_, i) => slot(part.start + i)) : []),
         );
         continue;
       }
-      const terms: { binding: LookupBinding; start: number }[] = [];
-      let names = '';
-      const filter = condition.filter;
-      const keys = Object.keys(filter);
-      for (let k = 0; k < keys.length; k++) {
-        const key = keys[k] as string;
-        const { column, lookup } = splitLookup(joins, key, where);
-        const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
-        terms.push({ binding, start: parameters.length });
-        const values = binding.parameters;
-        for (let i = 0; i < values.length; i++) parameters.push(values[i]);
-        names += `${k ? ',' : ''}${key}:${binding.shape}`;
-      }
-      shapes.push(`${condition.negate ? '!' : ''}(${names})`);
-      if (terms.length === 0) continue;
-      parts.push((slot) => {
-        const expressions = terms.map(({ binding, start }) =>
-          binding.expression(
-            EB,
-            binding.parameters.map((_, i) => slot(start + i)),
-          ),
+      let next = part.start;
+      const expressions = part.bindings.map((binding) => {
+        const start = next;
+        next += binding.parameters.length;
+        return binding.expression(
+          EB,
+          binding.parameters.map((_, i) => slot(start + i)),
         );
-        const all =
-          expressions.length === 1 ? (expressions[0] as Expression<SqlBool>) : EB.and(expressions);
-        return condition.negate ? EB.not(all) : all;
       });
+      const all =
+        expressions.length === 1 ? (expressions[0] as Expression<SqlBool>) : EB.and(expressions);
+      built.push(part.negate ? EB.not(all) : all);
     }
-    return {
-      shape: shapes.join('&'),
-      parameters,
-      cacheable,
-      build: (slot) => {
-        const built = parts
-          .map((part) => part(slot))
-          .filter((e): e is Expression<SqlBool> => e !== null);
-        if (built.length === 0) return null;
-        return built.length === 1 ? (built[0] as Expression<SqlBool>) : EB.and(built);
-      },
-    };
+    if (built.length === 0) return null;
+    return built.length === 1 ? (built[0] as Expression<SqlBool>) : EB.and(built);
   }
+}
+
+/**
+ * Binds the conditions of a query (see {@link BoundWhere}), resolving their paths in `joins`.
+ * The parameters are a new array, the caller's to add to.
+ */
+function bindWhere(
+  model: AnyModel,
+  conditions: readonly Condition[],
+  db: Database,
+  joins: JoinSet,
+): BoundWhere {
+  const where = `${model.name}.filter()`;
+  if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, where);
+  const parameters: unknown[] = [];
+  const parts: (BoundFilter | BoundCustom)[] = [];
+  let shape = '';
+  let cacheable = true;
+  for (let c = 0; c < conditions.length; c++) {
+    const condition = conditions[c] as Condition;
+    if (condition.kind === 'custom') {
+      const custom = condition.shape;
+      if (!custom) cacheable = false;
+      else {
+        // JSON keeps a caller's key from running into the next condition's shape.
+        shape += `${shape ? '&' : ''}where${JSON.stringify(custom.key)}`;
+        for (let i = 0; i < custom.parameters.length; i++) parameters.push(custom.parameters[i]);
+      }
+      parts.push({ condition, start: parameters.length - (custom ? custom.parameters.length : 0) });
+      continue;
+    }
+    const start = parameters.length;
+    const bindings: LookupBinding[] = [];
+    let names = '';
+    const filter = condition.filter;
+    const keys = Object.keys(filter);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as string;
+      const { column, lookup } = splitLookup(joins, key, where);
+      const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
+      bindings.push(binding);
+      const values = binding.parameters;
+      for (let i = 0; i < values.length; i++) parameters.push(values[i]);
+      names += `${k ? ',' : ''}${key}:${binding.shape}`;
+    }
+    shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${names})`;
+    if (bindings.length) parts.push({ negate: condition.negate, bindings, start });
+  }
+  return new BoundWhere(shape, parameters, cacheable, parts, joins, where);
 }
 
 /** A LIMIT or OFFSET written into SQL: only ever a safe integer. */
@@ -811,7 +914,12 @@ function selectPlan(model: AnyModel, db: Database, related: readonly string[]): 
   // Kysely's nodes are immutable, so one parse of the select list serves every query.
   const parsed = db.kysely.selectFrom(model.table).select(columns).toOperationNode().selections;
   const selections = (parsed ?? []).map((node) => ({ toOperationNode: () => node.selection }));
-  const plan = { columns, selections, read };
+  const plan: SelectPlan = {
+    columns,
+    selections,
+    read,
+    select: (query) => query.select(selections as never),
+  };
   byKey.set(key, plan);
   return plan;
 }

@@ -36,6 +36,19 @@ const shapes = new WeakMap<Database, Map<string, Shape>>();
 const MAX_SHAPES = 2000;
 
 /**
+ * The statement of `key`'s shape with `parameters` in place, when that shape was compiled
+ * before; else undefined (then {@link compileStatement} compiles it).
+ */
+export function cachedStatement(
+  db: Database,
+  key: string,
+  parameters: readonly unknown[],
+): CompiledStatement | undefined {
+  const shape = shapes.get(db)?.get(key);
+  return shape ? bind(shape, parameters) : undefined;
+}
+
+/**
  * The statement of `key`'s shape with `parameters` in place. `build(slot)` builds the query
  * with `slot(i)` where value `i` goes; it runs once per shape, with markers. When the
  * compiled SQL holds anything but markers as parameters (a builder that put a value in
@@ -60,6 +73,10 @@ export function compileStatement(
     if (byKey.size >= MAX_SHAPES) byKey.delete(byKey.keys().next().value as string);
     byKey.set(key, shape);
   }
+  return bind(shape, parameters);
+}
+
+function bind(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
   const { positions } = shape;
   const bound = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) bound[i] = parameters[positions[i] as number];

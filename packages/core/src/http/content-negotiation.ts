@@ -22,7 +22,8 @@ const MAX_PARSED_ACCEPT = 256;
 
 /** Parses an `Accept` header into media ranges, best first (q, then specificity). */
 export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined) return parseAcceptHeader(header);
+  // No header at all (most API clients): anything goes, and nothing to parse.
+  if (header === undefined) return ANY_MEDIA;
   let ranges = parsedAccept.get(header);
   if (!ranges) {
     ranges = parseAcceptHeader(header);
@@ -33,8 +34,13 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return ranges;
 }
 
-function parseAcceptHeader(header: string | undefined): MediaRange[] {
-  if (!header) return [{ type: '*', subtype: '*', q: 1, specificity: 0, text: '*/*' }];
+// Shared, as every parsed header is (see parsedAccept): never changed.
+const ANY_MEDIA = Object.freeze([
+  Object.freeze({ type: '*', subtype: '*', q: 1, specificity: 0, text: '*/*' }),
+]) as unknown as MediaRange[];
+
+function parseAcceptHeader(header: string): MediaRange[] {
+  if (!header) return ANY_MEDIA;
   const ranges: MediaRange[] = [];
   for (const item of header.split(',').slice(0, 64)) {
     const [mediaType = '', ...params] = item.split(';').map((s) => s.trim());
@@ -58,9 +64,18 @@ function parseAcceptHeader(header: string | undefined): MediaRange[] {
   return ranges.sort((a, b) => b.q - a.q || b.specificity - a.specificity);
 }
 
+// Renderers' media types, split once: there are a handful, and each request checks some.
+const splitMediaTypes = new Map<string, readonly [string, string]>();
+
 /** True when `mediaType` (`application/json`) falls within `range`. */
 function matches(mediaType: string, range: MediaRange): boolean {
-  const [type, subtype] = mediaType.toLowerCase().split('/') as [string, string];
+  let split = splitMediaTypes.get(mediaType);
+  if (!split) {
+    split = mediaType.toLowerCase().split('/') as unknown as readonly [string, string];
+    if (splitMediaTypes.size < 256) splitMediaTypes.set(mediaType, split);
+  }
+  const type = split[0];
+  const subtype = split[1];
   return (
     (range.type === '*' || range.type === type) &&
     (range.subtype === '*' || range.subtype === subtype)

@@ -182,9 +182,10 @@ export class APIView {
   /** Picks the renderer (406 when none fits the `Accept` header). */
   performContentNegotiation(request: Request): void {
     const negotiator = new this.contentNegotiationClass();
-    const [renderer, mediaType] = negotiator.selectRenderer(request, this.getRenderers());
-    request.acceptedRenderer = renderer;
-    request.acceptedMediaType = mediaType;
+    // Indexed, not destructured: destructuring walks an iterator.
+    const chosen = negotiator.selectRenderer(request, this.getRenderers());
+    request.acceptedRenderer = chosen[0];
+    request.acceptedMediaType = chosen[1];
   }
 
   /**
