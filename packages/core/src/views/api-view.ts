@@ -160,8 +160,10 @@ export class APIView {
       const handler = this.handlerFor(request.method);
       if (!handler) throw new MethodNotAllowed(request.method);
       if (WITH_BODY.has(request.method)) request.data = await this.parseBody(request);
-      const run = () => Promise.resolve(handler.call(this, request));
-      const response = request.isSafeMethod ? await run() : await this.database.transaction(run);
+      // A read runs the handler as it is; a write in a transaction (a closure only for it).
+      const response = request.isSafeMethod
+        ? await handler.call(this, request)
+        : await this.database.transaction(() => Promise.resolve(handler.call(this, request)));
       return this.finalizeResponse(request, response);
     } catch (error) {
       return this.finalizeResponse(request, this.handleException(error));
