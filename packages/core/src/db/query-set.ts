@@ -784,8 +784,9 @@ function bindWhere(
   db: Database,
   joins: JoinSet,
 ): BoundWhere {
+  // Without conditions nothing is resolved, so no error can need the `where` text.
+  if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
   const where = `${model.name}.filter()`;
-  if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, where);
   const parameters: unknown[] = [];
   const parts: (BoundFilter | BoundCustom)[] = [];
   let shape = '';
