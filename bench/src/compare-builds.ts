@@ -33,6 +33,8 @@ const HELP = `Options:
   --pairs N          pairs of bursts per scenario and session (default 4)
   --seconds S        length of a burst (default 1.5)
   --connections N    concurrent connections (default 32)
+  --rate N           a fixed rate of N requests/s in every burst (default: as fast as each
+                     server answers); below both servers' capacity, CPU per request moves less
   --help             this text`;
 
 const { values } = parseArgs({
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     pairs: { type: 'string' },
     seconds: { type: 'string' },
     connections: { type: 'string' },
+    rate: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -55,6 +58,7 @@ const sessions = Math.round(positive('sessions', values.sessions, 3));
 const pairsPerSession = Math.round(positive('pairs', values.pairs, 4));
 const seconds = positive('seconds', values.seconds, 1.5);
 const connections = Math.round(positive('connections', values.connections, 32));
+const rate = values.rate === undefined ? undefined : positive('rate', values.rate, 0);
 const builds = {
   A: resolve(values.a),
   B: resolve(values.b ?? resolve(import.meta.dirname, '..', '..')),
@@ -98,7 +102,12 @@ try {
         const order = i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
         const pair = { A: 0, B: 0 };
         for (const build of order) {
-          const result = await runLoad(up[build], scenario, { seconds, connections, counter });
+          const result = await runLoad(up[build], scenario, {
+            seconds,
+            connections,
+            counter,
+            rate,
+          });
           pair[build] = result.cpuPerRequest;
           cpu.get(scenario.id)?.[build].push(result.cpuPerRequest);
         }

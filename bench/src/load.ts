@@ -33,6 +33,8 @@ export async function runLoad(
     readonly seconds: number;
     readonly connections: number;
     readonly counter: { n: number };
+    /** Requests per second over all connections; unset: as fast as the server answers. */
+    readonly rate?: number;
   },
 ): Promise<LoadResult> {
   const first = scenario.request(options.counter.n);
@@ -47,6 +49,7 @@ export async function runLoad(
       connections: options.connections,
       duration: options.seconds,
       timeout: 10,
+      ...(options.rate ? { overallRate: options.rate } : {}),
       requests: [
         {
           method: scenario.method,
