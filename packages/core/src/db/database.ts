@@ -125,7 +125,9 @@ export class Database {
   /** Runs `fn` with this database as the current one (what the Fastify plugin does per request). */
   run<T>(fn: () => T): T {
     const scope = scopes.getStore();
-    if (scope?.db === this) return fn();
+    // Already current (the context's, or the default outside any context): a scope without a
+    // transaction would change nothing, and entering one costs every request a context frame.
+    if (scope ? scope.db === this : defaultDatabase === this) return fn();
     return scopes.run({ db: this, trx: null, onCommit: [], onRollback: [] }, fn);
   }
 

@@ -17,7 +17,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../db/database.ts';
+import { Database } from '../db/database.ts';
 import {
   type APIException,
   DisallowedHost,
@@ -38,7 +38,11 @@ import { isAllowedHost } from './allowed-hosts.ts';
 
 /** Options of {@link restFramework}. */
 export interface RestFrameworkOptions {
-  /** The database every view and query of the app uses. */
+  /**
+   * The database every view and query of the app uses. It also becomes the process-wide
+   * default (`Database.setDefault`) when none is set, as Django's `default` database: queries
+   * outside requests (scripts, hooks, jobs of the same process) then use it too.
+   */
   readonly database: Database;
   readonly settings?: SettingsInput;
 }
@@ -128,6 +132,8 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
           baseUrl: resolved.MEDIA_URL,
         }),
       });
+  // Closing the database clears the default again (Database.close).
+  if (!Database.default) Database.setDefault(options.database);
   app.decorate('restFramework', {
     settings,
     database: options.database,
