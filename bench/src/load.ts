@@ -34,7 +34,7 @@ export async function runLoad(
     readonly connections: number;
     readonly counter: { n: number };
     /** Requests per second over all connections; unset: as fast as the server answers. */
-    readonly rate?: number;
+    readonly rate?: number | undefined;
   },
 ): Promise<LoadResult> {
   const first = scenario.request(options.counter.n);
