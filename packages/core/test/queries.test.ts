@@ -5,9 +5,11 @@ import {
   type ConditionBuilder,
   type Database,
   DoesNotExist,
+  type Filter,
   ForeignKeyViolationError,
   MultipleObjectsReturned,
   NotNullViolationError,
+  type QuerySet,
   type Row,
   UniqueViolationError,
 } from '@restframework/core';
@@ -325,6 +327,81 @@ for (const dialect of testDialects()) {
       stop();
       // query() gives the same rows either way.
       assert.equal(Number(((await db.query(sql, ['5']))[0] as { n: unknown }).n), 3);
+    });
+
+    it('looks rows up as filter().orderBy().slice(0, 2) does, its SQL planned once per state and keys', async () => {
+      const [b3, b1, b2, b10] = (await seedBooks()) as [BookRow, BookRow, BookRow, BookRow];
+      const lookup = async (qs: QuerySet<any>, filter: Filter, limit?: number) => {
+        const rows = qs.lookup(filter, limit);
+        return (Array.isArray(rows) ? rows : await rows) as Array<
+          { id: number } & Record<string, any>
+        >;
+      };
+      const base = books();
+      // Each twice: the first call plans, the second runs the plan (or goes the general way
+      // when its value binds otherwise: null, out of range, a list of another length).
+      const filters: Filter[] = [
+        { pk: b1.id },
+        { pk: b2.id },
+        { pk: 999_999 },
+        { pk: 2 ** 40 },
+        { pk: -1 },
+        { isbn: '10' },
+        { title: 'a' },
+        { published: null },
+        { published: '2019-01-31' },
+        { published__isnull: true },
+        { isbn__in: ['1', '2'] },
+        { isbn__in: ['1', '2', '3'] },
+        { isbn__in: [] },
+        { title: 'a', isbn: '10' },
+        { isbn: '10', title: 'a' },
+        { price__gte: '10' },
+      ];
+      for (const filter of filters) {
+        const expected = await base.filter(filter).orderBy().slice(0, 2).execute();
+        for (let i = 0; i < 2; i++)
+          assert.deepEqual(await lookup(base, filter), expected, JSON.stringify(filter));
+      }
+
+      // The plan binds each lookup's own value, with the SQL of the first.
+      const heard: string[] = [];
+      const stop = db.onQuery((q) => heard.push(q.sql));
+      assert.deepEqual(ids(await lookup(base.all(), { pk: b3.id })), [b3.id]);
+      assert.deepEqual(ids(await lookup(base.all(), { pk: b10.id })), [b10.id]);
+      stop();
+      assert.equal(heard.length, 2);
+      assert.equal(heard[0], heard[1]);
+
+      // The state's own conditions and the limit apply.
+      const onlyA = base.filter({ title: 'a' });
+      assert.deepEqual(ids(await lookup(onlyA, { pk: b1.id })), [b1.id]);
+      assert.deepEqual(ids(await lookup(onlyA, { pk: b2.id })), []);
+      assert.deepEqual(ids(await lookup(onlyA, { pk: b10.id })), [b10.id]);
+      assert.equal((await lookup(base, { title: 'a' }, 1)).length, 1);
+      assert.equal((await lookup(base, { title: 'a' })).length, 2);
+      assert.equal((await lookup(base, { title: 'a' }, 1)).length, 1);
+
+      // Related rows are loaded; a key across a relation still finds its rows.
+      const ann = await users().create({ username: 'ann' });
+      const bob = await users().create({ username: 'bob' });
+      const pa = await profiles().create({ user: ann });
+      const pb = await profiles().create({ user: bob });
+      const withUser = profiles().selectRelated('user');
+      for (const [profile, name] of [
+        [pa, 'ann'],
+        [pb, 'bob'],
+      ] as const) {
+        const [row] = await lookup(withUser, { pk: profile.id });
+        assert.equal(row?.user.username, name);
+        const [byName] = await lookup(profiles(), { user__username: name });
+        assert.equal(byName?.id, profile.id);
+      }
+
+      // get() goes through it too.
+      assert.equal((await base.get({ pk: b2.id })).id, b2.id);
+      await assert.rejects(base.get({ pk: 999_999 }), DoesNotExist);
+      await assert.rejects(base.get({ title: 'a' }), MultipleObjectsReturned);
     });
 
     it('appends the primary key to an ordering that is not unique', () => {

@@ -95,11 +95,12 @@ export class GenericAPIView extends APIView {
     // A value that cannot be a key is no row, not a database error.
     if (integral && !INTEGER_KEY.test(value)) throw new NotFound();
     const lookup = integral ? Number(value) : value;
-    // One row is looked up: no ORDER BY (see QuerySet.get).
     // Not a computed key in a literal: V8 defines those through a runtime call.
     const filter: Record<string, unknown> = {};
     filter[this.lookupField] = lookup;
-    const rows = await queryset.filter(filter).orderBy().slice(0, 2).execute();
+    // Unordered, at most two rows; its SQL is planned once per query set (see QuerySet.lookup).
+    let rows = queryset.lookup(filter);
+    if (!Array.isArray(rows)) rows = await rows;
     if (rows.length !== 1) throw new NotFound();
     const obj = rows[0] as Record<string, unknown>;
     const checked = this.checkObjectPermissions(this.request, obj);
