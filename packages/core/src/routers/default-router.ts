@@ -213,10 +213,12 @@ export class DefaultRouter {
       // waited on, where an async one resolving to the reply (a thenable) cost a promise job
       // per request.
       handler: (req: FastifyRequest, reply: FastifyReply) => {
-        handleRequest(req, reply, viewset, extra, state).then(undefined, (error: unknown) => {
-          if (reply.sent) req.log.error({ err: error }, 'error after the response was sent');
-          else reply.send(error instanceof Error ? error : new Error(String(error)));
-        });
+        try {
+          const done = handleRequest(req, reply, viewset, extra, state);
+          if (done) done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+        } catch (error) {
+          handlerFailed(req, reply, error);
+        }
       },
     });
     const bare = url.replace(/\/$/, '');
@@ -272,22 +274,40 @@ export class DefaultRouter {
   }
 }
 
-/** Runs a view for one request and sends its response. */
-async function handleRequest(
+/**
+ * Runs a view for one request and sends its response: at once when the view answered at
+ * once (a read that waited for nothing), else a promise of it being sent.
+ */
+function handleRequest(
   req: FastifyRequest,
   reply: FastifyReply,
   viewset: ViewSetClass,
   extra: Readonly<Record<string, unknown>>,
   state: RestFrameworkState,
-): Promise<void> {
+): void | Promise<void> {
   const request = new Request(req, reply, state.settings, state.urls);
   req.restRequest = request;
   const view = makeView(viewset, extra, state, req.method);
+  const response = state.database.run(() =>
+    view.dispatch(request, req.params as Record<string, string>),
+  );
+  // A view that answered at once read no body, so it has no uploads to remove.
+  if (response instanceof Response && request.uploadedFiles.length === 0) {
+    const sent = sendResponse(request, view, response, reply, view.getRenderers());
+    return sent instanceof Promise ? sent.then(ignore) : undefined;
+  }
+  return sendWhenDone(request, view, response, reply);
+}
+
+async function sendWhenDone(
+  request: Request,
+  view: APIView,
+  pending: Response | Promise<Response>,
+  reply: FastifyReply,
+): Promise<void> {
   let response: Response;
   try {
-    response = await state.database.run(() =>
-      view.dispatch(request, req.params as Record<string, string>),
-    );
+    response = await pending;
   } finally {
     // Uploads' temporary files go when the view is done, whatever became of it (the client
     // may be gone).
@@ -297,6 +317,14 @@ async function handleRequest(
   // Not returned: the reply is a thenable, and resolving a promise with it costs a job.
   const sent = sendResponse(request, view, response, reply, view.getRenderers());
   if (sent instanceof Promise) await sent;
+}
+
+function ignore(): void {}
+
+/** What escaped a view (its errors are responses): Fastify's error handler, or the log. */
+function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  if (reply.sent) req.log.error({ err: error }, 'error after the response was sent');
+  else reply.send(error instanceof Error ? error : new Error(String(error)));
 }
 
 function makeView(

@@ -146,16 +146,44 @@ export class APIView {
    * Runs the request: negotiation, authentication, permissions, body parsing, then the
    * handler (in one transaction for writes). Errors become responses, never exceptions.
    */
-  async dispatch(
+  dispatch(
     request: Request,
     kwargs: Readonly<Record<string, string>> = {},
-  ): Promise<Response> {
+  ): Response | Promise<Response> {
     this.request = request;
     this.kwargs = kwargs;
+    // A read whose steps all answer at once (no authenticator, permissions answering with
+    // booleans, a handler whose query the driver ran at once) is answered without a promise:
+    // each one cost the request a job. Anything else goes on in #dispatchRest.
+    let initial: void | Promise<void>;
     try {
-      // Each step below answers at once when nothing in it waits (no authenticator, permissions
-      // that answer with booleans): awaited only when it did not, which saves promise jobs.
-      const initial = this.initial(request);
+      initial = this.initial(request);
+      if (!initial && request.isSafeMethod) {
+        const handler = this.handlerFor(request.method);
+        if (!handler) throw new MethodNotAllowed(request.method);
+        const response: unknown = handler.call(this, request);
+        if (response instanceof Response) return this.finalizeResponse(request, response);
+        return this.#finish(request, response as Promise<Response>);
+      }
+    } catch (error) {
+      return this.finalizeResponse(request, this.handleException(error));
+    }
+    return this.#dispatchRest(request, initial);
+  }
+
+  /** The response of a handler that did not answer at once, or of its error. */
+  async #finish(request: Request, pending: Promise<Response>): Promise<Response> {
+    try {
+      return this.finalizeResponse(request, await pending);
+    } catch (error) {
+      return this.finalizeResponse(request, this.handleException(error));
+    }
+  }
+
+  /** `dispatch` from where something had to wait, or for a method that may change data. */
+  async #dispatchRest(request: Request, initial: void | Promise<void>): Promise<Response> {
+    try {
+      // Each step below answers at once when nothing in it waits: awaited only when it did not.
       if (initial) await initial;
       const handler = this.handlerFor(request.method);
       if (!handler) throw new MethodNotAllowed(request.method);

@@ -72,10 +72,18 @@ export class GenericAPIView extends APIView {
     return related.length ? this.queryset.selectRelated(...related) : this.queryset.all();
   }
 
-  /** The row of a detail route: 404 when the lookup value matches none (or cannot match). */
-  async getObject(): Promise<Record<string, unknown>> {
-    let queryset = this.filterQueryset(this.getQueryset());
-    if (!(queryset instanceof QuerySet)) queryset = await queryset;
+  /**
+   * The row of a detail route: 404 when the lookup value matches none (or cannot match). The
+   * row at once when nothing had to wait (the filters, the query, the object permissions),
+   * else a promise of it: a caller awaits the result either way.
+   */
+  getObject(): Record<string, unknown> | Promise<Record<string, unknown>> {
+    const queryset = this.filterQueryset(this.getQueryset());
+    if (queryset instanceof QuerySet) return this.#objectIn(queryset);
+    return queryset.then((filtered) => this.#objectIn(filtered));
+  }
+
+  #objectIn(queryset: QuerySet<any>): Record<string, unknown> | Promise<Record<string, unknown>> {
     const kwarg = this.lookupUrlKwarg ?? this.lookupField;
     const value = this.kwargs[kwarg];
     if (value === undefined) {
@@ -99,13 +107,18 @@ export class GenericAPIView extends APIView {
     const filter: Record<string, unknown> = {};
     filter[this.lookupField] = lookup;
     // Unordered, at most two rows; its SQL is planned once per query set (see QuerySet.lookup).
-    let rows = queryset.lookup(filter);
-    if (!Array.isArray(rows)) rows = await rows;
+    const rows = queryset.lookup(filter);
+    if (Array.isArray(rows)) return this.#permitted(rows);
+    return rows.then((found) => this.#permitted(found));
+  }
+
+  #permitted(
+    rows: readonly Record<string, unknown>[],
+  ): Record<string, unknown> | Promise<Record<string, unknown>> {
     if (rows.length !== 1) throw new NotFound();
     const obj = rows[0] as Record<string, unknown>;
     const checked = this.checkObjectPermissions(this.request, obj);
-    if (checked) await checked;
-    return obj;
+    return checked ? checked.then(() => obj) : obj;
   }
 
   getSerializerClass(): SerializerClass {

@@ -68,9 +68,12 @@ export function CreateModelMixin<B extends GenericViewClass>(Base: B) {
 /** `retrieve`: one record. */
 export function RetrieveModelMixin<B extends GenericViewClass>(Base: B) {
   abstract class RetrieveModel extends Base {
-    async retrieve(_request: Request): Promise<Response> {
-      const instance = await this.getObject();
-      return new Response(this.getSerializer({ instance }).data);
+    /** The record's representation: at once when `getObject()` answered at once. */
+    retrieve(_request: Request): Response | Promise<Response> {
+      const instance = this.getObject();
+      if (!(instance instanceof Promise))
+        return new Response(this.getSerializer({ instance }).data);
+      return instance.then((found) => new Response(this.getSerializer({ instance: found }).data));
     }
   }
   return RetrieveModel;

@@ -24,6 +24,7 @@ import {
   ModelViewSet,
   MultiPartParser,
   models,
+  type Response,
   restFramework,
   type Serializer,
   type SettingsInput,
@@ -442,9 +443,7 @@ for (const dialect of testDialects()) {
         viewDone = resolve;
       });
       class SignallingViewSet extends UploadViewSet {
-        override async dispatch(
-          ...args: Parameters<UploadViewSet['dispatch']>
-        ): ReturnType<UploadViewSet['dispatch']> {
+        override async dispatch(...args: Parameters<UploadViewSet['dispatch']>): Promise<Response> {
           try {
             return await super.dispatch(...args);
           } finally {
