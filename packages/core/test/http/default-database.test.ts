@@ -9,7 +9,7 @@ import { Database } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';
+import { BookViewSet, goldenBook, seedBooks } from '../fixtures/store-views.ts';
 
 describe('the default database', () => {
   let first: Database;
@@ -55,10 +55,7 @@ describe('the default database', () => {
     const created = await request(firstApp, {
       method: 'POST',
       url: '/api/books/',
-      ...json({
-        ...GOLDEN_BOOK,
-        publishing_information: { ...GOLDEN_BOOK.publishing_information, isbn: 'DEFAULT-1' },
-      }),
+      ...json(goldenBook('DEFAULT-1')),
     });
     assert.equal(created.statusCode, 201);
     assert.equal(await Book.objects.using(first).filter({ isbn: 'DEFAULT-1' }).count(), 1);

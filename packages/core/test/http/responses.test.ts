@@ -12,7 +12,7 @@ import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, Entry, EntrySerializer, STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK } from '../fixtures/store-views.ts';
+import { BookViewSet, GOLDEN_BOOK, goldenBook } from '../fixtures/store-views.ts';
 
 const LIST_ALLOW = 'GET, POST, HEAD, OPTIONS';
 const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -50,12 +50,7 @@ function multipart(fields: Readonly<Record<string, string>>) {
 
 /** The golden book with the nested objects replaced (or removed with `undefined`). */
 function golden(changes: Record<string, unknown> = {}): Record<string, unknown> {
-  const isbn = `isbn-${Math.random().toString(36).slice(2, 10)}`;
-  return {
-    ...GOLDEN_BOOK,
-    publishing_information: { ...GOLDEN_BOOK.publishing_information, isbn },
-    ...changes,
-  };
+  return { ...goldenBook(`isbn-${Math.random().toString(36).slice(2, 10)}`), ...changes };
 }
 
 for (const dialect of testDialects()) {

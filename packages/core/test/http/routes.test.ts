@@ -10,7 +10,7 @@ import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';
+import { BookViewSet, GOLDEN_BOOK, goldenBook, seedBooks } from '../fixtures/store-views.ts';
 
 const LIST_ALLOW = 'GET, POST, HEAD, OPTIONS';
 const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -163,10 +163,7 @@ for (const dialect of testDialects()) {
       const created = await request(app, {
         method: 'POST',
         url: '/books/api/books/',
-        ...json({
-          ...GOLDEN_BOOK,
-          publishing_information: { ...GOLDEN_BOOK.publishing_information, isbn: 'to-delete' },
-        }),
+        ...json(goldenBook('to-delete')),
       });
       assert.equal(created.statusCode, 201);
       const url = new URL(created.json().url).pathname;

@@ -16,7 +16,7 @@ import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';
+import { BookViewSet, goldenBook, seedBooks } from '../fixtures/store-views.ts';
 
 /** How each dispatch answered: `now` (a Response) or `later` (a promise). */
 const seen: string[] = [];
@@ -129,10 +129,7 @@ for (const dialect of testDialects()) {
       const created = await request(app, {
         method: 'POST',
         url: '/api/books/',
-        ...json({
-          ...GOLDEN_BOOK,
-          publishing_information: { ...GOLDEN_BOOK.publishing_information, isbn: 'SYNC-1' },
-        }),
+        ...json(goldenBook('SYNC-1')),
       });
       assert.equal(created.statusCode, 201);
       assert.deepEqual(seen, ['later']);

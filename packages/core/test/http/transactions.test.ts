@@ -10,7 +10,7 @@ import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, Category, STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';
+import { BookViewSet, GOLDEN_BOOK, goldenBook, seedBooks } from '../fixtures/store-views.ts';
 
 /** Saves the book, then fails with a programming error: 500, and the row must not stay. */
 class CrashAfterCreateViewSet extends BookViewSet {
@@ -133,10 +133,7 @@ for (const dialect of testDialects()) {
           request(app, {
             method: 'POST',
             url: '/api/books/',
-            ...json({
-              ...GOLDEN_BOOK,
-              publishing_information: { ...GOLDEN_BOOK.publishing_information, isbn: 'RACE' },
-            }),
+            ...json(goldenBook('RACE')),
           }),
         ),
       );
