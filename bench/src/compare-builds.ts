@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
 import { runLoad } from './load.ts';
-import { positive } from './options.ts';
+import { databaseOption, positive } from './options.ts';
 import { fmt, median, table } from './report.ts';
 import { buildScenarios, type ScenarioData, seedScenarioData } from './scenarios.ts';
 
@@ -33,6 +33,7 @@ const HELP = `Options:
   --pairs N          pairs of bursts per scenario and session (default 4)
   --seconds S        length of a burst (default 1.5)
   --connections N    concurrent connections (default 32)
+  --database D       sqlite (default) or postgres://user@host:port/name
   --rate N           a fixed rate of N requests/s in every burst (default: as fast as each
                      server answers); below both servers' capacity, CPU per request moves less
   --help             this text`;
@@ -47,6 +48,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     connections: { type: 'string' },
     rate: { type: 'string' },
+    database: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -66,7 +68,7 @@ const builds = {
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
 let data: ScenarioData = { cursorIsbn: '', books: 0 };
-const databases = await prepareDatabases('sqlite', async (db) => {
+const databases = await prepareDatabases(databaseOption(values.database), async (db) => {
   data = await seedScenarioData(db);
 });
 const all = buildScenarios(data);

@@ -71,10 +71,7 @@ export function parseOptions(
     console.log(HELP);
     process.exit(0);
   }
-  const envUrl = process.env.DATABASE_URL ?? '';
-  const database = values.database ?? (/^postgres(ql)?:\/\//.test(envUrl) ? envUrl : 'sqlite');
-  if (database !== 'sqlite' && !/^postgres(ql)?:\/\//.test(database))
-    throw new Error('--database must be sqlite or a postgres:// URL');
+  const database = databaseOption(values.database);
   return {
     scenarios: values.scenarios
       ? values.scenarios
@@ -94,4 +91,16 @@ export function parseOptions(
     json: values.json ?? null,
     profile: values.profile ?? null,
   };
+}
+
+/**
+ * The `--database` option: `sqlite`, a `postgres://` URL, or (when the option is absent)
+ * `DATABASE_URL` if it is a PostgreSQL URL, else `sqlite`.
+ */
+export function databaseOption(value: string | undefined): string {
+  const envUrl = process.env.DATABASE_URL ?? '';
+  const database = value ?? (/^postgres(ql)?:\/\//.test(envUrl) ? envUrl : 'sqlite');
+  if (database !== 'sqlite' && !/^postgres(ql)?:\/\//.test(database))
+    throw new Error('--database must be sqlite or a postgres:// URL');
+  return database;
 }

@@ -14,7 +14,7 @@ import {
   UniqueViolationError,
 } from './database-errors.ts';
 import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
-import { NamedStatementClient } from './postgres-named-statements.ts';
+import { CallbackQueryClient, NamedStatementClient } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -95,7 +95,8 @@ export class PostgresAdapter extends DialectAdapterBase {
       connectionTimeoutMillis: this.#options.connectionTimeoutMs ?? 5000,
       statement_timeout: this.#options.statementTimeoutMs ?? 30000,
       options: '-c TimeZone=UTC',
-      ...(this.#options.preparedStatements === false ? {} : { Client: NamedStatementClient }),
+      Client:
+        this.#options.preparedStatements === false ? CallbackQueryClient : NamedStatementClient,
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           parsers[oid] ??

@@ -1,0 +1,90 @@
+/**
+ * The `pg.Client` the PostgreSQL adapter's pool makes: it prepares each query once per
+ * connection, and answers `query(text, values)` through pg's callback form.
+ *
+ * Named statements: Kysely sends every query as an unnamed statement, which the server parses
+ * and plans on every run; a named one is parsed once per connection and then only bound and
+ * executed. The toolkit's queries come from a bounded set of texts (values always travel as
+ * parameters), so naming them is safe.
+ *
+ * The callback form: pg's promise form (`client.query(text, values)` with no callback, as
+ * Kysely calls it) made the rows of nearly every query outlive V8's young-generation
+ * collections on Node 24 (pg 8.23): under load a list of 100 books promoted about 33 KB per
+ * request to the old generation, against none when the same query ran through the callback
+ * form, and the toolkit spent about a quarter more CPU per request than the hand-written
+ * baseline on lists (see bench/RESULTS.md, seventh session).
+ * @module
+ */
+import pg from 'pg';
+
+/** Past this many distinct texts, further ones run unnamed: the server's memory stays bounded. */
+const MAX_NAMED_STATEMENTS = 2000;
+
+/** Only data statements are named; transaction control and DDL run as they are. */
+const NAMEABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
+
+/** One name per text, shared by every connection (each prepares it on first use). */
+const names = new Map<string, string>();
+
+/**
+ * The statement name of a query text (`rf12`), or undefined for a text that is not named:
+ * not a data statement, or past the limit.
+ */
+export function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMED_STATEMENTS || !NAMEABLE.test(text)) return undefined;
+    name = `rf${names.size}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+type QueryConfig = { text: string; values: unknown[]; name?: string };
+
+/**
+ * A `pg.Client` that runs `query(text, values)` through pg's callback form and answers with a
+ * promise of its own (see the module's note); every other form of `query` is left as it is.
+ * {@link NamedStatementClient} also names the statement.
+ *
+ * @example
+ * ```ts
+ * const pool = new pg.Pool({ connectionString, Client: CallbackQueryClient });
+ * ```
+ */
+export class CallbackQueryClient extends pg.Client {
+  // pg's overloads, as one signature.
+  override query(...args: any[]): any {
+    const [text, values, callback] = args;
+    if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined)
+      return (super.query as (...rest: unknown[]) => unknown)(...args);
+    const config: QueryConfig = { text, values };
+    const name = this.nameOf(text);
+    if (name !== undefined) config.name = name;
+    return new Promise((resolve, reject) => {
+      super.query(config, (error: Error | undefined, result: unknown) =>
+        error ? reject(error) : resolve(result),
+      );
+    });
+  }
+
+  /** The statement name `query(text, values)` runs under; none here. */
+  protected nameOf(_text: string): string | undefined {
+    return undefined;
+  }
+}
+
+/**
+ * A {@link CallbackQueryClient} that runs `query(text, values)` as the named statement of its
+ * text (see {@link statementName}).
+ *
+ * @example
+ * ```ts
+ * const pool = new pg.Pool({ connectionString, Client: NamedStatementClient });
+ * ```
+ */
+export class NamedStatementClient extends CallbackQueryClient {
+  protected override nameOf(text: string): string | undefined {
+    return statementName(text);
+  }
+}
