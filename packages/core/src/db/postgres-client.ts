@@ -10,9 +10,9 @@
  * The callback form: pg's promise form (`client.query(text, values)` with no callback, as
  * Kysely calls it) made the rows of nearly every query outlive V8's young-generation
  * collections on Node 24 (pg 8.23): under load a list of 100 books promoted about 33 KB per
- * request to the old generation, against none when the same query ran through the callback
- * form, and the toolkit spent about a quarter more CPU per request than the hand-written
- * baseline on lists (see bench/RESULTS.md, seventh session).
+ * request to the old generation, against almost none through the callback form, and the
+ * collector's extra work made a page of 100 rows cost 10–20 % more CPU (bench/RESULTS.md,
+ * seventh session).
  * @module
  */
 import pg from 'pg';
