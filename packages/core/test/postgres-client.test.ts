@@ -65,7 +65,10 @@ describe('rows read through CallbackQueryClient on PostgreSQL', {
 }, () => {
   it('die young: few of the bytes of parsed rows outlive a young-generation collection', () => {
     // Measured in a fresh process (see the fixture). When this test was written, pg's own
-    // promise form kept about 57 % of them (20 KB of 35 KB per query), this client 2–9 %.
+    // promise form kept about 20 KB per query of 100 rows on Node 24 and on Node 22, this
+    // client 0.4 to 3 KB. The bytes sampled in all vary more (9 to 35 KB per query: V8's
+    // optimised code folds allocations, which the sampler then sees as fewer), so the bound
+    // is on the surviving bytes.
     const script = fileURLToPath(new URL('./fixtures/row-survival.ts', import.meta.url));
     const output = execFileSync(process.execPath, [script, url as string, 'callback'], {
       encoding: 'utf8',
@@ -74,10 +77,9 @@ describe('rows read through CallbackQueryClient on PostgreSQL', {
       surviving: number;
       allocated: number;
     };
-    assert.ok(allocated > 10_000, `sampled ${allocated} bytes per query of rows`);
-    assert.ok(
-      surviving / allocated < 0.25,
-      `${Math.round(surviving)} of ${Math.round(allocated)} bytes per query survived`,
-    );
+    const message = `${Math.round(surviving)} of ${Math.round(allocated)} bytes per query survived`;
+    // The sampler saw the rows being parsed at all: the bound below would otherwise say nothing.
+    assert.ok(allocated > 2000, message);
+    assert.ok(surviving < 8000, message);
   });
 });
