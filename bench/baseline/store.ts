@@ -56,6 +56,7 @@ function sqliteStore(filename: string): Store {
   if (filename !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
+  db.pragma(`mmap_size = ${256 * 1024 * 1024}`);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);

@@ -39,6 +39,11 @@ export interface DatabaseOptions {
    * pooler that does not keep prepared statements.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * SQLite: how much of the file is read through a memory map, in bytes (default 256 MiB; 0
+   * turns it off): reads of pages in random order then cost no system call each.
+   */
+  readonly mmapSizeBytes?: number;
 }
 
 type Hook = () => void | Promise<void>;
@@ -326,6 +331,7 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
       ...(options.connectionTimeoutMs !== undefined
         ? { busyTimeoutMs: options.connectionTimeoutMs }
         : {}),
+      ...(options.mmapSizeBytes !== undefined ? { mmapSizeBytes: options.mmapSizeBytes } : {}),
     });
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
