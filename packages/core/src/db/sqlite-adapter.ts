@@ -50,8 +50,8 @@ export interface SqliteAdapterOptions {
  * The default memory-mapped part of a SQLite file: 256 MiB. SQLite's own page cache holds 2 MB,
  * so past a few thousand rows a page read in random order was a `pread()` per table page: a
  * page of 100 books at a random cursor in a table of a million cost 235 µs through reads and
- * 141 µs through the map (bench/RESULTS.md, eighth session). The map takes no memory of its own:
- * it shares the kernel's page cache, which holds the file's pages either way.
+ * 141–160 µs through the map (bench/RESULTS.md, eighth session). The map takes no memory of
+ * its own: it shares the kernel's page cache, which holds the file's pages either way.
  */
 export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
 
