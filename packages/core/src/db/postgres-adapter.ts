@@ -13,6 +13,7 @@ import {
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
+import { requireBoolean, requireWholeNumber } from './database-options.ts';
 import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
 import { CallbackQueryClient, NamedStatementClient } from './postgres-client.ts';
 
@@ -80,6 +81,15 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   constructor(options: PostgresAdapterOptions) {
     super();
+    requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
+    requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
+    requireWholeNumber(
+      'statementTimeoutMs',
+      options.statementTimeoutMs,
+      0,
+      'milliseconds; 0 for no limit',
+    );
+    requireBoolean('preparedStatements', options.preparedStatements);
     this.#options = Object.freeze({ ...options });
   }
 

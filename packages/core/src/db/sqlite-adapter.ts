@@ -23,6 +23,7 @@ import {
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
+import { requireWholeNumber } from './database-options.ts';
 import { formatDecimal } from './decimal-text.ts';
 import {
   DialectAdapterBase,
@@ -71,13 +72,13 @@ export class SqliteAdapter extends DialectAdapterBase {
 
   constructor(options: SqliteAdapterOptions) {
     super();
-    const mmap = options.mmapSizeBytes;
-    if (mmap !== undefined && !(Number.isSafeInteger(mmap) && mmap >= 0)) {
-      throw new ImproperlyConfigured(
-        'REST_ERR_DATABASE_OPTION',
-        `mmapSizeBytes must be a whole number of bytes, 0 or more (0 turns the memory map off); got ${String(mmap)}.`,
-      );
-    }
+    requireWholeNumber(
+      'mmapSizeBytes',
+      options.mmapSizeBytes,
+      0,
+      'bytes; 0 turns the memory map off',
+    );
+    requireWholeNumber('busyTimeoutMs', options.busyTimeoutMs, 0, 'milliseconds');
     this.#options = Object.freeze({ ...options });
   }
 

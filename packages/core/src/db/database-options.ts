@@ -1,0 +1,43 @@
+/**
+ * Start-up checks of the adapters' numeric and boolean options. A wrong value here would not
+ * fail at once: `NaN` as a lock timeout waits forever, a pool of `'10'` connections or of 0
+ * hangs the first request. So each adapter refuses it when it is built, naming the option.
+ *
+ * @example
+ * ```ts
+ * requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
+ * ```
+ * @module
+ */
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+
+/**
+ * Throws `REST_ERR_DATABASE_OPTION` unless `value` is absent or a whole number of at least
+ * `min`; `meaning` says what the number counts (`'milliseconds, 0 for no limit'`).
+ */
+export function requireWholeNumber(
+  name: string,
+  value: unknown,
+  min: number,
+  meaning: string,
+): void {
+  if (value === undefined) return;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) return;
+  throw new ImproperlyConfigured(
+    'REST_ERR_DATABASE_OPTION',
+    `${name} must be a whole number, ${min} or more (${meaning}); got ${describe(value)}.`,
+  );
+}
+
+/** Throws `REST_ERR_DATABASE_OPTION` unless `value` is absent, `true` or `false`. */
+export function requireBoolean(name: string, value: unknown): void {
+  if (value === undefined || typeof value === 'boolean') return;
+  throw new ImproperlyConfigured(
+    'REST_ERR_DATABASE_OPTION',
+    `${name} must be true or false; got ${describe(value)}.`,
+  );
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
