@@ -77,10 +77,11 @@ describe('Database options out of range fail at start-up, naming the option', ()
     }
   }
   for (const option of ['mmapSizeBytes', 'connectionTimeoutMs'] as const) {
-    it(`Database.connect on SQLite checks ${option}`, () => {
-      const expected = option === 'connectionTimeoutMs' ? 'busyTimeoutMs' : option;
-      refuses(() => Database.connect('sqlite::memory:', { [option]: -1 }), expected);
-    });
+    for (const [label, value] of notWholeNumbers) {
+      it(`Database.connect on SQLite ${option}: refuses ${label}`, () => {
+        refuses(() => Database.connect('sqlite::memory:', { [option]: value as number }), option);
+      });
+    }
   }
   for (const option of ['poolSize', 'connectionTimeoutMs', 'statementTimeoutMs'] as const) {
     for (const [label, value] of notWholeNumbers) {

@@ -21,6 +21,7 @@ import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
+import { requireWholeNumber } from './database-options.ts';
 import type { DialectAdapter, OpenTransaction } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
@@ -326,6 +327,8 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
         'DATABASE_URL "sqlite:" names no file. Use sqlite:PATH (for example sqlite:db.sqlite3) or sqlite::memory:.',
       );
     }
+    // Checked here under the name the caller used: the adapter would name it busyTimeoutMs.
+    requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
     return new SqliteAdapter({
       filename,
       ...(options.connectionTimeoutMs !== undefined
