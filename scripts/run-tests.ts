@@ -18,6 +18,17 @@ const selected = args.length
   ? WORKSPACES.filter((w) => args.some((a) => w.includes(a)))
   : WORKSPACES;
 
+// The packages run from their sources here (see .npmrc): every process the tests start,
+// however deep, gets the export condition through NODE_OPTIONS.
+const SOURCE_CONDITION = '--conditions=@restframework/source';
+const nodeOptions = process.env.NODE_OPTIONS ?? '';
+const env = {
+  ...process.env,
+  NODE_OPTIONS: nodeOptions.includes(SOURCE_CONDITION)
+    ? nodeOptions
+    : `${nodeOptions} ${SOURCE_CONDITION}`.trim(),
+};
+
 console.log(`Tests on Node.js ${process.version}`);
 let failed = 0;
 for (const workspace of selected) {
@@ -27,7 +38,7 @@ for (const workspace of selected) {
   const result = spawnSync(
     process.execPath,
     ['--test', '--test-reporter=spec', ...extra, 'test/**/*.test.ts'],
-    { cwd, stdio: 'inherit', env: process.env },
+    { cwd, stdio: 'inherit', env },
   );
   if (result.status !== 0) {
     failed++;

@@ -3,10 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { testPostgresUrl } from '@restframework/core/testing';
-import type pg from 'pg';
-import { CallbackQueryClient, NamedStatementClient } from '../src/db/postgres-client.ts';
+import pg from 'pg';
+import { postgresClients } from '../src/db/postgres-client.ts';
 
 const url = testPostgresUrl();
+
+const { CallbackQueryClient, NamedStatementClient } = postgresClients(pg);
 
 for (const Client of [CallbackQueryClient, NamedStatementClient]) {
   describe(`${Client.name} on PostgreSQL`, {

@@ -3,9 +3,10 @@
  * @module
  */
 import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { requireOptional } from '../utils/optional-dependency.ts';
 import {
   CheckViolationError,
   DatabaseUnavailableError,
@@ -15,7 +16,7 @@ import {
 } from './database-errors.ts';
 import { requireBoolean, requireWholeNumber } from './database-options.ts';
 import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
-import { CallbackQueryClient, NamedStatementClient } from './postgres-client.ts';
+import { postgresClients } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -99,6 +100,8 @@ export class PostgresAdapter extends DialectAdapterBase {
       [OID.TIMESTAMP]: identity,
       [OID.TIMESTAMPTZ]: identity,
     };
+    const pg = requireOptional<typeof import('pg')>('pg', 'A postgres:// database');
+    const { CallbackQueryClient, NamedStatementClient } = postgresClients(pg);
     const pool = new pg.Pool({
       connectionString: this.#options.connectionString,
       max: this.#options.poolSize ?? 10,

@@ -15,7 +15,7 @@
  * seventh session).
  * @module
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 /** Past this many distinct texts, further ones run unnamed: the server's memory stays bounded. */
 const MAX_NAMED_STATEMENTS = 2000;
@@ -42,49 +42,67 @@ export function statementName(text: string): string | undefined {
 
 type QueryConfig = { text: string; values: unknown[]; name?: string };
 
-/**
- * A `pg.Client` that runs `query(text, values)` through pg's callback form and answers with a
- * promise of its own (see the module's note); every other form of `query` is left as it is.
- * {@link NamedStatementClient} also names the statement.
- *
- * @example
- * ```ts
- * const pool = new pg.Pool({ connectionString, Client: CallbackQueryClient });
- * ```
- */
-export class CallbackQueryClient extends pg.Client {
-  // pg's overloads, as one signature.
-  override query(...args: any[]): any {
-    const [text, values, callback] = args;
-    if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined)
-      return (super.query as (...rest: unknown[]) => unknown)(...args);
-    const config: QueryConfig = { text, values };
-    const name = this.nameOf(text);
-    if (name !== undefined) config.name = name;
-    return new Promise((resolve, reject) => {
-      super.query(config, (error: Error | undefined, result: unknown) =>
-        error ? reject(error) : resolve(result),
-      );
-    });
-  }
-
-  /** The statement name `query(text, values)` runs under; none here. */
-  protected nameOf(_text: string): string | undefined {
-    return undefined;
-  }
+/** The two client classes, made from the `pg` module the adapter loaded (see {@link postgresClients}). */
+export interface PostgresClients {
+  /**
+   * A `pg.Client` that runs `query(text, values)` through pg's callback form and answers with a
+   * promise of its own (see the module's note); every other form of `query` is left as it is.
+   */
+  readonly CallbackQueryClient: typeof pg.Client;
+  /** A `CallbackQueryClient` that runs `query(text, values)` as the named statement of its text. */
+  readonly NamedStatementClient: typeof pg.Client;
 }
 
+const made = new WeakMap<typeof pg, PostgresClients>();
+
 /**
- * A {@link CallbackQueryClient} that runs `query(text, values)` as the named statement of its
- * text (see {@link statementName}).
+ * The client classes for a `pg` module. They extend `pg.Client`, so they are made once the
+ * driver is loaded (it is an optional peer dependency, loaded when a postgres URL is used),
+ * once per module.
  *
  * @example
  * ```ts
+ * const { NamedStatementClient } = postgresClients(pg);
  * const pool = new pg.Pool({ connectionString, Client: NamedStatementClient });
  * ```
  */
-export class NamedStatementClient extends CallbackQueryClient {
-  protected override nameOf(text: string): string | undefined {
-    return statementName(text);
+export function postgresClients(driver: typeof pg): PostgresClients {
+  let clients = made.get(driver);
+  if (clients === undefined) {
+    clients = makeClients(driver);
+    made.set(driver, clients);
   }
+  return clients;
+}
+
+function makeClients(driver: typeof pg): PostgresClients {
+  class CallbackQueryClient extends driver.Client {
+    // pg's overloads, as one signature.
+    override query(...args: any[]): any {
+      const [text, values, callback] = args;
+      if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined)
+        return (super.query as (...rest: unknown[]) => unknown)(...args);
+      const config: QueryConfig = { text, values };
+      const name = this.nameOf(text);
+      if (name !== undefined) config.name = name;
+      return new Promise((resolve, reject) => {
+        super.query(config, (error: Error | undefined, result: unknown) =>
+          error ? reject(error) : resolve(result),
+        );
+      });
+    }
+
+    /** The statement name `query(text, values)` runs under; none here. */
+    protected nameOf(_text: string): string | undefined {
+      return undefined;
+    }
+  }
+
+  class NamedStatementClient extends CallbackQueryClient {
+    protected override nameOf(text: string): string | undefined {
+      return statementName(text);
+    }
+  }
+
+  return { CallbackQueryClient, NamedStatementClient };
 }

@@ -2,7 +2,7 @@
  * SQLite through better-sqlite3: the embedded default.
  * @module
  */
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   type Dialect,
   type Expression,
@@ -16,6 +16,7 @@ import {
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { requireOptional } from '../utils/optional-dependency.ts';
 import {
   CheckViolationError,
   DatabaseUnavailableError,
@@ -85,7 +86,8 @@ export class SqliteAdapter extends DialectAdapterBase {
   createDialect(): Dialect {
     // No synchronous wait for a lock (it would stop every request of the process): the
     // driver waits asynchronously, up to busyTimeoutMs.
-    const database = new BetterSqlite3(this.#options.filename, { timeout: 0 });
+    const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'A SQLite database');
+    const database = new Driver(this.#options.filename, { timeout: 0 });
     if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('synchronous = NORMAL');

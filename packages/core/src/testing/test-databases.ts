@@ -21,8 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Database, type DatabaseOptions } from '../db/database.ts';
+import { requireOptional } from '../utils/optional-dependency.ts';
 
 /** A database kind tests can run on. */
 export interface TestDialect {
@@ -84,6 +84,7 @@ async function drop(db: Database): Promise<void> {
 }
 
 async function admin(url: string, statement: string): Promise<void> {
+  const pg = requireOptional<typeof import('pg')>('pg', 'The PostgreSQL test databases');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

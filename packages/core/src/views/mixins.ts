@@ -24,8 +24,57 @@ import type { GenericAPIView } from './generic-api-view.ts';
 /** A class that extends `GenericAPIView`. */
 export type GenericViewClass = abstract new (...args: any[]) => GenericAPIView;
 
+/**
+ * The class a mixin returns: the base class `B`, whose instances also have the actions `T`.
+ * Spelled out (rather than inferred from the class expression) so that declarations name it:
+ * an inferred mixin class would carry the base's `#private` members into the public types.
+ */
+export type WithActions<B extends GenericViewClass, T> = B & (abstract new (...args: any[]) => T);
+
+/** What {@link ListModelMixin} adds to a view. */
+export interface ListModelActions {
+  /** The (filtered, paginated) rows. */
+  list(request: Request): Promise<Response>;
+}
+
+/** What {@link CreateModelMixin} adds to a view. */
+export interface CreateModelActions {
+  /** Validates `request.data`, saves through `performCreate`, answers 201. */
+  create(request: Request): Promise<Response>;
+  /** Saves a valid serializer; override to add values (`serializer.save({owner_id})`). */
+  performCreate(serializer: Serializer<any, any>): Promise<void>;
+  /** Headers of the 201: `Location` when the data has a `url`. */
+  getSuccessHeaders(data: unknown): Record<string, string>;
+}
+
+/** What {@link RetrieveModelMixin} adds to a view. */
+export interface RetrieveModelActions {
+  /** The record's representation: at once when `getObject()` answered at once. */
+  retrieve(request: Request): Response | Promise<Response>;
+}
+
+/** What {@link UpdateModelMixin} adds to a view. */
+export interface UpdateModelActions {
+  /** PUT (or PATCH with `partial`): validates, saves through `performUpdate`. */
+  update(request: Request, partial?: boolean): Promise<Response>;
+  /** PATCH: `update(request, true)`. */
+  partialUpdate(request: Request): Promise<Response>;
+  /** Saves a valid serializer over the record. */
+  performUpdate(serializer: Serializer<any, any>): Promise<void>;
+}
+
+/** What {@link DestroyModelMixin} adds to a view. */
+export interface DestroyModelActions {
+  /** Deletes the record through `performDestroy`, answers 204. */
+  destroy(request: Request): Promise<Response>;
+  /** Deletes one record. */
+  performDestroy(instance: Record<string, unknown>): Promise<void>;
+}
+
 /** `list`: the (filtered, paginated) rows. */
-export function ListModelMixin<B extends GenericViewClass>(Base: B) {
+export function ListModelMixin<B extends GenericViewClass>(
+  Base: B,
+): WithActions<B, ListModelActions> {
   abstract class ListModel extends Base {
     async list(_request: Request): Promise<Response> {
       let queryset = this.filterQueryset(this.getQueryset());
@@ -43,7 +92,9 @@ export function ListModelMixin<B extends GenericViewClass>(Base: B) {
 }
 
 /** `create`: 201 with the new record, and `Location` when it has a `url`. */
-export function CreateModelMixin<B extends GenericViewClass>(Base: B) {
+export function CreateModelMixin<B extends GenericViewClass>(
+  Base: B,
+): WithActions<B, CreateModelActions> {
   abstract class CreateModel extends Base {
     async create(request: Request): Promise<Response> {
       const serializer = this.getSerializer({ data: request.data });
@@ -66,7 +117,9 @@ export function CreateModelMixin<B extends GenericViewClass>(Base: B) {
 }
 
 /** `retrieve`: one record. */
-export function RetrieveModelMixin<B extends GenericViewClass>(Base: B) {
+export function RetrieveModelMixin<B extends GenericViewClass>(
+  Base: B,
+): WithActions<B, RetrieveModelActions> {
   abstract class RetrieveModel extends Base {
     /** The record's representation: at once when `getObject()` answered at once. */
     retrieve(_request: Request): Response | Promise<Response> {
@@ -80,7 +133,9 @@ export function RetrieveModelMixin<B extends GenericViewClass>(Base: B) {
 }
 
 /** `update` (PUT) and `partialUpdate` (PATCH). */
-export function UpdateModelMixin<B extends GenericViewClass>(Base: B) {
+export function UpdateModelMixin<B extends GenericViewClass>(
+  Base: B,
+): WithActions<B, UpdateModelActions> {
   abstract class UpdateModel extends Base {
     async update(request: Request, partial = false): Promise<Response> {
       const instance = await this.getObject();
@@ -102,7 +157,9 @@ export function UpdateModelMixin<B extends GenericViewClass>(Base: B) {
 }
 
 /** `destroy`: 204 with no body. */
-export function DestroyModelMixin<B extends GenericViewClass>(Base: B) {
+export function DestroyModelMixin<B extends GenericViewClass>(
+  Base: B,
+): WithActions<B, DestroyModelActions> {
   abstract class DestroyModel extends Base {
     async destroy(_request: Request): Promise<Response> {
       const instance = await this.getObject();
