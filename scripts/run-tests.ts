@@ -9,7 +9,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const WORKSPACES = ['packages/core', 'packages/tricks', 'examples/bookstore', 'bench', 'docs'];
+const WORKSPACES = [
+  'packages/core',
+  'packages/tricks',
+  'packages/create-restframework-app',
+  'examples/bookstore',
+  'bench',
+  'docs',
+  'packaging',
+];
 
 const dash = process.argv.indexOf('--');
 const args = dash === -1 ? process.argv.slice(2) : process.argv.slice(2, dash);

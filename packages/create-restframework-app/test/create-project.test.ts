@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createProject, StarterError } from '../src/create-project.ts';
+import { TESTED_RANGES } from '../src/project-package-json.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const TEMPLATE = join(import.meta.dirname, '..', 'template');
+const work = mkdtempSync(join(tmpdir(), 'starter-unit-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+describe('createProject', () => {
+  it('writes the template, a package.json for the name and a .gitignore', () => {
+    const project = createProject({ directory: join(work, 'my-service') });
+    assert.equal(project.name, 'my-service');
+    assert.deepEqual(project.files, [
+      '.gitignore',
+      'README.md',
+      'package.json',
+      'src/app.ts',
+      'src/main.ts',
+      'src/models.ts',
+      'src/serializers.ts',
+      'src/viewsets.ts',
+      'test/tasks.test.ts',
+      'tsconfig.json',
+    ]);
+    const manifest = JSON.parse(readFileSync(join(project.directory, 'package.json'), 'utf8'));
+    const own = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+    assert.equal(manifest.name, 'my-service');
+    assert.equal(manifest.type, 'module');
+    assert.equal(manifest.dependencies['@restframework/core'], `^${own.version}`);
+    assert.equal(manifest.dependencies['@restframework/tricks'], `^${own.version}`);
+    assert.equal(manifest.scripts.start, 'node src/main.ts');
+    const readme = readFileSync(join(project.directory, 'README.md'), 'utf8');
+    assert.match(readme, /^# my-service$/m);
+    assert.doesNotMatch(readme, /__NAME__/);
+  });
+
+  it('takes --name for the package and fills an empty folder', () => {
+    const directory = join(work, 'Empty Folder');
+    mkdirSync(directory);
+    const project = createProject({ directory, name: '@acme/tasks' });
+    assert.equal(project.name, '@acme/tasks');
+  });
+
+  const badNames = ['My App', '.hidden', '_private', 'a'.repeat(215), 'node_modules', 'café', ''];
+  for (const name of badNames) {
+    it(`refuses the package name ${JSON.stringify(name.slice(0, 20))} and writes nothing`, () => {
+      const directory = join(work, `bad-${badNames.indexOf(name)}`);
+      assert.throws(
+        () => createProject({ directory, name }),
+        (error: unknown) => {
+          assert.ok(error instanceof StarterError);
+          assert.match(error.message, /cannot be a package name .*--name/);
+          return true;
+        },
+      );
+      assert.throws(() => readdirSync(directory), { code: 'ENOENT' });
+    });
+  }
+
+  it('refuses a folder that is not empty, and leaves it as it was', () => {
+    const directory = join(work, 'busy');
+    mkdirSync(directory);
+    writeFileSync(join(directory, 'notes.txt'), 'mine');
+    assert.throws(() => createProject({ directory }), /is not empty/);
+    assert.deepEqual(readdirSync(directory), ['notes.txt']);
+  });
+});
+
+describe('the template', () => {
+  it('asks for the versions this repository tests with', () => {
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'))
+        .version as string;
+    for (const [name, range] of Object.entries(TESTED_RANGES)) {
+      const [major, minor, patch] = range.slice(1).split('.').map(Number);
+      const [iMajor, iMinor, iPatch] = installed(name).split('.').map(Number);
+      assert.ok(range.startsWith('^'), `${name}: ${range}`);
+      assert.equal(iMajor, major, `${name} ${installed(name)} is outside ${range}`);
+      assert.ok(
+        (iMinor as number) > (minor as number) ||
+          (iMinor === minor && (iPatch as number) >= (patch as number)),
+        `${name} ${installed(name)} is older than ${range}`,
+      );
+    }
+  });
+
+  it('is the code the tutorial shows, file by file', () => {
+    const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
+    const shown = new Map<string, string>();
+    for (const match of tutorial.matchAll(
+      /```ts\n\/\/ tasks\/((?:src|test)\/[\w.-]+\.ts)\n([\s\S]*?)```/g,
+    )) {
+      shown.set(match[1] as string, match[2] as string);
+    }
+    const files = [
+      'src/models.ts',
+      'src/serializers.ts',
+      'src/viewsets.ts',
+      'src/app.ts',
+      'src/main.ts',
+      'test/tasks.test.ts',
+    ];
+    for (const file of files) {
+      assert.equal(
+        shown.get(file),
+        readFileSync(join(TEMPLATE, file), 'utf8'),
+        `docs/tutorial.md: tasks/${file}`,
+      );
+    }
+  });
+});

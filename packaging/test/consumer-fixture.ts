@@ -1,0 +1,186 @@
+/**
+ * The files of a consumer project that uses the packed packages: an app with a nested proxy
+ * serializer, the mapped ordering filter across a relation and a constrained file field, served
+ * over HTTP on plain Node; a CommonJS script; and two tsconfigs (nodenext, bundler).
+ * @module
+ */
+
+/** A consumer's strict tsconfig, with the module resolution under test. */
+export function consumerTsconfig(resolution: 'nodenext' | 'bundler'): string {
+  const modules =
+    resolution === 'nodenext'
+      ? { module: 'nodenext', moduleResolution: 'nodenext' }
+      : { module: 'esnext', moduleResolution: 'bundler' };
+  return JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'es2023',
+        lib: ['es2024'],
+        ...modules,
+        types: ['node'],
+        strict: true,
+        skipLibCheck: false,
+        noPropertyAccessFromIndexSignature: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        noImplicitOverride: true,
+        verbatimModuleSyntax: true,
+        erasableSyntaxOnly: true,
+        allowImportingTsExtensions: true,
+        noEmit: true,
+      },
+      include: ['app.ts', 'models.ts'],
+    },
+    null,
+    2,
+  );
+}
+
+export const MODELS_TS = `import { computed, defineModel, models } from '@restframework/core';
+import { NestedProxyField } from '@restframework/tricks';
+
+export const Author = defineModel({
+  name: 'Author',
+  fields: {
+    first_name: models.CharField({ maxLength: 50 }),
+    last_name: models.CharField({ maxLength: 50 }),
+  },
+  properties: {
+    full_name: computed((a: { first_name: string; last_name: string }) => \`\${a.first_name} \${a.last_name}\`),
+  },
+  ordering: ['id'],
+});
+
+export const Book = defineModel({
+  name: 'Book',
+  fields: {
+    title: models.CharField({ maxLength: 100 }),
+    author: models.ForeignKey(Author, { onDelete: 'CASCADE', null: true }),
+    isbn: models.CharField({ maxLength: 20, unique: true }),
+    pages: models.PositiveIntegerField({ default: 200 }),
+    price: models.DecimalField({ maxDigits: 10, decimalPlaces: 2 }),
+    state: models.CharField({
+      maxLength: 20,
+      choices: [['published', 'Published'], ['in_progress', 'In progress']],
+      default: 'published',
+    }),
+  },
+  properties: {
+    publishing: NestedProxyField('isbn', 'pages'),
+    stock: NestedProxyField('price', 'state'),
+  },
+  ordering: ['id'],
+});
+
+export const Upload = defineModel({
+  name: 'Upload',
+  fields: { username: models.CharField({ maxLength: 255 }), resume: models.FileField() },
+  ordering: ['id'],
+});
+`;
+
+export const APP_TS = `import {
+  AllowAny,
+  Database,
+  DefaultRouter,
+  ModelSerializer as CoreModelSerializer,
+  ModelViewSet,
+  MultiPartParser,
+  restFramework,
+} from '@restframework/core';
+import {
+  ConstrainedFileField,
+  ModelSerializer,
+  OrderingFilter,
+} from '@restframework/tricks';
+import Fastify from 'fastify';
+import { Author, Book, Upload } from './models.ts';
+
+class PublishingSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['isbn', 'pages'],
+  nestedProxyField: true,
+}) {}
+
+class StockSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['price', 'state'],
+  nestedProxyField: true,
+}) {}
+
+class BookSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['id', 'title', 'author', 'publishing', 'stock'],
+  declaredFields: {
+    publishing: new PublishingSerializer({ required: false }),
+    stock: new StockSerializer(),
+  },
+}) {}
+
+class BookViewSet extends ModelViewSet {
+  override queryset = Book.objects.all();
+  override serializerClass = BookSerializer;
+  override permissionClasses = [AllowAny];
+  override filterBackends = [OrderingFilter];
+  orderingFields = {
+    id: 'id',
+    title: 'title',
+    author: ['author__last_name', 'author__first_name'],
+    price: 'price',
+  };
+  ordering = ['id'];
+}
+
+class UploadSerializer extends CoreModelSerializer.with({
+  model: Upload,
+  fields: ['id', 'username', 'resume'],
+  declaredFields: { resume: new ConstrainedFileField({ maxUploadSize: 1024 }) },
+}) {}
+
+class UploadViewSet extends ModelViewSet {
+  override queryset = Upload.objects.all();
+  override serializerClass = UploadSerializer;
+  override permissionClasses = [AllowAny];
+  override parserClasses = [MultiPartParser];
+}
+
+const dir = process.env['DATA_DIR'] ?? '.';
+const db = Database.connect(\`sqlite:\${dir}/db.sqlite3\`);
+await db.migrate([Author, Book, Upload]);
+const app = Fastify();
+await app.register(restFramework, { database: db, settings: { MEDIA_ROOT: \`\${dir}/media\` } });
+const router = new DefaultRouter()
+  .register('books', BookViewSet)
+  .register('uploads', UploadViewSet);
+await app.register(router.plugin, { prefix: '/api' });
+app.addHook('onClose', () => db.close());
+process.once('SIGTERM', () => void app.close());
+const authors = await db.run(async () => [
+  await Author.objects.create({ first_name: 'Ada', last_name: 'Zed' }),
+  await Author.objects.create({ first_name: 'Bob', last_name: 'Able' }),
+]);
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+console.log(\`READY \${address} \${authors.map((a) => a.id).join(',')}\`);
+`;
+
+/** A CommonJS script (what \`npm init -y\` makes): \`require()\` of both packages. */
+export const REQUIRE_CJS = `'use strict';
+const core = require('@restframework/core');
+const tricks = require('@restframework/tricks');
+const resolved = require.resolve('@restframework/core');
+console.log(JSON.stringify({
+  modelViewSet: typeof core.ModelViewSet,
+  nestedProxyField: typeof tricks.NestedProxyField,
+  resolved,
+}));
+`;
+
+/** Opens a postgres:// database without \`pg\` installed. */
+export const MISSING_DRIVER_MJS = `import { Database } from '@restframework/core';
+try {
+  Database.connect('postgres://nobody@127.0.0.1:1/none');
+  console.log('connected');
+} catch (error) {
+  console.log(JSON.stringify({ code: error.code, message: error.message }));
+}
+`;

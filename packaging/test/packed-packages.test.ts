@@ -1,0 +1,300 @@
+/**
+ * The packages as a consumer gets them: packed with `npm pack`, installed into an empty folder
+ * outside this repository with the consumer's own Fastify, SQLite driver and TypeScript, and run
+ * on plain Node.js (no loader, none of this repository's settings). Also the starter, run from
+ * its tarball, whose project must pass its own tests.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  APP_TS,
+  consumerTsconfig,
+  MISSING_DRIVER_MJS,
+  MODELS_TS,
+  REQUIRE_CJS,
+} from './consumer-fixture.ts';
+import {
+  npmInstall,
+  type PackageName,
+  packAll,
+  repoVersion,
+  run,
+  type Started,
+  startServer,
+  type Tarball,
+} from './packed.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'rf-packaging-'));
+let tarballs: Record<PackageName, Tarball>;
+
+before(() => {
+  tarballs = packAll(join(work, 'tarballs'));
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the tarballs (npm pack)', () => {
+  for (const name of ['core', 'tricks', 'create-restframework-app'] as const) {
+    it(`${name}: dist, README, LICENSE and package.json; no tests, no sources`, () => {
+      const files = tarballs[name].files;
+      for (const required of ['package.json', 'README.md', 'LICENSE']) {
+        assert.ok(files.includes(required), `${name} lacks ${required}`);
+      }
+      const stray = files.filter(
+        (file) =>
+          !/^(dist\/|template\/)/.test(file) &&
+          !['package.json', 'README.md', 'LICENSE'].includes(file),
+      );
+      assert.deepEqual(stray, [], `${name}: files outside dist/`);
+      const tests = files.filter((file) => /(^|\/)test\/|\.test\.[jt]s$/.test(file));
+      assert.deepEqual(
+        tests.filter((file) => !file.startsWith('template/')),
+        [],
+      );
+      const sources = files.filter(
+        (file) => file.startsWith('dist/') && /(?<!\.d)\.ts$/.test(file),
+      );
+      assert.deepEqual(sources, [], `${name}: TypeScript sources in dist/`);
+      const entry = name === 'create-restframework-app' ? 'dist/cli.js' : 'dist/index.js';
+      assert.ok(files.includes(entry), `${name} lacks ${entry}`);
+    });
+  }
+
+  it('core ships its static assets and a declaration for every module', () => {
+    const files = tarballs.core.files;
+    for (const asset of [
+      'dist/renderers/browsable-api/static/browsable-api.css',
+      'dist/renderers/browsable-api/static/browsable-api.js',
+      'dist/schemas/static/swagger-init.js',
+    ]) {
+      assert.ok(files.includes(asset), asset);
+    }
+    const js = files.filter((file) => file.endsWith('.js') && !file.includes('/static/'));
+    const missing = js.filter((file) => !files.includes(file.replace(/\.js$/, '.d.ts')));
+    assert.deepEqual(missing, []);
+    assert.ok(files.includes('dist/index.js.map') && files.includes('dist/index.d.ts.map'));
+  });
+});
+
+describe('a consumer project with the packed packages', () => {
+  const app = join(work, 'consumer');
+  let server: Started | undefined;
+  let base = '';
+  let authors: number[] = [];
+
+  before(async () => {
+    mkdirSync(app);
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    npmInstall(app, [
+      tarballs.core.path,
+      tarballs.tricks.path,
+      `fastify@${repoVersion('fastify')}`,
+      `better-sqlite3@${repoVersion('better-sqlite3')}`,
+      `typescript@${repoVersion('typescript')}`,
+      `@types/node@${repoVersion('@types/node')}`,
+    ]);
+    writeFileSync(join(app, 'models.ts'), MODELS_TS);
+    writeFileSync(join(app, 'app.ts'), APP_TS);
+    mkdirSync(join(app, 'data'));
+    server = await startServer(
+      process.execPath,
+      ['app.ts'],
+      app,
+      /READY (http:\/\/\S+) (\d+),(\d+)/,
+      { DATA_DIR: join(app, 'data') },
+    );
+    base = server.match[1] as string;
+    authors = [Number(server.match[2]), Number(server.match[3])];
+  });
+  after(() => server?.stop());
+
+  const send = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('installs no database driver it does not use, and no TypeScript sources', () => {
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    assert.equal(manifest.dependencies.pg, undefined);
+    assert.throws(() => readFileSync(join(app, 'node_modules', 'pg', 'package.json')), {
+      code: 'ENOENT',
+    });
+  });
+
+  it('writes nested proxy groups over flat columns, over HTTP', async () => {
+    const created = await send('POST', '/api/books/', {
+      title: 'Dune',
+      author: authors[0],
+      publishing: { isbn: 'D-1', pages: 412 },
+      stock: { price: '9.99', state: 'in_progress' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.stock, { price: '9.99', state: 'in_progress' });
+    const patched = await send('PATCH', `/api/books/${created.body.id}/`, {
+      stock: { price: '12.50' },
+    });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(patched.body.stock, { price: '12.50', state: 'in_progress' });
+    assert.deepEqual(patched.body.publishing, { isbn: 'D-1', pages: 412 });
+  });
+
+  it('answers a bad nested leaf with a 400 at the leaf', async () => {
+    const refused = await send('POST', '/api/books/', {
+      title: 'Bad',
+      stock: { price: '1.00', state: 'sold' },
+    });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, { stock: { state: ['"sold" is not a valid choice.'] } });
+  });
+
+  it('orders by a friendly name mapped to paths across a relation', async () => {
+    const second = await send('POST', '/api/books/', {
+      title: 'Emma',
+      author: authors[1],
+      publishing: { isbn: 'E-1' },
+      stock: { price: '3.00' },
+    });
+    assert.equal(second.status, 201, JSON.stringify(second.body));
+    const byAuthor = await send('GET', '/api/books/?ordering=author');
+    assert.deepEqual(
+      byAuthor.body.map((book: { title: string }) => book.title),
+      ['Emma', 'Dune'],
+    );
+    const byPrice = await send('GET', '/api/books/?ordering=-price');
+    assert.deepEqual(
+      byPrice.body.map((book: { title: string }) => book.title),
+      ['Dune', 'Emma'],
+    );
+  });
+
+  it('refuses an upload over the constrained file field limit', async () => {
+    const upload = async (size: number) => {
+      const form = new FormData();
+      form.set('username', 'ada');
+      form.set('resume', new Blob([Buffer.alloc(size, 97)]), 'resume.txt');
+      const response = await fetch(`${base}/api/uploads/`, { method: 'POST', body: form });
+      return { status: response.status, body: await response.json() };
+    };
+    const small = await upload(100);
+    assert.equal(small.status, 201, JSON.stringify(small.body));
+    const large = await upload(4000);
+    assert.equal(large.status, 400);
+    assert.deepEqual(large.body, {
+      resume: ['File size exceeds limit: 3.9K. Limit is 1.0K.'],
+    });
+  });
+
+  for (const resolution of ['nodenext', 'bundler'] as const) {
+    it(`type-checks under a strict tsconfig, skipLibCheck off, ${resolution} resolution`, () => {
+      const config = join(app, `tsconfig.${resolution}.json`);
+      writeFileSync(config, consumerTsconfig(resolution));
+      run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', config], { cwd: app });
+    });
+  }
+
+  it('fails type checking where it should (the check is not vacuous)', () => {
+    const config = join(app, 'tsconfig.wrong.json');
+    writeFileSync(
+      join(app, 'wrong.ts'),
+      "import { ModelViewSet } from '@restframework/core';\n" +
+        'class V extends ModelViewSet {}\n' +
+        'const action: (request: number) => void = new V().list;\nvoid action;\n',
+    );
+    writeFileSync(
+      config,
+      JSON.stringify({
+        ...JSON.parse(consumerTsconfig('nodenext')),
+        include: ['wrong.ts'],
+      }),
+    );
+    assert.throws(
+      () => run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', config], { cwd: app }),
+      /wrong\.ts.*error TS2322/s,
+    );
+  });
+
+  it('loads from CommonJS with require()', () => {
+    mkdirSync(join(app, 'cjs'));
+    writeFileSync(join(app, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(join(app, 'cjs', 'index.js'), REQUIRE_CJS);
+    const { stdout } = run(process.execPath, ['cjs/index.js'], { cwd: app });
+    const loaded = JSON.parse(stdout);
+    assert.equal(loaded.modelViewSet, 'function');
+    assert.equal(loaded.nestedProxyField, 'function');
+    assert.match(
+      loaded.resolved,
+      /node_modules[/\\]@restframework[/\\]core[/\\]dist[/\\]index\.js$/,
+    );
+  });
+
+  it('names the driver to install when a database URL needs one that is missing', () => {
+    writeFileSync(join(app, 'missing-driver.mjs'), MISSING_DRIVER_MJS);
+    const { stdout } = run(process.execPath, ['missing-driver.mjs'], { cwd: app });
+    const failure = JSON.parse(stdout);
+    assert.equal(failure.code, 'REST_ERR_MISSING_PACKAGE');
+    assert.match(failure.message, /needs the "pg" package.*npm install pg/);
+  });
+});
+
+describe('create-restframework-app, from its tarball', () => {
+  const parent = join(work, 'starter');
+  const project = join(parent, 'my-service');
+  let server: Started | undefined;
+
+  before(() => {
+    mkdirSync(parent);
+    run(
+      'npm',
+      [
+        'exec',
+        '--yes',
+        '--prefer-offline',
+        `--package=${tarballs['create-restframework-app'].path}`,
+        '--',
+        'create-restframework-app',
+        'my-service',
+      ],
+      { cwd: parent },
+    );
+    // The toolkit from its tarballs (the registry's would be the same files once published).
+    npmInstall(project, [tarballs.core.path, tarballs.tricks.path]);
+  });
+  after(() => server?.stop());
+
+  it('passes its own npm test (type check, then the tests)', () => {
+    const { stdout } = run('npm', ['test'], { cwd: project });
+    // The spec reporter on a terminal, TAP otherwise.
+    assert.match(stdout, /^(?:ℹ|#) pass 5$/m);
+    assert.match(stdout, /^(?:ℹ|#) fail 0$/m);
+  });
+
+  it('serves its API with npm start', async () => {
+    server = await startServer('npm', ['start'], project, /Serving (http:\/\/\S+)\/api\//, {
+      PORT: '0',
+      DATABASE_URL: `sqlite:${join(project, 'db.sqlite3')}`,
+    });
+    const base = server.match[1] as string;
+    const created = await fetch(`${base}/api/tasks/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Ship it', priority: 'high' }),
+    });
+    assert.equal(created.status, 201);
+    const list = (await (await fetch(`${base}/api/tasks/`)).json()) as {
+      count: number;
+      results: { title: string }[];
+    };
+    assert.equal(list.count, 1);
+    assert.equal(list.results[0]?.title, 'Ship it');
+  });
+});
