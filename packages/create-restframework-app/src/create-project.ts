@@ -57,7 +57,7 @@ export function createProject(options: CreateProjectOptions): CreatedProject {
   cpSync(TEMPLATE, directory, { recursive: true });
   renameSync(join(directory, 'gitignore'), join(directory, '.gitignore'));
   const readme = join(directory, 'README.md');
-  writeFileSync(readme, readFileSync(readme, 'utf8').replaceAll('__NAME__', name));
+  writeFileSync(readme, readFileSync(readme, 'utf8').replaceAll('{{name}}', name));
   writeFileSync(
     join(directory, 'package.json'),
     `${JSON.stringify(projectPackageJson(name), null, 2)}\n`,

@@ -36,7 +36,7 @@ describe('createProject', () => {
     assert.equal(manifest.scripts.start, 'node src/main.ts');
     const readme = readFileSync(join(project.directory, 'README.md'), 'utf8');
     assert.match(readme, /^# my-service$/m);
-    assert.doesNotMatch(readme, /__NAME__/);
+    assert.doesNotMatch(readme, /{{name}}/);
   });
 
   it('takes --name for the package and fills an empty folder', () => {
