@@ -5,6 +5,7 @@
 import { APIException } from '../errors/api-exception.ts';
 import type { FieldDescription } from '../fields/field.ts';
 import type { Request } from '../http/request.ts';
+import { deepFreeze } from '../utils/immutable.ts';
 
 /** What OPTIONS answers. */
 export interface Metadata {
@@ -56,14 +57,12 @@ export class SimpleMetadata implements Metadata {
     if (!byKey) byOwner.set(owner, (byKey = new Map()));
     let metadata = byKey.get(key);
     if (!metadata) {
-      metadata = Object.freeze({
+      metadata = deepFreeze({
         name,
         description,
-        renders: Object.freeze(renders),
-        parses: Object.freeze(parses),
-        ...(methods.length
-          ? { actions: Object.freeze(actions ?? describeActions(view, methods)) }
-          : {}),
+        renders,
+        parses,
+        ...(methods.length ? { actions: actions ?? describeActions(view, methods) } : {}),
       });
       byKey.set(key, metadata);
     }

@@ -40,6 +40,7 @@ import {
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
+import { deepFreeze } from '../utils/immutable.ts';
 import { pascalCase, pythonTypeName } from '../utils/text.ts';
 import type { ModelSerializerDeclaration } from './model-serializer.ts';
 import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
@@ -554,15 +555,6 @@ function rootErrors(error: ValidationError): ErrorTree {
 
 const representations = new WeakMap<Function, RepresentFunction>();
 const fieldDescriptions = new WeakMap<Function, Readonly<Record<string, FieldDescription>>>();
-
-/** Freezes an object and everything in it (descriptions are shared by every request). */
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 /** The compiled representation of a serializer class, built on first use. */
 function representationOf(cls: typeof Serializer): RepresentFunction {
