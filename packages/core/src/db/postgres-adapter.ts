@@ -2,7 +2,14 @@
  * PostgreSQL through `pg`.
  * @module
  */
-import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type Dialect,
+  type Kysely,
+  type OrderByItemBuilder,
+  PostgresDialect,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
@@ -150,6 +157,10 @@ export class PostgresAdapter extends DialectAdapterBase {
       case 'datetime':
         return 'timestamptz';
     }
+  }
+
+  override autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
+    return pk.generatedByDefaultAsIdentity();
   }
 
   override reader(field: AnyModelField): ValueReader | null {

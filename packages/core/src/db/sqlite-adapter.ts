@@ -30,6 +30,7 @@ import {
   fieldsForColumns,
   likePattern,
   type OpenTransaction,
+  readIntegerBoolean,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
@@ -59,15 +60,14 @@ export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
 
-const readBoolean: ValueReader = (v) =>
-  v === null || v === undefined ? null : v === 1 || v === true;
-
 /**
  * SQLite: text is compared byte-wise (BINARY), which is code point order for UTF-8;
  * decimals live in NUMERIC columns, which sort numerically and keep 15 significant digits.
  */
 export class SqliteAdapter extends DialectAdapterBase {
   readonly vendor = 'sqlite';
+  // SQLite accepts no OFFSET without a LIMIT; -1 is none.
+  override readonly offsetOnlyLimit = -1;
   readonly #options: SqliteAdapterOptions;
 
   constructor(options: SqliteAdapterOptions) {
@@ -192,7 +192,7 @@ export class SqliteAdapter extends DialectAdapterBase {
   }
 
   override reader(field: AnyModelField): ValueReader | null {
-    if (field.kind === 'boolean') return readBoolean;
+    if (field.kind === 'boolean') return readIntegerBoolean;
     if (field.kind === 'decimal') {
       const places = field.extra.decimalPlaces as number;
       return (v) =>
