@@ -56,11 +56,12 @@ const MAX_DECIMAL_PLACES = 30;
 
 /**
  * The session every connection runs in: strict (a value that does not fit is an error, not a
- * silent truncation), UTC, and READ COMMITTED as on PostgreSQL (InnoDB's default REPEATABLE
- * READ would let a transaction read rows older than the ones it locks).
+ * silent truncation), a key of 0 stored as 0 (not taken as "generate one"), UTC, and READ
+ * COMMITTED as on PostgreSQL (InnoDB's default REPEATABLE READ would let a transaction read
+ * rows older than the ones it locks).
  */
 const SESSION = [
-  "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'",
+  "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_AUTO_VALUE_ON_ZERO'",
   "set session time_zone = '+00:00'",
   'set session transaction isolation level read committed',
 ];
