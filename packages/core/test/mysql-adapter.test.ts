@@ -4,6 +4,7 @@
  * server (TEST_MYSQL_URL).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import {
   CheckViolationError,
@@ -48,6 +49,31 @@ describe('MySQL/MariaDB adapter', () => {
         error.code === 'REST_ERR_DATABASE_OPTION' &&
         /poolSize/.test(error.message),
     );
+  });
+
+  it('names the package to install when mysql2 is missing', () => {
+    // A process in which `mysql2` cannot be resolved, as in an application without it.
+    const script = `
+      import { registerHooks } from 'node:module';
+      registerHooks({
+        resolve(specifier, context, next) {
+          if (specifier === 'mysql2') throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' });
+          return next(specifier, context);
+        },
+      });
+      const { Database } = await import('@restframework/core');
+      try { Database.connect('mysql://root@127.0.0.1:1/x'); console.log('connected'); }
+      catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message })); }
+      Database.connect('sqlite::memory:').close();
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: import.meta.dirname,
+      encoding: 'utf8',
+    });
+    assert.equal(child.status, 0, child.stderr);
+    const result = JSON.parse(child.stdout.trim()) as { code: string; message: string };
+    assert.equal(result.code, 'REST_ERR_DATABASE_DRIVER');
+    assert.match(result.message, /npm install mysql2/);
   });
 
   it('answers 503 material when the server cannot be reached, within the timeout', async () => {
