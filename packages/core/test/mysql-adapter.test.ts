@@ -244,9 +244,7 @@ describe('MySQL/MariaDB adapter', () => {
     assert.equal(read(null), null);
   });
 
-  it('names the column types, and refuses text columns before the collation is known', () => {
-    assert.equal(adapter.columnType(field('pages')), 'integer');
-    assert.equal(adapter.columnType(field('added')), 'datetime(6)');
-    assert.throws(() => adapter.columnType(field('title')), /prepareSchema/);
+  it('refuses to name column types before the server was asked for its collation', () => {
+    assert.throws(() => adapter.columnType(field('pages')), /prepareSchema/);
   });
 });

@@ -233,6 +233,58 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   async destroy(): Promise<void> {}
 }
 
+/** The SQL types of a dialect, one per kind of column (see {@link columnTypeOf}). */
+export interface ColumnTypes {
+  /** `auto`, `integer`, `positive_integer` and the keys of relations. */
+  readonly integer: string;
+  readonly bigInteger: string;
+  /** `char`, `email`, `url` and `file`, with the collation text needs. */
+  varchar(maxLength: number): string;
+  /** `text`, with the collation text needs. */
+  readonly text: string;
+  decimal(maxDigits: number, decimalPlaces: number): string;
+  readonly boolean: string;
+  readonly date: string;
+  readonly datetime: string;
+}
+
+/**
+ * The SQL type of `field` in a dialect's {@link ColumnTypes}: what
+ * {@link DialectAdapter.columnType} answers.
+ *
+ * @example
+ * ```ts
+ * columnTypeOf(Book.getField('price')!, POSTGRES_TYPES); // 'numeric(10, 2)'
+ * ```
+ */
+export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
+  switch (field.kind) {
+    case 'auto':
+    case 'integer':
+    case 'positive_integer':
+    case 'foreign_key':
+    case 'one_to_one':
+      return types.integer;
+    case 'big_integer':
+      return types.bigInteger;
+    case 'char':
+    case 'email':
+    case 'url':
+    case 'file':
+      return types.varchar(field.extra.maxLength as number);
+    case 'text':
+      return types.text;
+    case 'decimal':
+      return types.decimal(field.extra.maxDigits as number, field.extra.decimalPlaces as number);
+    case 'boolean':
+      return types.boolean;
+    case 'date':
+      return types.date;
+    case 'datetime':
+      return types.datetime;
+  }
+}
+
 /** Maps a table and column back to a model field, for error messages that name fields. */
 export function fieldsForColumns(
   model: AnyModel | undefined,

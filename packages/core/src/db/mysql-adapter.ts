@@ -18,7 +18,13 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { requireWholeNumber } from './database-options.ts';
-import { DialectAdapterBase, readIntegerBoolean, type ValueReader } from './dialect-adapter.ts';
+import {
+  type ColumnTypes,
+  columnTypeOf,
+  DialectAdapterBase,
+  readIntegerBoolean,
+  type ValueReader,
+} from './dialect-adapter.ts';
 import { translateMysqlError } from './mysql-errors.ts';
 import { createMysqlPool } from './mysql-pool.ts';
 
@@ -90,7 +96,8 @@ export class MysqlAdapter extends DialectAdapterBase {
   // MySQL parses a column's REFERENCES clause and ignores it: the key goes in the table.
   override readonly inlineReferences = false;
   readonly #options: MysqlAdapterOptions;
-  #collation: string | undefined;
+  /** Known once {@link prepareSchema} found the server's binary collation. */
+  #types: ColumnTypes | undefined;
 
   constructor(options: MysqlAdapterOptions) {
     super();
@@ -120,7 +127,7 @@ export class MysqlAdapter extends DialectAdapterBase {
 
   /** Finds the binary collation the server has; fails at start-up on a server without one. */
   override async prepareSchema(db: Kysely<any>): Promise<void> {
-    if (this.#collation) return;
+    if (this.#types) return;
     const { rows } = await db.executeQuery<{ name: string }>(
       CompiledQuery.raw(
         'select collation_name as name from information_schema.collations where collation_name in (?, ?)',
@@ -128,50 +135,23 @@ export class MysqlAdapter extends DialectAdapterBase {
       ),
     );
     const names = new Set(rows.map((row) => row.name));
-    this.#collation = BINARY_COLLATIONS.find((name) => names.has(name));
-    if (!this.#collation) {
+    const collation = BINARY_COLLATIONS.find((name) => names.has(name));
+    if (!collation) {
       throw new ImproperlyConfigured(
         'REST_ERR_DIALECT_LIMIT',
         `The MySQL/MariaDB server has neither ${BINARY_COLLATIONS.join(' nor ')}, which text columns need to compare ` +
           'as on the other databases. Use MariaDB 10.6 or later, or MySQL 8.0 or later.',
       );
     }
+    this.#types = mysqlTypes(collation);
   }
 
   columnType(field: AnyModelField): string {
-    switch (field.kind) {
-      case 'auto':
-      case 'integer':
-      case 'positive_integer':
-      case 'foreign_key':
-      case 'one_to_one':
-        return 'integer';
-      case 'big_integer':
-        return 'bigint';
-      case 'char':
-      case 'email':
-      case 'url':
-      case 'file':
-        return `varchar(${field.extra.maxLength}) character set utf8mb4 collate ${this.#binaryCollation()}`;
-      case 'text':
-        return `longtext character set utf8mb4 collate ${this.#binaryCollation()}`;
-      case 'decimal':
-        return `decimal(${field.extra.maxDigits}, ${field.extra.decimalPlaces})`;
-      case 'boolean':
-        return 'boolean';
-      case 'date':
-        return 'date';
-      case 'datetime':
-        return 'datetime(6)';
-    }
-  }
-
-  #binaryCollation(): string {
-    if (!this.#collation) {
+    if (!this.#types) {
       // A bug of the caller, not of a declaration: the collation is looked up before DDL.
-      throw new Error('MysqlAdapter.columnType() of a text column needs prepareSchema() first.');
+      throw new Error('MysqlAdapter.columnType() needs prepareSchema() first.');
     }
-    return this.#collation;
+    return columnTypeOf(field, this.#types);
   }
 
   override reader(field: AnyModelField): ValueReader | null {
@@ -249,6 +229,21 @@ export class MysqlAdapter extends DialectAdapterBase {
         .join(' '),
     );
   }
+}
+
+/** The column types, text in `collation`; datetimes hold UTC, to the microsecond. */
+function mysqlTypes(collation: string): ColumnTypes {
+  const text = `character set utf8mb4 collate ${collation}`;
+  return {
+    integer: 'integer',
+    bigInteger: 'bigint',
+    varchar: (maxLength) => `varchar(${maxLength}) ${text}`,
+    text: `longtext ${text}`,
+    decimal: (digits, places) => `decimal(${digits}, ${places})`,
+    boolean: 'boolean',
+    date: 'date',
+    datetime: 'datetime(6)',
+  };
 }
 
 /** What MySQL cannot hold of a field as declared (see `checkModel`), or undefined. */

@@ -21,7 +21,13 @@ import {
   UniqueViolationError,
 } from './database-errors.ts';
 import { requireBoolean, requireWholeNumber } from './database-options.ts';
-import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
+import {
+  type ColumnTypes,
+  columnTypeOf,
+  DialectAdapterBase,
+  fieldsForColumns,
+  type ValueReader,
+} from './dialect-adapter.ts';
 import { CallbackQueryClient, NamedStatementClient } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
@@ -78,6 +84,18 @@ const UNAVAILABLE_MESSAGES = [
   'terminating connection',
 ];
 
+/** Text in the "C" collation: byte order, as SQLite. */
+const POSTGRES_TYPES: ColumnTypes = {
+  integer: 'integer',
+  bigInteger: 'bigint',
+  varchar: (maxLength) => `varchar(${maxLength}) collate "C"`,
+  text: 'text collate "C"',
+  decimal: (digits, places) => `numeric(${digits}, ${places})`,
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'timestamptz',
+};
+
 /**
  * PostgreSQL: text columns use the "C" collation (byte order, as SQLite), DATE and
  * TIMESTAMPTZ arrive as text, and NULL sorts first in ascending order.
@@ -132,31 +150,7 @@ export class PostgresAdapter extends DialectAdapterBase {
   }
 
   columnType(field: AnyModelField): string {
-    switch (field.kind) {
-      case 'auto':
-      case 'integer':
-      case 'positive_integer':
-      case 'foreign_key':
-      case 'one_to_one':
-        return 'integer';
-      case 'big_integer':
-        return 'bigint';
-      case 'char':
-      case 'email':
-      case 'url':
-      case 'file':
-        return `varchar(${field.extra.maxLength}) collate "C"`;
-      case 'text':
-        return 'text collate "C"';
-      case 'decimal':
-        return `numeric(${field.extra.maxDigits}, ${field.extra.decimalPlaces})`;
-      case 'boolean':
-        return 'boolean';
-      case 'date':
-        return 'date';
-      case 'datetime':
-        return 'timestamptz';
-    }
+    return columnTypeOf(field, POSTGRES_TYPES);
   }
 
   override autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder {

@@ -26,6 +26,8 @@ import {
 import { requireWholeNumber } from './database-options.ts';
 import { formatDecimal } from './decimal-text.ts';
 import {
+  type ColumnTypes,
+  columnTypeOf,
   DialectAdapterBase,
   fieldsForColumns,
   likePattern,
@@ -59,6 +61,18 @@ export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
 
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
+
+/** NUMERIC affinity for decimals (see `checkModel`); text compares BINARY. */
+const SQLITE_TYPES: ColumnTypes = {
+  integer: 'integer',
+  bigInteger: 'bigint',
+  varchar: (maxLength) => `varchar(${maxLength})`,
+  text: 'text',
+  decimal: () => 'decimal',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+};
 
 /**
  * SQLite: text is compared byte-wise (BINARY), which is code point order for UTF-8;
@@ -164,31 +178,7 @@ export class SqliteAdapter extends DialectAdapterBase {
   }
 
   columnType(field: AnyModelField): string {
-    switch (field.kind) {
-      case 'auto':
-      case 'integer':
-      case 'positive_integer':
-      case 'foreign_key':
-      case 'one_to_one':
-        return 'integer';
-      case 'big_integer':
-        return 'bigint';
-      case 'char':
-      case 'email':
-      case 'url':
-      case 'file':
-        return `varchar(${field.extra.maxLength})`;
-      case 'text':
-        return 'text';
-      case 'decimal':
-        return 'decimal';
-      case 'boolean':
-        return 'boolean';
-      case 'date':
-        return 'date';
-      case 'datetime':
-        return 'datetime';
-    }
+    return columnTypeOf(field, SQLITE_TYPES);
   }
 
   override reader(field: AnyModelField): ValueReader | null {
