@@ -270,10 +270,13 @@ function limitProblem(field: AnyModelField): string | undefined {
 /** Sets up a new connection's session (see `SESSION`), with its timeouts. */
 async function prepareSession(connection: DatabaseConnection, statementMs: number): Promise<void> {
   for (const statement of SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
-  const seconds = Math.max(1, Math.ceil(statementMs / 1000));
-  await connection.executeQuery(
-    CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
-  );
+  // 0 is no limit: the server's own lock wait timeout (50 s by default) then applies.
+  if (statementMs > 0) {
+    const seconds = Math.ceil(statementMs / 1000);
+    await connection.executeQuery(
+      CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
+    );
+  }
   try {
     // MariaDB: seconds, for every statement.
     await connection.executeQuery(
