@@ -120,6 +120,29 @@ function sqliteStore(filename: string): Store {
   };
 }
 
+/**
+ * The body of {@link Store.update} on a server (inside its transaction): reads the row, lets
+ * `decide` compute the changes, then `write`s them (the changed values in column order) and
+ * answers the row as stored, or reads it again when nothing changed.
+ */
+async function readDecideWrite(
+  run: (sql: string, values: readonly unknown[]) => Promise<RawRow[]>,
+  selectSql: string,
+  selectParameters: readonly unknown[],
+  decide: (row: RawRow) => Patch,
+  reselectSql: string,
+  reselectParameters: readonly unknown[],
+  write: (columns: readonly string[], values: readonly unknown[]) => Promise<RawRow>,
+): Promise<RawRow | { error: unknown } | undefined> {
+  const rows = await run(selectSql, selectParameters);
+  if (rows.length !== 1) return undefined;
+  const patch = decide(rows[0] as RawRow);
+  if ('error' in patch) return patch;
+  const columns = Object.keys(patch.changes);
+  if (columns.length === 0) return (await run(reselectSql, reselectParameters))[0] as RawRow;
+  return write(columns, Object.values(patch.changes));
+}
+
 /** `?` placeholders → `$1, $2, ...` (the baseline's SQL has no `?` in literals). */
 function numbered(sql: string): string {
   let n = 0;
@@ -187,17 +210,18 @@ function postgresStore(connectionString: string): Store {
       key,
       reselectParameters,
     ) =>
-      inTransaction(async (client) => {
-        const rows = await run(client, selectSql, selectParameters);
-        if (rows.length !== 1) return undefined;
-        const patch = decide(rows[0] as RawRow);
-        if ('error' in patch) return patch;
-        const columns = Object.keys(patch.changes);
-        if (columns.length === 0)
-          return (await run(client, reselectSql, reselectParameters))[0] as RawRow;
-        const values = [...Object.values(patch.changes), key];
-        return (await run(client, updateSql(columns), values))[0] as RawRow;
-      }),
+      inTransaction((client) =>
+        readDecideWrite(
+          (sql, values) => run(client, sql, values),
+          selectSql,
+          selectParameters,
+          decide,
+          reselectSql,
+          reselectParameters,
+          async (columns, values) =>
+            (await run(client, updateSql(columns), [...values, key]))[0] as RawRow,
+        ),
+      ),
     close: () => pool.end(),
   };
 }
@@ -291,18 +315,21 @@ function mysqlStore(url: string): Store {
       key,
       reselectParameters,
     ) =>
-      inTransaction(async (conn) => {
-        const rows = await run(conn, selectSql, selectParameters);
-        if (rows.length !== 1) return undefined;
-        const patch = decide(rows[0] as RawRow);
-        if ('error' in patch) return patch;
-        const columns = Object.keys(patch.changes);
-        if (columns.length === 0)
-          return (await run(conn, reselectSql, reselectParameters))[0] as RawRow;
-        const { write, select } = parts(updateSql(columns));
-        await run(conn, write, [...Object.values(patch.changes), key]);
-        return (await run(conn, select, [key]))[0] as RawRow;
-      }),
+      inTransaction((conn) =>
+        readDecideWrite(
+          (sql, values) => run(conn, sql, values),
+          selectSql,
+          selectParameters,
+          decide,
+          reselectSql,
+          reselectParameters,
+          async (columns, values) => {
+            const { write, select } = parts(updateSql(columns));
+            await run(conn, write, [...values, key]);
+            return (await run(conn, select, [key]))[0] as RawRow;
+          },
+        ),
+      ),
     close: () => pool.end(),
   };
 }

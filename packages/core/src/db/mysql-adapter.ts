@@ -17,7 +17,7 @@ import {
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import { requireWholeNumber } from './database-options.ts';
+import { requireServerOptions } from './database-options.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -101,14 +101,7 @@ export class MysqlAdapter extends DialectAdapterBase {
 
   constructor(options: MysqlAdapterOptions) {
     super();
-    requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
-    requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
-    requireWholeNumber(
-      'statementTimeoutMs',
-      options.statementTimeoutMs,
-      0,
-      'milliseconds; 0 for no limit',
-    );
+    requireServerOptions(options);
     this.#options = Object.freeze({ ...options });
   }
 

@@ -20,7 +20,7 @@ import {
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
-import { requireBoolean, requireWholeNumber } from './database-options.ts';
+import { requireBoolean, requireServerOptions } from './database-options.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -106,14 +106,7 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   constructor(options: PostgresAdapterOptions) {
     super();
-    requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
-    requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
-    requireWholeNumber(
-      'statementTimeoutMs',
-      options.statementTimeoutMs,
-      0,
-      'milliseconds; 0 for no limit',
-    );
+    requireServerOptions(options);
     requireBoolean('preparedStatements', options.preparedStatements);
     this.#options = Object.freeze({ ...options });
   }
