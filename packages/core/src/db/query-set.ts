@@ -583,7 +583,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * current transaction, if any, right after the write (see `DialectAdapter.returning`).
    */
   async #readBack(db: Database, pk: unknown): Promise<Row<M>> {
-    let rows = new QuerySet(this.model).using(db).orderBy().lookup({ pk }, 1);
+    // One query set per database and model, so that its lookup is planned once.
+    let byModel = readBackSets.get(db);
+    if (!byModel) readBackSets.set(db, (byModel = new WeakMap()));
+    let query = byModel.get(this.model);
+    if (!query) byModel.set(this.model, (query = new QuerySet(this.model).using(db).orderBy()));
+    let rows = query.lookup({ pk }, 1) as Row<M>[] | Promise<Row<M>[]>;
     if (!Array.isArray(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return rows[0] as Row<M>;
@@ -785,6 +790,9 @@ interface LookupPlan {
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly where: string;
 }
+
+/** The query sets that read a written row back where there is no RETURNING (see `#readBack`). */
+const readBackSets = new WeakMap<Database, WeakMap<AnyModel, QuerySet<any>>>();
 
 /** Lookup plans per model, then per state (shared by `all()` copies), then per filter keys. */
 const lookupPlans = new WeakMap<AnyModel, WeakMap<State, Map<string, LookupPlan>>>();
