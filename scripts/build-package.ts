@@ -4,7 +4,13 @@
  * files under `src/` that are not TypeScript (static assets) beside them. `npm pack` runs it
  * (each package's `prepack`), so a tarball always holds a fresh build.
  *
- *   node ../../scripts/build-package.ts        (from a package folder)
+ *   node ../../scripts/build-package.ts          (from a package folder)
+ *   node ../../scripts/build-package.ts --clean  (removes dist/: each package's `postpack`)
+ *
+ * `dist/` lives only while a package is packed: a stale build left in the repository would be
+ * picked silently by any process started without the source condition. Packages build
+ * against each other's sources (the build's tsconfig keeps the condition), so the order of the
+ * builds does not matter; the packaging tests check the declarations as a consumer sees them.
  *
  * Inside the repository nothing needs a build: the `@restframework/source` export condition
  * (set by `.npmrc`, `scripts/run-tests.ts` and `tsconfig.json`) points at the sources.
@@ -19,6 +25,7 @@ const dist = join(pkg, 'dist');
 const src = join(pkg, 'src');
 
 rmSync(dist, { recursive: true, force: true });
+if (process.argv.includes('--clean')) process.exit(0);
 const tsc = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], {
   cwd: pkg,
   stdio: 'inherit',

@@ -1,10 +1,14 @@
 /**
  * The baseline's data access: the toolkit's SQL, written out by hand, run straight on the
- * driver (better-sqlite3 prepared statements, or `pg` with named prepared statements). No
- * toolkit code. SQL is written with `?` and numbered (`$1`) for PostgreSQL once, at start-up.
+ * driver (better-sqlite3 prepared statements, `pg` with named prepared statements, or
+ * `mysql2`). No toolkit code. SQL is written with `?` and numbered (`$1`) for PostgreSQL once,
+ * at start-up; MySQL runs it with ANSI_QUOTES (its identifiers in double quotes) and, having
+ * no RETURNING, reads a written row back by its key in the same transaction, as the toolkit
+ * does there.
  * @module
  */
 import BetterSqlite3 from 'better-sqlite3';
+import mysql from 'mysql2';
 import pg from 'pg';
 
 /** A row as the driver returns it. */
@@ -15,7 +19,7 @@ export type Patch = { readonly changes: Record<string, unknown> } | { readonly e
 
 /** The queries the baseline runs. Every method is one statement, or one transaction. */
 export interface Store {
-  readonly vendor: 'sqlite' | 'postgres';
+  readonly vendor: 'sqlite' | 'postgres' | 'mysql';
   /** Rows of `select ... from books_book <where> order by ... limit ? offset ?`. */
   all(sql: string, parameters: readonly unknown[]): Promise<RawRow[]> | RawRow[];
   /** `count(*)` of a statement that selects `count`. */
@@ -43,9 +47,10 @@ export interface Store {
   close(): Promise<void> | void;
 }
 
-/** Opens the database of a URL: `sqlite:PATH` or `postgres://...`. */
+/** Opens the database of a URL: `sqlite:PATH`, `postgres://...` or `mysql://...`. */
 export function openStore(url: string): Store {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return postgresStore(url);
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) return mysqlStore(url);
   if (url.startsWith('sqlite:')) return sqliteStore(url.slice('sqlite:'.length));
   throw new Error(`Unsupported database URL ${url}: use sqlite:PATH or postgres://...`);
 }
@@ -115,6 +120,29 @@ function sqliteStore(filename: string): Store {
   };
 }
 
+/**
+ * The body of {@link Store.update} on a server (inside its transaction): reads the row, lets
+ * `decide` compute the changes, then `write`s them (the changed values in column order) and
+ * answers the row as stored, or reads it again when nothing changed.
+ */
+async function readDecideWrite(
+  run: (sql: string, values: readonly unknown[]) => Promise<RawRow[]>,
+  selectSql: string,
+  selectParameters: readonly unknown[],
+  decide: (row: RawRow) => Patch,
+  reselectSql: string,
+  reselectParameters: readonly unknown[],
+  write: (columns: readonly string[], values: readonly unknown[]) => Promise<RawRow>,
+): Promise<RawRow | { error: unknown } | undefined> {
+  const rows = await run(selectSql, selectParameters);
+  if (rows.length !== 1) return undefined;
+  const patch = decide(rows[0] as RawRow);
+  if ('error' in patch) return patch;
+  const columns = Object.keys(patch.changes);
+  if (columns.length === 0) return (await run(reselectSql, reselectParameters))[0] as RawRow;
+  return write(columns, Object.values(patch.changes));
+}
+
 /** `?` placeholders → `$1, $2, ...` (the baseline's SQL has no `?` in literals). */
 function numbered(sql: string): string {
   let n = 0;
@@ -182,17 +210,126 @@ function postgresStore(connectionString: string): Store {
       key,
       reselectParameters,
     ) =>
-      inTransaction(async (client) => {
-        const rows = await run(client, selectSql, selectParameters);
-        if (rows.length !== 1) return undefined;
-        const patch = decide(rows[0] as RawRow);
-        if ('error' in patch) return patch;
-        const columns = Object.keys(patch.changes);
-        if (columns.length === 0)
-          return (await run(client, reselectSql, reselectParameters))[0] as RawRow;
-        const values = [...Object.values(patch.changes), key];
-        return (await run(client, updateSql(columns), values))[0] as RawRow;
+      inTransaction((client) =>
+        readDecideWrite(
+          (sql, values) => run(client, sql, values),
+          selectSql,
+          selectParameters,
+          decide,
+          reselectSql,
+          reselectParameters,
+          async (columns, values) =>
+            (await run(client, updateSql(columns), [...values, key]))[0] as RawRow,
+        ),
+      ),
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * `insert into "t" (...) values (...) returning "a", "b"` (or an UPDATE) → the statement
+ * without RETURNING, and the SELECT of those columns by `"id"`.
+ */
+function withoutReturning(sql: string): { write: string; select: string } {
+  const match = /^(?:insert into|update) ("[^"]+") .*? returning (.*)$/.exec(sql);
+  if (!match) throw new Error(`No RETURNING in ${sql}`);
+  return {
+    write: sql.slice(0, sql.lastIndexOf(' returning ')),
+    select: `select ${match[2]} from ${match[1]} where "id" = ?`,
+  };
+}
+
+function mysqlStore(url: string): Store {
+  // The same session as the toolkit's adapter, with double-quoted identifiers.
+  const session = [
+    "set session sql_mode = 'ANSI_QUOTES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_AUTO_VALUE_ON_ZERO'",
+    "set session time_zone = '+00:00'",
+    'set session transaction isolation level read committed',
+  ];
+  const pool = mysql
+    .createPool({
+      uri: url.replace(/^mariadb:/, 'mysql:'),
+      connectionLimit: 10,
+      dateStrings: true,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+    })
+    .promise();
+  const prepared = new WeakSet<object>();
+  const connection = async () => {
+    const conn = await pool.getConnection();
+    const raw = conn.connection as object;
+    if (!prepared.has(raw)) {
+      for (const statement of session) await conn.query(statement);
+      prepared.add(raw);
+    }
+    return conn;
+  };
+  type Conn = Awaited<ReturnType<typeof connection>>;
+  const run = async (conn: Conn, sql: string, values: readonly unknown[]) =>
+    (await conn.query(sql, values as unknown[]))[0] as RawRow[] & { insertId?: number };
+  const once = async <T>(fn: (conn: Conn) => Promise<T>): Promise<T> => {
+    const conn = await connection();
+    try {
+      return await fn(conn);
+    } finally {
+      conn.release();
+    }
+  };
+  const inTransaction = <T>(fn: (conn: Conn) => Promise<T>): Promise<T> =>
+    once(async (conn) => {
+      await conn.query('begin');
+      try {
+        const result = await fn(conn);
+        await conn.query('commit');
+        return result;
+      } catch (error) {
+        await conn.query('rollback').catch(() => {});
+        throw error;
+      }
+    });
+  const split = new Map<string, { write: string; select: string }>();
+  const parts = (sql: string) => {
+    let found = split.get(sql);
+    if (!found) split.set(sql, (found = withoutReturning(sql)));
+    return found;
+  };
+  return {
+    vendor: 'mysql',
+    all: (sql, parameters) => once((conn) => run(conn, sql, parameters)),
+    count: (sql) =>
+      once(async (conn) => Number(((await run(conn, sql, []))[0] as { count: unknown }).count)),
+    insertUnique: (checkSql, checkParameters, insertSql, insertParameters) =>
+      inTransaction(async (conn) => {
+        if ((await run(conn, checkSql, checkParameters)).length) return null;
+        const { write, select } = parts(insertSql);
+        const result = await run(conn, write, insertParameters);
+        return (await run(conn, select, [result.insertId]))[0] as RawRow;
       }),
+    update: (
+      selectSql,
+      selectParameters,
+      decide,
+      updateSql,
+      reselectSql,
+      key,
+      reselectParameters,
+    ) =>
+      inTransaction((conn) =>
+        readDecideWrite(
+          (sql, values) => run(conn, sql, values),
+          selectSql,
+          selectParameters,
+          decide,
+          reselectSql,
+          reselectParameters,
+          async (columns, values) => {
+            const { write, select } = parts(updateSql(columns));
+            await run(conn, write, [...values, key]);
+            return (await run(conn, select, [key]))[0] as RawRow;
+          },
+        ),
+      ),
     close: () => pool.end(),
   };
 }

@@ -16,6 +16,7 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Database } from '@restframework/core';
 import pg from 'pg';
 import { type ContenderName, memoryOf, type RunningServer, startServer } from './contenders.ts';
 import { prepareDatabases } from './databases.ts';
@@ -30,7 +31,8 @@ const options = parseOptions(process.argv.slice(2), { duration: 10, warmup: 3, r
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const loadAtStart = loadavg()[0] as number;
 
-log(`Preparing the ${options.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'} template database…`);
+const DATABASE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MariaDB' } as const;
+log(`Preparing the template database (${options.database === 'sqlite' ? 'SQLite' : 'server'})…`);
 let data: ScenarioData = { cursorIsbn: '', books: 0 };
 const databases = await prepareDatabases(options.database, async (db) => {
   data = await seedScenarioData(db);
@@ -42,6 +44,10 @@ if (databases.vendor === 'postgres') {
   await client.connect();
   databaseVersion = (await client.query('show server_version')).rows[0]?.server_version;
   await client.end();
+} else if (databases.vendor === 'mysql') {
+  const db = Database.connect(databases.templateUrl, { poolSize: 1 });
+  databaseVersion = ((await db.query('select version() as v', [])) as { v: string }[])[0]?.v;
+  await db.close();
 }
 
 const all = buildScenarios(data);
@@ -228,11 +234,11 @@ try {
   console.log(output);
   if (options.writeResults) {
     // One section per database, so a PostgreSQL run does not replace the SQLite figures.
-    const postgres = databases.vendor === 'postgres';
+    const vendor = databases.vendor;
     writeSection(
       join(import.meta.dirname, '..', 'RESULTS.md'),
-      postgres ? 'bench-postgres' : 'bench',
-      `## Toolkit against the hand-written baseline${postgres ? ' on PostgreSQL' : ''}\n\n${output}`,
+      vendor === 'sqlite' ? 'bench' : `bench-${vendor}`,
+      `## Toolkit against the hand-written baseline${vendor === 'sqlite' ? '' : ` on ${DATABASE_NAMES[vendor]}`}\n\n${output}`,
     );
     log('Written to bench/RESULTS.md.');
   }

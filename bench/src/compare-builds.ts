@@ -33,7 +33,7 @@ const HELP = `Options:
   --pairs N          pairs of bursts per scenario and session (default 4)
   --seconds S        length of a burst (default 1.5)
   --connections N    concurrent connections (default 32)
-  --database D       sqlite (default) or postgres://user@host:port/name
+  --database D       sqlite (default), postgres:// or mysql://user@host:port/name
   --rate N           a fixed rate of N requests/s in every burst (default: as fast as each
                      server answers); below both servers' capacity, CPU per request moves less
   --help             this text`;

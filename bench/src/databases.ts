@@ -7,7 +7,9 @@
  *
  * SQLite: files in a temporary folder. PostgreSQL: databases `<name>_rfbench_tpl`,
  * `<name>_rfbench_run0` and `<name>_rfbench_run1` created next to the database of
- * `DATABASE_URL` (which is itself never touched) and dropped at the end.
+ * `DATABASE_URL` (which is itself never touched) and dropped at the end. MySQL/MariaDB: the
+ * same names; having no template databases, a copy is made by `migrate` and then
+ * `insert ... select` of every table of the template.
  * @module
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 
 /** A template database and its copies. */
 export interface BenchDatabases {
-  readonly vendor: 'sqlite' | 'postgres';
+  readonly vendor: 'sqlite' | 'postgres' | 'mysql';
   /** The template's URL (for EXPLAIN and checks; do not write to it). */
   readonly templateUrl: string;
   /**
@@ -36,9 +38,72 @@ export type Filler = (db: Database, url: string) => Promise<void>;
 
 /** Creates the template on `target` (`sqlite` or a `postgres://` URL) and fills it. */
 export async function prepareDatabases(target: string, fill: Filler): Promise<BenchDatabases> {
+  if (target.startsWith('mysql://') || target.startsWith('mariadb://'))
+    return prepareMysql(target, fill);
   return target.startsWith('postgres://') || target.startsWith('postgresql://')
     ? preparePostgres(target, fill)
     : prepareSqlite(fill);
+}
+
+/** `<name>_rfbench_<suffix>` next to the database of `target`, and its URL. */
+function namesNextTo(target: string, fallback: string) {
+  const url = new URL(target);
+  const base = decodeURIComponent(url.pathname.slice(1)) || fallback;
+  const name = (suffix: string) => `${base}_rfbench_${suffix}`.replace(/[^A-Za-z0-9_]/g, '_');
+  const urlOf = (db: string) => {
+    const copy = new URL(target);
+    copy.pathname = `/${db}`;
+    return copy.toString();
+  };
+  return { name, urlOf };
+}
+
+async function prepareMysql(target: string, fill: Filler): Promise<BenchDatabases> {
+  const { name, urlOf } = namesNextTo(target, 'test');
+  // One connection: foreign_key_checks is a session setting.
+  const admin = async (statements: string[]) => {
+    const db = Database.connect(target, { poolSize: 1 });
+    try {
+      for (const statement of statements) await db.query(statement, []);
+    } finally {
+      await db.close();
+    }
+  };
+  const template = name('tpl');
+  const runs = [name('run0'), name('run1')];
+  const dropRuns = runs.map((run) => `drop database if exists \`${run}\``);
+  let copies = 0;
+  await admin([
+    ...dropRuns,
+    `drop database if exists \`${template}\``,
+    `create database \`${template}\``,
+  ]);
+  await migrateAndFill(urlOf(template), fill);
+  return {
+    vendor: 'mysql',
+    templateUrl: urlOf(template),
+    async fresh() {
+      const run = runs[copies++ % 2] as string;
+      await admin([`drop database if exists \`${run}\``, `create database \`${run}\``]);
+      const db = Database.connect(urlOf(run));
+      try {
+        await db.migrate(ALL_MODELS);
+      } finally {
+        await db.close();
+      }
+      await admin([
+        'set foreign_key_checks = 0',
+        ...ALL_MODELS.map(
+          (model) =>
+            `insert into \`${run}\`.\`${model.table}\` select * from \`${template}\`.\`${model.table}\``,
+        ),
+      ]);
+      return urlOf(run);
+    },
+    async cleanup() {
+      await admin([...dropRuns, `drop database if exists \`${template}\``]);
+    },
+  };
 }
 
 async function migrateAndFill(url: string, fill: Filler): Promise<void> {
@@ -79,14 +144,7 @@ async function prepareSqlite(fill: Filler): Promise<BenchDatabases> {
 }
 
 async function preparePostgres(target: string, fill: Filler): Promise<BenchDatabases> {
-  const url = new URL(target);
-  const base = decodeURIComponent(url.pathname.slice(1)) || 'postgres';
-  const name = (suffix: string) => `${base}_rfbench_${suffix}`.replace(/[^A-Za-z0-9_]/g, '_');
-  const urlOf = (db: string) => {
-    const copy = new URL(target);
-    copy.pathname = `/${db}`;
-    return copy.toString();
-  };
+  const { name, urlOf } = namesNextTo(target, 'postgres');
   const admin = async (statements: string[]) => {
     const client = new pg.Client({ connectionString: target });
     await client.connect();

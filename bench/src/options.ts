@@ -10,7 +10,7 @@ export interface BenchOptions {
   readonly warmup: number;
   readonly rounds: number;
   readonly connections: number;
-  /** `sqlite`, or a `postgres://` URL. */
+  /** `sqlite`, or a `postgres://` or `mysql://` URL. */
   readonly database: string;
   /** Row counts of the scale run. */
   readonly sizes: readonly number[];
@@ -29,8 +29,9 @@ const HELP = `Options:
   --warmup S            seconds of warm-up before each measured run (default 3; scale 2)
   --rounds N            rounds, each running toolkit then baseline (default 2; scale 1)
   --connections N       concurrent connections (default 32)
-  --database D          sqlite (default) or postgres://user@host:port/name
-                        (default: DATABASE_URL when it is a postgres:// URL)
+  --database D          sqlite (default), postgres://user@host:port/name or
+                        mysql://user@host:port/name (MariaDB too)
+                        (default: DATABASE_URL when it is such a URL)
   --sizes a,b,...       scale run: row counts (default 1000,100000,1000000)
   --write-results       write the table into bench/RESULTS.md (its own section)
   --json FILE           write every figure as JSON
@@ -93,14 +94,16 @@ export function parseOptions(
   };
 }
 
+const SERVER_URL = /^(postgres(ql)?|mysql|mariadb):\/\//;
+
 /**
- * The `--database` option: `sqlite`, a `postgres://` URL, or (when the option is absent)
- * `DATABASE_URL` if it is a PostgreSQL URL, else `sqlite`.
+ * The `--database` option: `sqlite`, a `postgres://` or `mysql://` URL, or (when the option is
+ * absent) `DATABASE_URL` if it is such a URL, else `sqlite`.
  */
 export function databaseOption(value: string | undefined): string {
   const envUrl = process.env.DATABASE_URL ?? '';
-  const database = value ?? (/^postgres(ql)?:\/\//.test(envUrl) ? envUrl : 'sqlite');
-  if (database !== 'sqlite' && !/^postgres(ql)?:\/\//.test(database))
-    throw new Error('--database must be sqlite or a postgres:// URL');
+  const database = value ?? (SERVER_URL.test(envUrl) ? envUrl : 'sqlite');
+  if (database !== 'sqlite' && !SERVER_URL.test(database))
+    throw new Error('--database must be sqlite, a postgres:// or a mysql:// URL');
   return database;
 }

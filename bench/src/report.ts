@@ -49,7 +49,9 @@ export function machine(vendor: string, databaseVersion?: string): string {
   const database =
     vendor === 'sqlite'
       ? `SQLite ${sqlite} (better-sqlite3)`
-      : `PostgreSQL ${databaseVersion ?? '?'} (pg)`;
+      : vendor === 'mysql'
+        ? `MySQL/MariaDB ${databaseVersion ?? '?'} (mysql2)`
+        : `PostgreSQL ${databaseVersion ?? '?'} (pg)`;
   return `${list.length} cores, ${list[0]?.model.trim() ?? 'unknown CPU'}, Node.js ${process.version}, ${database}, ${process.platform} ${process.arch}`;
 }
 

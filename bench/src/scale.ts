@@ -30,6 +30,11 @@ import { capture, compareAnswers } from './verify.ts';
 
 const CONTENDERS: readonly ContenderName[] = ['toolkit', 'baseline'];
 const options = parseOptions(process.argv.slice(2), { duration: 5, warmup: 2, rounds: 1 });
+// The bulk seeding and the isbn samples below speak SQLite and PostgreSQL only.
+if (/^(mysql|mariadb):/.test(options.database))
+  throw new Error(
+    'bench:scale runs on sqlite or a postgres:// URL; MySQL/MariaDB is not supported here yet',
+  );
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const loadAtStart = loadavg()[0] as number;
 

@@ -10,7 +10,7 @@ import { delimiter, dirname, join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The packages a consumer installs, in the order they must be built (tricks needs core's types). */
+/** The packages a consumer installs. */
 export const PACKAGES = ['core', 'tricks', 'create-restframework-app'] as const;
 export type PackageName = (typeof PACKAGES)[number];
 

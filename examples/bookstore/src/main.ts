@@ -1,15 +1,19 @@
 /**
- * Starts the bookstore service: `npm start` at the repository root. Creates the tables,
+ * Starts the bookstore service: `npm start` at the repository root. Creates the database
+ * (MySQL/MariaDB, when missing) and the tables,
  * seeds an empty database, listens, and shuts down gracefully on SIGINT/SIGTERM.
  * @module
  */
 import { Database } from '@restframework/core';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { createDatabaseIfMissing } from './create-database.ts';
 import { ALL_MODELS } from './models/index.ts';
 import { seed } from './seed.ts';
 
 const config = readConfig();
+if (await createDatabaseIfMissing(config.databaseUrl))
+  console.log('Created the database DATABASE_URL names.');
 const db = Database.connect(config.databaseUrl);
 await db.migrate(ALL_MODELS);
 const seeded = await seed(db);

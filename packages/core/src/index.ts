@@ -22,6 +22,7 @@ export {
 } from './db/database-errors.ts';
 export { type DialectAdapter, DialectAdapterBase, type ValueReader } from './db/dialect-adapter.ts';
 export type { MigrationReport } from './db/migrate.ts';
+export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
 export type { ResolvedColumn } from './db/query-paths.ts';
 export {

@@ -14,6 +14,7 @@ import {
   UniqueViolationError,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
+import { sql as rawSql } from 'kysely';
 import { ALL_MODELS, Book, Profile, User } from './fixtures/library-models.ts';
 
 type BookRow = Row<typeof Book>;
@@ -308,8 +309,11 @@ for (const dialect of testDialects()) {
 
     it('runs a statement at once where the driver is synchronous (queryNow)', async () => {
       await seedBooks();
-      const placeholder = db.vendor === 'sqlite' ? '?' : '$1';
-      const sql = `select count(*) as "n" from "lib_book" where "price" > ${placeholder}`;
+      // Compiled by the dialect: its quotes and placeholders.
+      const { sql } =
+        rawSql`select count(*) as ${rawSql.ref('n')} from ${rawSql.table('lib_book')} where ${rawSql.ref('price')} > ${'5'}`.compile(
+          db.kysely,
+        );
       const heard: string[] = [];
       const stop = db.onQuery((q) => heard.push(q.sql));
       const rows = db.queryNow(sql, ['5']);
@@ -318,7 +322,7 @@ for (const dialect of testDialects()) {
         assert.ok(Array.isArray(rows));
         assert.equal(Number((rows[0] as { n: unknown }).n), 3);
         assert.deepEqual(heard, [sql]);
-        assert.throws(() => db.queryNow('select * from "no_such_table"', []), /no_such_table/);
+        assert.throws(() => db.queryNow('select * from no_such_table', []), /no_such_table/);
       } else {
         // An asynchronous driver: nothing ran, the caller goes through query().
         assert.equal(rows, undefined);
@@ -440,8 +444,8 @@ for (const dialect of testDialects()) {
       const afterTitle = await books().updateRow(book, { title: 'New' });
       stop();
       const setClause = seen.slice(0, seen.indexOf(' where '));
-      assert.match(setClause, /set "title" = /);
-      assert.doesNotMatch(setClause, /"price"/);
+      assert.match(setClause, /set ["`]title["`] = /);
+      assert.doesNotMatch(setClause, /price/);
       assert.equal(afterTitle.title, 'New');
       // A writer holding the old row changes another column and keeps the new title.
       const afterPrice = await books().updateRow(stale, { price: '2.50' });
@@ -562,8 +566,9 @@ for (const dialect of testDialects()) {
     });
 
     it('shows the query plan using the unique index', async () => {
+      await seedBooks();
       const plan = (await books().filter({ isbn: '1' }).explain()).join('\n');
-      if (db.vendor === 'sqlite') assert.match(plan, /lib_book_isbn_key/);
+      if (db.vendor !== 'postgres') assert.match(plan, /lib_book_isbn_key/);
       else assert.match(plan, /Scan|Index/);
     });
   });

@@ -519,7 +519,8 @@ for (const dialect of testDialects()) {
       });
       assert.deepEqual(patched.body.publishing_information, BOOK.publishing_information);
       assert.equal(updates.length, 1);
-      assert.match(updates[0] as string, /set "price" = \S+$/);
+      // MySQL quotes identifiers with backquotes.
+      assert.match((updates[0] as string).replaceAll('`', '"'), /set "price" = \S+$/);
       const empty = await send('PATCH', `/api/books/${book.id}/`, {});
       assert.equal(empty.status, 200);
       assert.deepEqual(empty.body.stock_information, { ...BOOK.stock_information, price: '5.55' });

@@ -38,6 +38,25 @@ export function requireBoolean(name: string, value: unknown): void {
   );
 }
 
+/**
+ * The checks of the options every database server's adapter takes (PostgreSQL, MySQL):
+ * `poolSize`, `connectionTimeoutMs`, `statementTimeoutMs`.
+ */
+export function requireServerOptions(options: {
+  readonly poolSize?: unknown;
+  readonly connectionTimeoutMs?: unknown;
+  readonly statementTimeoutMs?: unknown;
+}): void {
+  requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
+  requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
+  requireWholeNumber(
+    'statementTimeoutMs',
+    options.statementTimeoutMs,
+    0,
+    'milliseconds; 0 for no limit',
+  );
+}
+
 function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

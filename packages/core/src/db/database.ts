@@ -24,16 +24,17 @@ import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
 import type { DialectAdapter, OpenTransaction } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
+import { MysqlAdapter } from './mysql-adapter.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
 import { SqliteAdapter } from './sqlite-adapter.ts';
 
 /** Options of {@link Database.connect}. */
 export interface DatabaseOptions {
-  /** PostgreSQL pool size (default 10). */
+  /** PostgreSQL and MySQL pool size (default 10). */
   readonly poolSize?: number;
   /** How long to wait for a connection or a lock before answering 503, in ms (default 5000). */
   readonly connectionTimeoutMs?: number;
-  /** PostgreSQL statement timeout in ms (default 30000). */
+  /** PostgreSQL and MySQL statement timeout in ms (default 30000). */
   readonly statementTimeoutMs?: number;
   /**
    * PostgreSQL: prepare each query once per connection (default true); turn it off behind a
@@ -102,13 +103,14 @@ export class Database {
 
   /**
    * Opens the database a URL names: `sqlite:PATH` (a file, relative or absolute),
-   * `sqlite::memory:`, or `postgres://user@host:port/name`. The connection opens lazily.
+   * `sqlite::memory:`, `postgres://user@host:port/name`, or `mysql://user:password@host:port/name`
+   * (`mariadb://` too; needs the `mysql2` package). The connection opens lazily.
    */
   static connect(url: string, options: DatabaseOptions = {}): Database {
     return new Database(adapterForUrl(url, options));
   }
 
-  /** `sqlite` or `postgres`. */
+  /** `sqlite`, `postgres` or `mysql`. */
   get vendor(): string {
     return this.adapter.vendor;
   }
@@ -337,16 +339,16 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
       ...(options.mmapSizeBytes !== undefined ? { mmapSizeBytes: options.mmapSizeBytes } : {}),
     });
   }
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    return new MysqlAdapter({
+      connectionString: url,
+      ...serverOptions(options),
+    });
+  }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pgOptions: PostgresAdapterOptions = {
       connectionString: url,
-      ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
-      ...(options.connectionTimeoutMs !== undefined
-        ? { connectionTimeoutMs: options.connectionTimeoutMs }
-        : {}),
-      ...(options.statementTimeoutMs !== undefined
-        ? { statementTimeoutMs: options.statementTimeoutMs }
-        : {}),
+      ...serverOptions(options),
       ...(options.preparedStatements !== undefined
         ? { preparedStatements: options.preparedStatements }
         : {}),
@@ -356,6 +358,19 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
   throw new ImproperlyConfigured(
     'REST_ERR_DATABASE_URL',
     `DATABASE_URL ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))} is not supported. ` +
-      'Use sqlite:PATH, sqlite::memory: or postgres://user@host:port/name.',
+      'Use sqlite:PATH, sqlite::memory:, postgres://user@host:port/name or mysql://user@host:port/name.',
   );
+}
+
+/** The options a database server's adapter takes (PostgreSQL, MySQL), those that are given. */
+function serverOptions(options: DatabaseOptions) {
+  return {
+    ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+    ...(options.connectionTimeoutMs !== undefined
+      ? { connectionTimeoutMs: options.connectionTimeoutMs }
+      : {}),
+    ...(options.statementTimeoutMs !== undefined
+      ? { statementTimeoutMs: options.statementTimeoutMs }
+      : {}),
+  };
 }

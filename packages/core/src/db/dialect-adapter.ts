@@ -4,11 +4,13 @@
  * @module
  */
 import {
+  type ColumnDefinitionBuilder,
   type Dialect,
   type Expression,
   type Kysely,
   type OrderByItemBuilder,
   type RawBuilder,
+  type SelectQueryBuilder,
   sql,
 } from 'kysely';
 import type { AnyModel } from '../models/model.ts';
@@ -31,8 +33,43 @@ export interface OpenTransaction {
  * {@link DialectAdapterBase}, which gives defaults for everything optional.
  */
 export interface DialectAdapter {
-  /** `sqlite` or `postgres`. */
+  /** `sqlite`, `postgres` or `mysql`: a name for logs and reports; the toolkit asks the capabilities below instead. */
   readonly vendor: string;
+  /**
+   * True when INSERT and UPDATE take `RETURNING` (SQLite, PostgreSQL). Else a created row is
+   * read back by the key the INSERT made, an updated one by its key (MySQL).
+   */
+  readonly returning: boolean;
+  /**
+   * The LIMIT a query with an OFFSET and no LIMIT needs, where the SQL has no OFFSET without
+   * one (SQLite: -1, MySQL: a number past any table); null where it has.
+   */
+  readonly offsetOnlyLimit: number | null;
+  /**
+   * True when a foreign key can be declared in its column's definition (`REFERENCES`); else
+   * `migrate` declares it as a table constraint (MySQL ignores the column form).
+   */
+  readonly inlineReferences: boolean;
+  /** Makes an `auto` primary key generate its values (AUTOINCREMENT, or an identity). */
+  autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Learns what the DDL of {@link columnType} needs from the server, before `migrate` (or any
+   * other schema change) calls it: MySQL looks up its binary collation.
+   */
+  prepareSchema(db: Kysely<any>): Promise<void>;
+  /**
+   * The names of the indexes the database has, where it cannot `CREATE INDEX IF NOT EXISTS`
+   * (MySQL); null where it can.
+   */
+  indexNames(db: Kysely<any>): Promise<Set<string> | null>;
+  /**
+   * The keys an UPDATE or DELETE changes, as its `IN` subquery: `keys` itself, or (MySQL,
+   * which refuses a subquery on the table it changes) `keys` wrapped in a derived table.
+   */
+  keysForWrite(
+    db: Kysely<any>,
+    keys: SelectQueryBuilder<any, any, any>,
+  ): SelectQueryBuilder<any, any, any>;
   /** The Kysely dialect that talks to the driver. */
   createDialect(): Dialect;
   /** Prepares a new Kysely instance (pragmas, session settings). */
@@ -118,12 +155,32 @@ export interface DialectAdapter {
 export abstract class DialectAdapterBase implements DialectAdapter {
   abstract readonly vendor: string;
   readonly inlineLimits: boolean = false;
+  readonly returning: boolean = true;
+  readonly offsetOnlyLimit: number | null = null;
+  readonly inlineReferences: boolean = true;
 
   abstract createDialect(): Dialect;
   abstract columnType(field: AnyModelField): string;
   abstract explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
 
   async initialize(_db: Kysely<any>): Promise<void> {}
+
+  autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
+    return pk.autoIncrement();
+  }
+
+  async prepareSchema(_db: Kysely<any>): Promise<void> {}
+
+  async indexNames(_db: Kysely<any>): Promise<Set<string> | null> {
+    return null;
+  }
+
+  keysForWrite(
+    _db: Kysely<any>,
+    keys: SelectQueryBuilder<any, any, any>,
+  ): SelectQueryBuilder<any, any, any> {
+    return keys;
+  }
 
   reader(_field: AnyModelField): ValueReader | null {
     return null;
@@ -176,6 +233,58 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   async destroy(): Promise<void> {}
 }
 
+/** The SQL types of a dialect, one per kind of column (see {@link columnTypeOf}). */
+export interface ColumnTypes {
+  /** `auto`, `integer`, `positive_integer` and the keys of relations. */
+  readonly integer: string;
+  readonly bigInteger: string;
+  /** `char`, `email`, `url` and `file`, with the collation text needs. */
+  varchar(maxLength: number): string;
+  /** `text`, with the collation text needs. */
+  readonly text: string;
+  decimal(maxDigits: number, decimalPlaces: number): string;
+  readonly boolean: string;
+  readonly date: string;
+  readonly datetime: string;
+}
+
+/**
+ * The SQL type of `field` in a dialect's {@link ColumnTypes}: what
+ * {@link DialectAdapter.columnType} answers.
+ *
+ * @example
+ * ```ts
+ * columnTypeOf(Book.getField('price')!, POSTGRES_TYPES); // 'numeric(10, 2)'
+ * ```
+ */
+export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
+  switch (field.kind) {
+    case 'auto':
+    case 'integer':
+    case 'positive_integer':
+    case 'foreign_key':
+    case 'one_to_one':
+      return types.integer;
+    case 'big_integer':
+      return types.bigInteger;
+    case 'char':
+    case 'email':
+    case 'url':
+    case 'file':
+      return types.varchar(field.extra.maxLength as number);
+    case 'text':
+      return types.text;
+    case 'decimal':
+      return types.decimal(field.extra.maxDigits as number, field.extra.decimalPlaces as number);
+    case 'boolean':
+      return types.boolean;
+    case 'date':
+      return types.date;
+    case 'datetime':
+      return types.datetime;
+  }
+}
+
 /** Maps a table and column back to a model field, for error messages that name fields. */
 export function fieldsForColumns(
   model: AnyModel | undefined,
@@ -204,6 +313,10 @@ export function likePattern(value: string, mode: 'contains' | 'startswith'): str
   const escaped = value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
   return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
 }
+
+/** Reads a boolean stored as 0 or 1 (SQLite, MySQL's TINYINT(1)). */
+export const readIntegerBoolean: ValueReader = (v) =>
+  v === null || v === undefined ? null : v === 1 || v === true;
 
 /** True for errors that are already typed. */
 export function isTranslated(error: unknown): error is DatabaseError {

@@ -32,6 +32,7 @@ export async function migrate(db: Database, models: readonly AnyModel[]): Promis
     model.check();
     db.adapter.checkModel(model);
   }
+  await db.adapter.prepareSchema(db.kysely);
   const report: MigrationReport = { createdTables: [], addedColumns: [], createdIndexes: [] };
   const existing = new Map(
     (await db.kysely.introspection.getTables()).map((t) => [
@@ -57,20 +58,20 @@ export async function migrate(db: Database, models: readonly AnyModel[]): Promis
       report.addedColumns.push(`${model.table}.${field.column}`);
     }
   }
+  // Where the database has no CREATE INDEX IF NOT EXISTS, the names it has (MySQL).
+  const indexes = await db.adapter.indexNames(db.kysely);
   for (const model of ordered) {
     for (const field of model.fieldList) {
       if (field.isPrimaryKey) continue;
       const unique = field.unique;
       if (!unique && !field.options.dbIndex && !field.isRelation) continue;
       const name = constraintName(model.table, [field.column], unique ? 'key' : 'idx');
-      let builder = db.kysely.schema
-        .createIndex(name)
-        .ifNotExists()
-        .on(model.table)
-        .column(field.column);
+      report.createdIndexes.push(name);
+      if (indexes?.has(name)) continue;
+      let builder = db.kysely.schema.createIndex(name).on(model.table).column(field.column);
+      if (!indexes) builder = builder.ifNotExists();
       if (unique) builder = builder.unique();
       await builder.execute();
-      report.createdIndexes.push(name);
     }
   }
   return report;
@@ -84,13 +85,11 @@ async function createTable(db: Database, model: AnyModel): Promise<void> {
     table = table.addColumn(field.column, sql.raw(db.adapter.columnType(field)), (col) => {
       if (field.isPrimaryKey) {
         let pk = col.primaryKey().notNull();
-        if (field.kind === 'auto') {
-          pk = db.vendor === 'postgres' ? pk.generatedByDefaultAsIdentity() : pk.autoIncrement();
-        }
+        if (field.kind === 'auto') pk = db.adapter.autoIncrement(pk);
         return pk;
       }
       let c = field.nullable ? col : col.notNull();
-      if (field.isRelation) {
+      if (field.isRelation && db.adapter.inlineReferences) {
         const related = field.relatedModel;
         c = c
           .references(`${related.table}.${related.pk.column}`)
@@ -98,6 +97,16 @@ async function createTable(db: Database, model: AnyModel): Promise<void> {
       }
       return c;
     });
+    if (field.isRelation && !db.adapter.inlineReferences) {
+      const related = field.relatedModel;
+      table = table.addForeignKeyConstraint(
+        constraintName(model.table, [field.column], 'fk'),
+        [field.column],
+        related.table,
+        [related.pk.column],
+        (fk) => fk.onDelete(ON_DELETE[field.extra.onDelete ?? 'CASCADE']),
+      );
+    }
     if (field.kind === 'positive_integer') {
       table = table.addCheckConstraint(
         constraintName(model.table, [field.column], 'check'),

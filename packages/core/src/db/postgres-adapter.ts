@@ -2,7 +2,14 @@
  * PostgreSQL through `pg`.
  * @module
  */
-import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type Dialect,
+  type Kysely,
+  type OrderByItemBuilder,
+  PostgresDialect,
+  sql,
+} from 'kysely';
 import type pg from 'pg';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
@@ -14,8 +21,14 @@ import {
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
-import { requireBoolean, requireWholeNumber } from './database-options.ts';
-import { DialectAdapterBase, fieldsForColumns, type ValueReader } from './dialect-adapter.ts';
+import { requireBoolean, requireServerOptions } from './database-options.ts';
+import {
+  type ColumnTypes,
+  columnTypeOf,
+  DialectAdapterBase,
+  fieldsForColumns,
+  type ValueReader,
+} from './dialect-adapter.ts';
 import { postgresClients } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
@@ -72,6 +85,18 @@ const UNAVAILABLE_MESSAGES = [
   'terminating connection',
 ];
 
+/** Text in the "C" collation: byte order, as SQLite. */
+const POSTGRES_TYPES: ColumnTypes = {
+  integer: 'integer',
+  bigInteger: 'bigint',
+  varchar: (maxLength) => `varchar(${maxLength}) collate "C"`,
+  text: 'text collate "C"',
+  decimal: (digits, places) => `numeric(${digits}, ${places})`,
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'timestamptz',
+};
+
 /**
  * PostgreSQL: text columns use the "C" collation (byte order, as SQLite), DATE and
  * TIMESTAMPTZ arrive as text, and NULL sorts first in ascending order.
@@ -82,14 +107,7 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   constructor(options: PostgresAdapterOptions) {
     super();
-    requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
-    requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
-    requireWholeNumber(
-      'statementTimeoutMs',
-      options.statementTimeoutMs,
-      0,
-      'milliseconds; 0 for no limit',
-    );
+    requireServerOptions(options);
     requireBoolean('preparedStatements', options.preparedStatements);
     this.#options = Object.freeze({ ...options });
   }
@@ -128,31 +146,11 @@ export class PostgresAdapter extends DialectAdapterBase {
   }
 
   columnType(field: AnyModelField): string {
-    switch (field.kind) {
-      case 'auto':
-      case 'integer':
-      case 'positive_integer':
-      case 'foreign_key':
-      case 'one_to_one':
-        return 'integer';
-      case 'big_integer':
-        return 'bigint';
-      case 'char':
-      case 'email':
-      case 'url':
-      case 'file':
-        return `varchar(${field.extra.maxLength}) collate "C"`;
-      case 'text':
-        return 'text collate "C"';
-      case 'decimal':
-        return `numeric(${field.extra.maxDigits}, ${field.extra.decimalPlaces})`;
-      case 'boolean':
-        return 'boolean';
-      case 'date':
-        return 'date';
-      case 'datetime':
-        return 'timestamptz';
-    }
+    return columnTypeOf(field, POSTGRES_TYPES);
+  }
+
+  override autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
+    return pk.generatedByDefaultAsIdentity();
   }
 
   override reader(field: AnyModelField): ValueReader | null {

@@ -16,6 +16,7 @@
  */
 import {
   type Compilable,
+  CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   expressionBuilder,
@@ -492,16 +493,25 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     }
     const plan = selectPlan(this.model, db, []);
     const columns = Object.keys(insert);
+    const returning = db.adapter.returning;
     const statement = compileStatement(
       db,
       `insert|${this.model.table}|${columns.join(',')}`,
       Object.values(insert),
-      (slot) =>
-        db.executor
+      (slot) => {
+        const query = db.executor
           .insertInto(this.model.table)
-          .values(Object.fromEntries(columns.map((column, i) => [column, slot(i)])))
-          .returning(returningColumns(this.model)),
+          .values(Object.fromEntries(columns.map((column, i) => [column, slot(i)])));
+        return returning ? query.returning(returningColumns(this.model)) : query;
+      },
     );
+    if (!returning) {
+      const result = await this.#run(db, () =>
+        db.executor.executeQuery(CompiledQuery.raw(statement.sql, [...statement.parameters])),
+      );
+      const pk = this.model.pk;
+      return this.#readBack(db, pk.column in insert ? insert[pk.column] : Number(result.insertId));
+    }
     let rows = this.#query(db, statement);
     if (!Array.isArray(rows)) rows = await rows;
     return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
@@ -544,21 +554,44 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     }
     const plan = selectPlan(this.model, db, []);
     const columns = Object.keys(values);
+    const returning = db.adapter.returning;
     const statement = compileStatement(
       db,
       `update|${this.model.table}|${columns.join(',')}`,
       [...Object.values(values), pk],
-      (slot) =>
-        db.executor
+      (slot) => {
+        const query = db.executor
           .updateTable(this.model.table)
           .set(Object.fromEntries(columns.map((column, i) => [column, slot(i)])))
-          .where(this.model.pk.column, '=', slot(columns.length))
-          .returning(returningColumns(this.model)),
+          .where(this.model.pk.column, '=', slot(columns.length));
+        return returning ? query.returning(returningColumns(this.model)) : query;
+      },
     );
+    if (!returning) {
+      const rows = this.#query(db, statement);
+      if (!Array.isArray(rows)) await rows;
+      return this.#readBack(db, pk);
+    }
     let rows = this.#query(db, statement);
     if (!Array.isArray(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
+  }
+
+  /**
+   * The row with primary key `pk` as stored, where the dialect has no RETURNING: read in the
+   * current transaction, if any, right after the write (see `DialectAdapter.returning`).
+   */
+  async #readBack(db: Database, pk: unknown): Promise<Row<M>> {
+    // One query set per database and model, so that its lookup is planned once.
+    let byModel = readBackSets.get(db);
+    if (!byModel) readBackSets.set(db, (byModel = new WeakMap()));
+    let query = byModel.get(this.model);
+    if (!query) byModel.set(this.model, (query = new QuerySet(this.model).using(db).orderBy()));
+    let rows = query.lookup({ pk }, 1) as Row<M>[] | Promise<Row<M>[]>;
+    if (!Array.isArray(rows)) rows = await rows;
+    if (rows.length === 0) throw new DoesNotExist(this.model);
+    return rows[0] as Row<M>;
   }
 
   /** Deletes the row with `row`'s primary key; returns false when it was already gone. */
@@ -606,7 +639,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const paged = limit !== null || offset !== 0;
     const prepared = this.#prepare(db, 'keys', { ordered: paged, paged });
     const keys = prepared.build((i) => prepared.parameters[i]).select(this.#pkRef);
-    return eb(eb.ref(this.model.pk.column), 'in', keys);
+    return eb(eb.ref(this.model.pk.column), 'in', db.adapter.keysForWrite(db.executor, keys));
   }
 
   async #run<T>(db: Database, fn: () => Promise<T>): Promise<T> {
@@ -686,9 +719,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const parameters = where.parameters;
     const { limit, offset } = this.#state;
     const paged = options.paged === true;
-    // SQLite needs a LIMIT before an OFFSET; -1 means none.
+    // SQLite and MySQL need a LIMIT before an OFFSET (see `DialectAdapter.offsetOnlyLimit`).
+    const offsetOnlyLimit = db.adapter.offsetOnlyLimit;
     const limitValue =
-      paged && (limit !== null || (offset !== 0 && db.vendor === 'sqlite')) ? (limit ?? -1) : null;
+      paged && (limit !== null || (offset !== 0 && offsetOnlyLimit !== null))
+        ? (limit ?? offsetOnlyLimit)
+        : null;
     const offsetValue = paged && offset !== 0 ? offset : null;
     const inline = db.adapter.inlineLimits;
     const limitSlot = limitValue !== null && !inline ? parameters.push(limitValue) - 1 : -1;
@@ -754,6 +790,9 @@ interface LookupPlan {
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly where: string;
 }
+
+/** The query sets that read a written row back where there is no RETURNING (see `#readBack`). */
+const readBackSets = new WeakMap<Database, WeakMap<AnyModel, QuerySet<any>>>();
 
 /** Lookup plans per model, then per state (shared by `all()` copies), then per filter keys. */
 const lookupPlans = new WeakMap<AnyModel, WeakMap<State, Map<string, LookupPlan>>>();

@@ -27,10 +27,13 @@ import {
 import { requireWholeNumber } from './database-options.ts';
 import { formatDecimal } from './decimal-text.ts';
 import {
+  type ColumnTypes,
+  columnTypeOf,
   DialectAdapterBase,
   fieldsForColumns,
   likePattern,
   type OpenTransaction,
+  readIntegerBoolean,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
@@ -60,8 +63,17 @@ export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
 
-const readBoolean: ValueReader = (v) =>
-  v === null || v === undefined ? null : v === 1 || v === true;
+/** NUMERIC affinity for decimals (see `checkModel`); text compares BINARY. */
+const SQLITE_TYPES: ColumnTypes = {
+  integer: 'integer',
+  bigInteger: 'bigint',
+  varchar: (maxLength) => `varchar(${maxLength})`,
+  text: 'text',
+  decimal: () => 'decimal',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+};
 
 /**
  * SQLite: text is compared byte-wise (BINARY), which is code point order for UTF-8;
@@ -69,6 +81,8 @@ const readBoolean: ValueReader = (v) =>
  */
 export class SqliteAdapter extends DialectAdapterBase {
   readonly vendor = 'sqlite';
+  // SQLite accepts no OFFSET without a LIMIT; -1 is none.
+  override readonly offsetOnlyLimit = -1;
   readonly #options: SqliteAdapterOptions;
 
   constructor(options: SqliteAdapterOptions) {
@@ -166,35 +180,11 @@ export class SqliteAdapter extends DialectAdapterBase {
   }
 
   columnType(field: AnyModelField): string {
-    switch (field.kind) {
-      case 'auto':
-      case 'integer':
-      case 'positive_integer':
-      case 'foreign_key':
-      case 'one_to_one':
-        return 'integer';
-      case 'big_integer':
-        return 'bigint';
-      case 'char':
-      case 'email':
-      case 'url':
-      case 'file':
-        return `varchar(${field.extra.maxLength})`;
-      case 'text':
-        return 'text';
-      case 'decimal':
-        return 'decimal';
-      case 'boolean':
-        return 'boolean';
-      case 'date':
-        return 'date';
-      case 'datetime':
-        return 'datetime';
-    }
+    return columnTypeOf(field, SQLITE_TYPES);
   }
 
   override reader(field: AnyModelField): ValueReader | null {
-    if (field.kind === 'boolean') return readBoolean;
+    if (field.kind === 'boolean') return readIntegerBoolean;
     if (field.kind === 'decimal') {
       const places = field.extra.decimalPlaces as number;
       return (v) =>

@@ -22,4 +22,4 @@ export {
   type MultipartValuePart,
   multipartBody,
 } from './multipart.ts';
-export { type TestDialect, testDialects, testPostgresUrl } from './test-databases.ts';
+export { type TestDialect, testDialects, testMysqlUrl, testPostgresUrl } from './test-databases.ts';

@@ -1,5 +1,6 @@
 /**
- * Fresh databases for tests: SQLite always, PostgreSQL when `TEST_POSTGRES_URL` is set.
+ * Fresh databases for tests: SQLite always, PostgreSQL when `TEST_POSTGRES_URL` is set,
+ * MySQL/MariaDB when `TEST_MYSQL_URL` is set (`mysql://root@127.0.0.1:3306/test`).
  *
  * @example
  * ```ts
@@ -26,8 +27,8 @@ import { requireOptional } from '../utils/optional-dependency.ts';
 
 /** A database kind tests can run on. */
 export interface TestDialect {
-  readonly name: 'sqlite' | 'postgres';
-  /** A reason to skip (PostgreSQL without `TEST_POSTGRES_URL`), or false. */
+  readonly name: 'sqlite' | 'postgres' | 'mysql';
+  /** A reason to skip (PostgreSQL without `TEST_POSTGRES_URL`, MySQL without `TEST_MYSQL_URL`), or false. */
   readonly skip: string | false;
   /** Creates an empty database of this kind and connects to it. */
   create(options?: DatabaseOptions): Promise<Database>;
@@ -42,9 +43,17 @@ export function testPostgresUrl(): string | undefined {
   return process.env.TEST_POSTGRES_URL || undefined;
 }
 
-/** SQLite (a temporary file) and PostgreSQL (a new database on the test server). */
+/** The URL of the MySQL/MariaDB server for tests, or undefined. */
+export function testMysqlUrl(): string | undefined {
+  return process.env.TEST_MYSQL_URL || undefined;
+}
+
+/**
+ * SQLite (a temporary file), PostgreSQL and MySQL/MariaDB (a new database on the test
+ * server, each).
+ */
 export function testDialects(): TestDialect[] {
-  return [sqliteDialect, postgresDialect()];
+  return [sqliteDialect, postgresDialect(), mysqlDialect()];
 }
 
 const sqliteDialect: TestDialect = {
@@ -72,6 +81,33 @@ function postgresDialect(): TestDialect {
       target.pathname = `/${name}`;
       const db = Database.connect(target.toString(), options);
       created.set(db, () => admin(url, `drop database if exists "${name}" with (force)`));
+      return db;
+    },
+    drop,
+  };
+}
+
+function mysqlDialect(): TestDialect {
+  const url = testMysqlUrl();
+  return {
+    name: 'mysql',
+    skip: url ? false : 'TEST_MYSQL_URL is not set: MySQL/MariaDB tests skipped',
+    async create(options) {
+      if (!url) throw new Error('TEST_MYSQL_URL is not set.');
+      const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const run = async (statement: string) => {
+        const admin = Database.connect(url, { poolSize: 1 });
+        try {
+          await admin.query(statement, []);
+        } finally {
+          await admin.close();
+        }
+      };
+      await run(`create database \`${name}\``);
+      const target = new URL(url);
+      target.pathname = `/${name}`;
+      const db = Database.connect(target.toString(), options);
+      created.set(db, () => run(`drop database if exists \`${name}\``));
       return db;
     },
     drop,

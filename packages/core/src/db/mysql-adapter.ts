@@ -1,0 +1,284 @@
+/**
+ * MySQL and MariaDB through `mysql2` (an optional peer dependency, loaded when the first such
+ * database is opened).
+ * @module
+ */
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Expression,
+  type Kysely,
+  MysqlDialect,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import { requireServerOptions } from './database-options.ts';
+import {
+  type ColumnTypes,
+  columnTypeOf,
+  DialectAdapterBase,
+  readIntegerBoolean,
+  type ValueReader,
+} from './dialect-adapter.ts';
+import { translateMysqlError } from './mysql-errors.ts';
+import { createMysqlPool } from './mysql-pool.ts';
+
+/** Options of the MySQL/MariaDB adapter. */
+export interface MysqlAdapterOptions {
+  /** `mysql://user:password@host:port/database` (`mariadb://` is the same). */
+  readonly connectionString: string;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+  /** How long a request waits for a connection before a 503, in ms (default 5000). */
+  readonly connectionTimeoutMs?: number;
+  /**
+   * The server stops a statement running longer than this, and a write waiting this long for
+   * a row lock, in ms (default 30000; 0 for no limit on statements).
+   */
+  readonly statementTimeoutMs?: number;
+}
+
+/**
+ * The binary collations without trailing-space padding, in the order they are looked for:
+ * MariaDB's, then MySQL 8's. Text compares and sorts by the bytes of its UTF-8, which is code
+ * point order: the order of SQLite's BINARY and PostgreSQL's "C". `utf8mb4_bin` would not
+ * do: it pads with spaces, so `'a'` equals `'a '` (a unique column refuses the second) and
+ * `'a\t'` sorts before `'a'`.
+ */
+const BINARY_COLLATIONS = ['utf8mb4_nopad_bin', 'utf8mb4_0900_bin'] as const;
+
+/** The largest key InnoDB indexes (3072 bytes), in characters of up to 4 bytes. */
+const MAX_INDEXED_CHARS = 768;
+/** The longest VARCHAR of utf8mb4 (65535 bytes in a row). */
+const MAX_VARCHAR_CHARS = 16383;
+/** DECIMAL's limits. */
+const MAX_DECIMAL_DIGITS = 65;
+const MAX_DECIMAL_PLACES = 30;
+
+/**
+ * The session every connection runs in: strict (a value that does not fit is an error, not a
+ * silent truncation), a key of 0 stored as 0 (not taken as "generate one"), UTC, and READ
+ * COMMITTED as on PostgreSQL (InnoDB's default REPEATABLE READ would let a transaction read
+ * rows older than the ones it locks).
+ */
+const SESSION = [
+  "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_AUTO_VALUE_ON_ZERO'",
+  "set session time_zone = '+00:00'",
+  'set session transaction isolation level read committed',
+];
+
+// DATETIME arrives as `2024-01-02 03:04:05.123000` (UTC, the session's zone): the ISO form
+// with milliseconds, as the other dialects give it.
+const readDateTime: ValueReader = (v) =>
+  v === null || v === undefined
+    ? null
+    : `${(v as string).slice(0, 10)}T${(v as string).slice(11, 23)}Z`;
+
+/**
+ * MySQL 8 and MariaDB 10.6+: text columns use a binary collation without padding (byte
+ * order, as on SQLite and PostgreSQL), decimals are DECIMAL (exact, read as text), booleans
+ * TINYINT(1), datetimes DATETIME(6) holding UTC. NULL already sorts as the smallest value.
+ *
+ * There is no `RETURNING` on MySQL (MariaDB has it for INSERT only): a created or updated row
+ * is read back by its key, in the same transaction when there is one. DDL is not
+ * transactional: `migrate` creates each table, column and index in its own statement.
+ */
+export class MysqlAdapter extends DialectAdapterBase {
+  readonly vendor = 'mysql';
+  override readonly returning = false;
+  // MySQL accepts no OFFSET without a LIMIT.
+  override readonly offsetOnlyLimit = Number.MAX_SAFE_INTEGER;
+  // MySQL parses a column's REFERENCES clause and ignores it: the key goes in the table.
+  override readonly inlineReferences = false;
+  readonly #options: MysqlAdapterOptions;
+  /** Known once {@link prepareSchema} found the server's binary collation. */
+  #types: ColumnTypes | undefined;
+
+  constructor(options: MysqlAdapterOptions) {
+    super();
+    requireServerOptions(options);
+    this.#options = Object.freeze({ ...options });
+  }
+
+  createDialect(): Dialect {
+    const pool = createMysqlPool({
+      url: this.#options.connectionString.replace(/^mariadb:/, 'mysql:'),
+      poolSize: this.#options.poolSize ?? 10,
+      connectionTimeoutMs: this.#options.connectionTimeoutMs ?? 5000,
+    });
+    const statementMs = this.#options.statementTimeoutMs ?? 30000;
+    return new MysqlDialect({
+      pool,
+      onCreateConnection: (connection) => prepareSession(connection, statementMs),
+    });
+  }
+
+  /** Finds the binary collation the server has; fails at start-up on a server without one. */
+  override async prepareSchema(db: Kysely<any>): Promise<void> {
+    if (this.#types) return;
+    const { rows } = await db.executeQuery<{ name: string }>(
+      CompiledQuery.raw(
+        'select collation_name as name from information_schema.collations where collation_name in (?, ?)',
+        [...BINARY_COLLATIONS],
+      ),
+    );
+    const names = new Set(rows.map((row) => row.name));
+    const collation = BINARY_COLLATIONS.find((name) => names.has(name));
+    if (!collation) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_DIALECT_LIMIT',
+        `The MySQL/MariaDB server has neither ${BINARY_COLLATIONS.join(' nor ')}, which text columns need to compare ` +
+          'as on the other databases. Use MariaDB 10.6 or later, or MySQL 8.0 or later.',
+      );
+    }
+    this.#types = mysqlTypes(collation);
+  }
+
+  columnType(field: AnyModelField): string {
+    if (!this.#types) {
+      // A bug of the caller, not of a declaration: the collation is looked up before DDL.
+      throw new Error('MysqlAdapter.columnType() needs prepareSchema() first.');
+    }
+    return columnTypeOf(field, this.#types);
+  }
+
+  override reader(field: AnyModelField): ValueReader | null {
+    if (field.kind === 'boolean') return readIntegerBoolean;
+    if (field.kind === 'datetime') return readDateTime;
+    return null;
+  }
+
+  override toDb(field: AnyModelField, value: unknown): unknown {
+    if (field.kind === 'datetime' && value !== null && value !== undefined) {
+      // DATETIME takes no zone: the instant goes in as UTC, which the session's zone is.
+      const date = value instanceof Date ? value : new Date(String(value));
+      if (!Number.isNaN(date.getTime())) return date.toISOString().slice(0, 23).replace('T', ' ');
+    }
+    return value;
+  }
+
+  override keysForWrite(
+    db: Kysely<any>,
+    keys: SelectQueryBuilder<any, any, any>,
+  ): SelectQueryBuilder<any, any, any> {
+    // MySQL refuses a subquery on the table being changed, and a LIMIT in an IN subquery; a
+    // derived table is materialised first, which it accepts.
+    return db.selectFrom(keys.as('rf_keys')).selectAll();
+  }
+
+  // Under the binary collation LIKE compares bytes: the sensitive forms as they are, the
+  // insensitive ones on lowered text. Backslash is MySQL's LIKE escape already.
+  override textMatch(
+    column: Expression<unknown>,
+    parameters: readonly unknown[],
+    _mode: 'contains' | 'startswith',
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    const [pattern] = parameters;
+    return caseInsensitive
+      ? sql<boolean>`lower(${column}) like lower(${pattern})`
+      : sql<boolean>`${column} like ${pattern}`;
+  }
+
+  override async indexNames(db: Kysely<any>): Promise<Set<string>> {
+    // MySQL has no CREATE INDEX IF NOT EXISTS (MariaDB has).
+    const { rows } = await db.executeQuery<{ name: string }>(
+      CompiledQuery.raw(
+        'select distinct index_name as name from information_schema.statistics where table_schema = database()',
+      ),
+    );
+    return new Set(rows.map((row) => row.name));
+  }
+
+  override checkModel(model: AnyModel): void {
+    for (const field of model.fieldList) {
+      const problem = limitProblem(field);
+      if (problem) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_DIALECT_LIMIT',
+          `${model.name}.${field.name}: ${problem} on MySQL/MariaDB.`,
+        );
+      }
+    }
+  }
+
+  override translateError(error: unknown, model: AnyModel | undefined): unknown {
+    return translateMysqlError(error, model);
+  }
+
+  async explain(db: Kysely<any>, text: string, parameters: readonly unknown[]): Promise<string[]> {
+    const result = await db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`explain ${text}`, parameters as unknown[]),
+    );
+    return result.rows.map((row) =>
+      Object.entries(row)
+        .filter(([, value]) => value !== null)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' '),
+    );
+  }
+}
+
+/** The column types, text in `collation`; datetimes hold UTC, to the microsecond. */
+function mysqlTypes(collation: string): ColumnTypes {
+  const text = `character set utf8mb4 collate ${collation}`;
+  return {
+    integer: 'integer',
+    bigInteger: 'bigint',
+    varchar: (maxLength) => `varchar(${maxLength}) ${text}`,
+    text: `longtext ${text}`,
+    decimal: (digits, places) => `decimal(${digits}, ${places})`,
+    boolean: 'boolean',
+    date: 'date',
+    datetime: 'datetime(6)',
+  };
+}
+
+/** What MySQL cannot hold of a field as declared (see `checkModel`), or undefined. */
+function limitProblem(field: AnyModelField): string | undefined {
+  const indexed = field.unique || field.options.dbIndex;
+  if (field.kind === 'decimal') {
+    const digits = field.extra.maxDigits as number;
+    const places = field.extra.decimalPlaces as number;
+    if (digits > MAX_DECIMAL_DIGITS || places > MAX_DECIMAL_PLACES)
+      return `DECIMAL keeps at most ${MAX_DECIMAL_DIGITS} digits, ${MAX_DECIMAL_PLACES} of them decimal places; use maxDigits <= ${MAX_DECIMAL_DIGITS} and decimalPlaces <= ${MAX_DECIMAL_PLACES}`;
+  }
+  if (field.kind === 'text' && indexed)
+    return 'a TextField cannot be unique or indexed (MySQL indexes no LONGTEXT whole); use a CharField with maxLength <= 768';
+  if (field.isText && field.kind !== 'text') {
+    const length = field.extra.maxLength as number;
+    if (length > MAX_VARCHAR_CHARS)
+      return `maxLength ${length} is more than a VARCHAR holds (${MAX_VARCHAR_CHARS}); use a TextField`;
+    if (indexed && length > MAX_INDEXED_CHARS)
+      return `a unique or indexed text column holds at most ${MAX_INDEXED_CHARS} characters (InnoDB indexes 3072 bytes); use maxLength <= ${MAX_INDEXED_CHARS}`;
+  }
+  return undefined;
+}
+
+/** Sets up a new connection's session (see `SESSION`), with its timeouts. */
+async function prepareSession(connection: DatabaseConnection, statementMs: number): Promise<void> {
+  for (const statement of SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
+  // 0 is no limit: the server's own lock wait timeout (50 s by default) then applies.
+  if (statementMs > 0) {
+    const seconds = Math.ceil(statementMs / 1000);
+    await connection.executeQuery(
+      CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
+    );
+  }
+  try {
+    // MariaDB: seconds, for every statement.
+    await connection.executeQuery(
+      CompiledQuery.raw(`set session max_statement_time = ${statementMs / 1000}`),
+    );
+  } catch {
+    // MySQL: milliseconds, for SELECT.
+    await connection.executeQuery(
+      CompiledQuery.raw(`set session max_execution_time = ${statementMs}`),
+    );
+  }
+}
