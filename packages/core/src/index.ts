@@ -136,9 +136,12 @@ export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/si
 export {
   type AnyModel,
   defineModel,
+  type BoundProperties,
   type FieldsOf,
+  type GroupValue,
   Model,
   type ModelDefinition,
+  type PropertyValue,
   type Row,
 } from './models/model.ts';
 export {
@@ -150,8 +153,19 @@ export {
   type ModelFieldOptions,
   type OnDelete,
 } from './models/model-field.ts';
-export { models, type NullableIf, type RelationField } from './models/model-fields.ts';
-export { computed, type ModelProperty } from './models/model-property.ts';
+export {
+  type ChoiceValues,
+  type ColumnValue,
+  models,
+  type NullableIf,
+  type RelationField,
+} from './models/model-fields.ts';
+export {
+  computed,
+  type GroupMember,
+  type GroupProperty,
+  type ModelProperty,
+} from './models/model-property.ts';
 export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';

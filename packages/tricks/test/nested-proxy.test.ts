@@ -119,6 +119,7 @@ describe('NestedProxyField declarations', () => {
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
+          // @ts-expect-error: the compiler refuses the unknown member too.
           properties: { g: NestedProxyField('a', 'nope') },
         }),
       /Bad\.g: NestedProxyField lists "nope", which is not a field or group of Bad\. Fields: id, a\./,
@@ -164,6 +165,7 @@ describe('NestedProxyField declarations', () => {
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
+          // @ts-expect-error: the implicit primary key is no member the compiler knows either.
           properties: { g: NestedProxyField('id') },
         }),
       /Bad\.g: "id" is the primary key/,
