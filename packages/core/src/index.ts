@@ -135,12 +135,13 @@ export { sendResponse } from './http/send-response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
 export {
   type AnyModel,
-  defineModel,
   type BoundProperties,
+  defineModel,
   type FieldsOf,
   type GroupValue,
   Model,
   type ModelDefinition,
+  type PrimaryKey,
   type PropertyValue,
   type Row,
 } from './models/model.ts';
@@ -226,6 +227,7 @@ export {
   type SchemaGeneratorOptions,
   type SchemaSource,
 } from './schemas/schema-generator.ts';
+export type { DeclarationCheck } from './serializers/declaration-check.ts';
 export {
   buildModelField,
   type FieldBuilder,
@@ -239,6 +241,7 @@ export {
   HyperlinkedModelSerializer,
   ModelSerializer,
   type ModelSerializerDeclaration,
+  type ModelSerializerOptions,
 } from './serializers/model-serializer.ts';
 export {
   type AnyDeclaration,
@@ -253,15 +256,16 @@ export {
   setValue,
 } from './serializers/serializer.ts';
 export type {
-  DeclaredInput,
-  DeclaredRepresentation,
+  CreateInput,
   DeepPartial,
-  FieldInput,
-  FieldRepresentation,
+  FieldWire,
   Input,
-  ModelInput,
-  ModelRepresentation,
+  ModelSerializerTraits,
+  PartialInput,
   Representation,
+  SerializerTypes,
+  UpdateInput,
+  WireTypes,
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { defaultSettings, resolveSettings } from './settings/default-settings.ts';

@@ -42,6 +42,8 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
   string | null,
   O
 > {
+  /** Type-level only: what a client sends, a file (a part of a multipart body). */
+  declare readonly wireInput: Blob;
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     required: 'No file was submitted.',
     invalid: 'The submitted data was not a file. Check the encoding type on the form.',

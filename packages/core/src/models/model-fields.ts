@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import type { AnyModel } from './model.ts';
+import type { AnyModel, PrimaryKey } from './model.ts';
 import { type Choice, ModelField, type ModelFieldOptions, type OnDelete } from './model-field.ts';
 
 /** `T`, or `T | null` when the options say `null: true`. */
@@ -144,7 +144,9 @@ export const models = {
   },
 
   /** An exact decimal, held as a string with exactly `decimalPlaces` places. */
-  DecimalField<const O extends DecimalFieldOptions>(options: O): ModelField<ColumnValue<string, O>, O> {
+  DecimalField<const O extends DecimalFieldOptions>(
+    options: O,
+  ): ModelField<ColumnValue<string, O>, O> {
     return new ModelField('decimal', options as ModelFieldOptions<any>, {
       maxDigits: options.maxDigits,
       decimalPlaces: options.decimalPlaces,
@@ -180,28 +182,30 @@ export const models = {
   ForeignKey<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<number, O>, O> {
+  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
     return new ModelField('foreign_key', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<number, O>, O>;
+    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
   },
 
   /** A one-to-one relation (a unique foreign key). */
   OneToOneField<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<number, O>, O> {
+  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
     return new ModelField('one_to_one', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<number, O>, O>;
+    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
   },
 
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */
-  FileField<const O extends FileFieldOptions>(options?: O): ModelField<ColumnValue<string, O>, O> {
+  FileField<const O extends FileFieldOptions>(
+    options?: O,
+  ): ModelField<ColumnValue<string, O>, O & { readonly file: true }> {
     const o = (options ?? {}) as FileFieldOptions;
     return new ModelField('file', o as ModelFieldOptions<any>, {
       maxLength: o.maxLength ?? 100,

@@ -109,7 +109,7 @@ type CheckedProperties<F, P> = {
 /** The row type of a model: every column by attribute name (`user_id` for a relation `user`). */
 export type Row<M> =
   M extends Model<infer F, any>
-    ? ('id' extends keyof F ? {} : { id: number }) & {
+    ? ([DeclaredKey<F>] extends [never] ? { id: number } : {}) & {
         -readonly [K in keyof F as K extends string
           ? F[K] extends { readonly __relatedModel: any }
             ? `${K}_id`
@@ -117,6 +117,23 @@ export type Row<M> =
           : never]: FieldValue<F[K]>;
       }
     : never;
+
+/**
+ * The type of a model's primary key: the value of the field declared `primaryKey: true`, else
+ * `number` (the automatic `id`).
+ */
+export type PrimaryKey<M> =
+  M extends Model<infer F, any>
+    ? [DeclaredKey<F>] extends [never]
+      ? number
+      : DeclaredKey<F>
+    : never;
+
+type DeclaredKey<F> = {
+  [K in keyof F]: F[K] extends { readonly traits: { readonly primaryKey: true } }
+    ? Exclude<FieldValue<F[K]>, null>
+    : never;
+}[keyof F];
 
 /** Any model, whatever its fields. */
 export type AnyModel = Model<any, any>;
