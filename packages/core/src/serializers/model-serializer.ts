@@ -308,6 +308,26 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   }
 
   /**
+   * A create must also send a field that writes a NOT NULL column without a default (see
+   * {@link assertRequiredColumns}), and a nested serializer over this row (`source: '*'`)
+   * holding one: the OpenAPI create body and `CreateInput` say so.
+   */
+  override requiredInCreate(field: AnyField): boolean {
+    if (field.required) return true;
+    if (field.readOnly) return false;
+    if (field instanceof Serializer) {
+      return (
+        field.sourceAttrs.length === 0 &&
+        field.prepared.writable.some((inner) => field.requiredInCreate(inner))
+      );
+    }
+    if (field.sourceAttrs.length !== 1) return false;
+    const name = field.sourceAttrs[0] as string;
+    const column = this.model.getField(name);
+    return column !== undefined && column.name === name && requiredOnCreate(column);
+  }
+
+  /**
    * A create must supply every NOT NULL column without a default; a serializer may declare
    * such a field optional (a nested group, say), so check before the database refuses.
    */

@@ -405,7 +405,10 @@ type ListedReadOnly<D, K> = D extends { readonly readOnlyFields: readonly (infer
 
 /** The description of the name `K` of a model serializer. */
 type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof DeclaredOf<D>
-  ? DeclaredFieldWire<DeclaredOf<D>[K]>
+  ? WithColumn<
+      DeclaredFieldWire<DeclaredOf<D>[K]>,
+      ColumnRequiredAt<FieldsOfModel<M>, SourceOf<DeclaredOf<D>[K], K>>
+    >
   : K extends keyof FieldsOfModel<M>
     ? ModelFieldWire<FieldsOfModel<M>[K], ExtraOf<D, K>, ListedReadOnly<D, K>>
     : K extends 'id'
@@ -428,6 +431,17 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
               InlineGroupMembers<ModelGroupMembers<M>, K>,
               ExtraOf<D, K>
             >;
+
+/** A declared field's source: its `source` option, else its name. */
+type SourceOf<F, K> = OptionsOf<F> extends { readonly source: infer S extends string } ? S : K;
+
+/** True when the column `S` of fields `F` is one a create must supply. */
+type ColumnRequiredAt<F, S> = S extends keyof F ? ColumnRequired<Traits<F[S]>> : false;
+
+/** A declared field of a model serializer is required in a create when it writes such a column. */
+type WithColumn<W, C> = Omit<W, 'col'> & {
+  col: W extends { readonly ro: true } ? false : W extends { readonly col: true } ? true : C;
+};
 
 /** The descriptions of a model serializer's fields. */
 export type ModelWires<M, D, T extends ModelSerializerTraits> = {

@@ -532,11 +532,25 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     const required: string[] = [];
     for (const field of request ? this.prepared.writable : this.prepared.readable) {
       properties[field.fieldName] = field.jsonSchema(options);
-      if (!request || (field.required && !options.partial)) required.push(field.fieldName);
+      if (!request || (!options.partial && this.requiredIn(field, options)))
+        required.push(field.fieldName);
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length) schema.required = required;
     return schema;
+  }
+
+  /** True when a request body (a create, else a PUT) must hold `field`. */
+  requiredIn(field: AnyField, options: JsonSchemaOptions): boolean {
+    return options.create ? this.requiredInCreate(field) : field.required;
+  }
+
+  /**
+   * True when a create must send `field`: its `required` here; model serializers add the
+   * fields that write a column a create must supply.
+   */
+  requiredInCreate(field: AnyField): boolean {
+    return field.required;
   }
 
   /**

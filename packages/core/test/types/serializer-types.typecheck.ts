@@ -444,3 +444,31 @@ export type RowTests = [
   Expect<Equal<Row<typeof Copy>['isbn_id'], string>>,
   Expect<Equal<Row<typeof Isbn>, { code: string }>>,
 ];
+
+// A declared field that writes a NOT NULL column without a default: optional for a PUT, but
+// a create must send it (the server answers 400 otherwise, as the OpenAPI create body says).
+
+export class LooseBookSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['id', 'title', 'isbn', 'price', 'name'],
+  extraKwargs: { isbn: { required: false } },
+  declaredFields: {
+    title: new CharField({ required: false }),
+    name: new CharField({ source: 'price', required: false }),
+  },
+}) {}
+
+export type ColumnTests = [
+  Expect<
+    Equal<
+      CreateInput<LooseBookSerializer>,
+      { title: string; isbn: string; price: string; name: string }
+    >
+  >,
+  Expect<
+    Equal<
+      UpdateInput<LooseBookSerializer>,
+      { title?: string; isbn?: string; price: string; name?: string }
+    >
+  >,
+];
