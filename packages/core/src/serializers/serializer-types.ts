@@ -230,11 +230,9 @@ type ColumnRequired<Tr> = Tr extends
 /** What a built field holds, `null` aside: a relation's key, a file, a choice, a column. */
 type BuiltValue<MF, Tr> = MF extends { readonly __relatedModel: infer RM }
   ? PrimaryKey<RM>
-  : Tr extends { readonly file: true }
-    ? string
-    : Tr extends { readonly choices: unknown; readonly blank: true }
-      ? Exclude<ColumnOf<MF>, null> | ''
-      : Exclude<ColumnOf<MF>, null>;
+  : Tr extends { readonly choices: unknown; readonly blank: true }
+    ? Exclude<ColumnOf<MF>, null> | ''
+    : Exclude<ColumnOf<MF>, null>;
 
 type BuiltInput<MF, Tr> = Tr extends { readonly file: true } ? Blob : BuiltValue<MF, Tr>;
 
@@ -249,10 +247,12 @@ export type ModelFieldWire<MF, X, RO extends boolean> = BuiltWire<
   Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>
 >;
 
-type BuiltWire<MF, Tr, X, R> = {
-  ro: R;
-  wo: Flag<X, 'writeOnly'>;
-  req: R extends true
+type BuiltWire<MF, Tr, X, R> = BuiltWireOf<
+  MF,
+  Tr,
+  X,
+  R,
+  R extends true
     ? false
     : X extends { readonly required: true }
       ? true
@@ -260,14 +260,25 @@ type BuiltWire<MF, Tr, X, R> = {
         ? false
         : ModelOptional<Tr> extends true
           ? false
-          : true;
+          : true
+>;
+
+type BuiltWireOf<MF, Tr, X, R, Req> = {
+  ro: R;
+  wo: Flag<X, 'writeOnly'>;
+  req: Req;
   col: R extends true ? false : ColumnRequired<Tr>;
   nul: X extends { readonly allowNull: true }
     ? true
     : X extends { readonly allowNull: false }
       ? false
       : Flag<Tr, 'null'>;
-  repr: BuiltValue<MF, Tr>;
+  // A file field renders null when an optional one has no file.
+  repr: Tr extends { readonly file: true }
+    ? Req extends true
+      ? string
+      : string | null
+    : BuiltValue<MF, Tr>;
   create: BuiltInput<MF, Tr>;
   update: BuiltInput<MF, Tr>;
   partial: BuiltInput<MF, Tr>;

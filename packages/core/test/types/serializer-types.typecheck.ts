@@ -422,7 +422,8 @@ export class CopySerializer extends ModelSerializer.with({
 export class IsbnSerializer extends ModelSerializer.with({ model: Isbn, fields: '__all__' }) {}
 
 export type KeyTests = [
-  Expect<Equal<Representation<CopySerializer>, { id: number; isbn: string; scan: string }>>,
+  // An optional file field renders null when it has no file.
+  Expect<Equal<Representation<CopySerializer>, { id: number; isbn: string; scan: string | null }>>,
   // A file is sent as a file (a part of a multipart body).
   Expect<Equal<CreateInput<CopySerializer>, { isbn: string; scan?: Blob }>>,
   // A declared primary key is writable and required.
