@@ -161,6 +161,7 @@ export {
   type NullableIf,
   type RelationField,
 } from './models/model-fields.ts';
+export type { ModelPath, OrderingTerm } from './models/model-path.ts';
 export {
   computed,
   type GroupMember,
@@ -227,7 +228,6 @@ export {
   type SchemaGeneratorOptions,
   type SchemaSource,
 } from './schemas/schema-generator.ts';
-export type { DeclarationCheck } from './serializers/declaration-check.ts';
 export {
   buildModelField,
   type FieldBuilder,
@@ -258,14 +258,10 @@ export {
 export type {
   CreateInput,
   DeepPartial,
-  FieldWire,
   Input,
-  ModelSerializerTraits,
   PartialInput,
   Representation,
-  SerializerTypes,
   UpdateInput,
-  WireTypes,
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
