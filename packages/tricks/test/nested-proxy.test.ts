@@ -4,8 +4,8 @@ import {
   type Database,
   defineModel,
   ImproperlyConfigured,
-  type Input,
   models,
+  type PartialInput,
   type Representation,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
@@ -736,7 +736,7 @@ for (const dialect of testDialects()) {
 
 // Type-level: the nested representation and input are inferred from the declarations.
 type BookOut = Representation<BookSerializer>;
-type BookIn = Input<BookSerializer>;
+type BookIn = PartialInput<BookSerializer>;
 type AuthorOut = Representation<AuthorSerializer>;
 const typed: BookOut = {
   url: 'u',
