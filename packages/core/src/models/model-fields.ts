@@ -25,6 +25,11 @@ export type NullableIf<T, O> = O extends { readonly null: true } ? T | null : T;
 /**
  * The values of the options' `choices` (declared `as const` or inline), as a union; `T` when
  * there are none.
+ *
+ * @example
+ * ```ts-fragment
+ * type State = ChoiceValues<string, { choices: readonly [readonly ['a', 'A'], readonly ['b', 'B']] }>; // 'a' | 'b'
+ * ```
  */
 export type ChoiceValues<T, O> = O extends { readonly choices: readonly (infer C)[] }
   ? C extends readonly [infer V, string]
@@ -32,7 +37,15 @@ export type ChoiceValues<T, O> = O extends { readonly choices: readonly (infer C
     : T
   : T;
 
-/** The value a row holds for a column of type `T` declared with options `O`. */
+/**
+ * The value a row holds for a column of type `T` declared with options `O`: its choices, or
+ * `T`, with `| null` for `null: true`.
+ *
+ * @example
+ * ```ts-fragment
+ * type Summary = ColumnValue<string, { null: true }>; // string | null
+ * ```
+ */
 export type ColumnValue<T, O> = NullableIf<ChoiceValues<T, O>, O>;
 
 /** Options of a text column with a length limit. */

@@ -20,7 +20,14 @@ export interface ModelProperty<T = unknown> {
   bind?(model: AnyModel, name: string): void;
 }
 
-/** A member of a group property: a field or group name, or inner groups declared in place. */
+/**
+ * A member of a group property: a field or group name, or inner groups declared in place.
+ *
+ * @example
+ * ```ts-fragment
+ * const members: GroupMember[] = ['isbn', { stock: ['price', 'stock_count'] }];
+ * ```
+ */
 export type GroupMember = string | Readonly<Record<string, readonly GroupMember[]>>;
 
 /**

@@ -58,6 +58,12 @@ type InlineMembers<N, K> = N extends Readonly<Record<K & string, readonly (infer
 /**
  * The value of a group property whose members are `N`: an object of the members, each a
  * field's value or an inner group's object, to any depth.
+ *
+ * @example
+ * ```ts-fragment
+ * // Book.properties.stock_information = NestedProxyField('stock_count', 'price')
+ * const stock = Book.properties.stock_information.get(row); // { stock_count: number; price: string }
+ * ```
  */
 export type GroupValue<F, P, N> = {
   -readonly [K in Extract<N, string> | InlineKeys<N>]: K extends InlineKeys<N>
@@ -121,6 +127,11 @@ export type Row<M> =
 /**
  * The type of a model's primary key: the value of the field declared `primaryKey: true`, else
  * `number` (the automatic `id`).
+ *
+ * @example
+ * ```ts-fragment
+ * type BookKey = PrimaryKey<typeof Book>; // number
+ * ```
  */
 export type PrimaryKey<M> =
   M extends Model<infer F, any>

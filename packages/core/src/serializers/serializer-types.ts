@@ -477,20 +477,49 @@ export type DeclarationTypes<D, C = unknown> = D extends {
     ? SerializerTypes<DeclaredWires<Fields>, false>
     : never;
 
-/** What a serializer (instance type) renders. */
+/**
+ * What a serializer (instance type) renders.
+ *
+ * @example
+ * ```ts-fragment
+ * type Book = Representation<BookSerializer>; // { id: number; title: string; ... }
+ * ```
+ */
 export type Representation<S> = S extends { readonly representationType: infer R } ? R : never;
 
-/** The body of a create (POST) a serializer (instance type) accepts. */
+/**
+ * The body of a create (POST) a serializer (instance type) accepts: required keys required
+ * (with, for a model serializer, the NOT NULL columns without a default), read-only keys absent.
+ *
+ * @example
+ * ```ts-fragment
+ * const book: CreateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
+ * ```
+ */
 export type CreateInput<S> = S extends { readonly wireTypes: { readonly create: infer C } }
   ? C
   : never;
 
-/** The body of a full update (PUT) a serializer (instance type) accepts. */
+/**
+ * The body of a full update (PUT) a serializer (instance type) accepts: required fields required.
+ *
+ * @example
+ * ```ts-fragment
+ * const book: UpdateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
+ * ```
+ */
 export type UpdateInput<S> = S extends { readonly wireTypes: { readonly update: infer U } }
   ? U
   : never;
 
-/** The body of a partial update (PATCH): every key optional, into nested groups. */
+/**
+ * The body of a partial update (PATCH): every key optional, into nested groups.
+ *
+ * @example
+ * ```ts-fragment
+ * const patch: PartialInput<BookSerializer> = { stock_information: { price: '8.99' } };
+ * ```
+ */
 export type PartialInput<S> = S extends { readonly wireTypes: { readonly partial: infer P } }
   ? P
   : never;
