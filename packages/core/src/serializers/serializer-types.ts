@@ -89,29 +89,20 @@ export type RepresentationOf<I> = {
   -readonly [K in ReadableKeys<I>]: WithNull<I[K], Get<I[K], 'repr'>>;
 };
 
-/** The create body of fields described by `I`. */
-export type CreateOf<I> = Simplify<
+/** A body of fields described by `I`: the keys `Req` required, the other writable ones optional. */
+type BodyOf<I, Req extends keyof I, V extends 'create' | 'update'> = Simplify<
   {
-    -readonly [K in CreateRequiredKeys<I>]: WithNull<I[K], Get<I[K], 'create'>>;
+    -readonly [K in Req]: WithNull<I[K], Get<I[K], V>>;
   } & {
-    -readonly [K in Exclude<WritableKeys<I>, CreateRequiredKeys<I>>]?: WithNull<
-      I[K],
-      Get<I[K], 'create'>
-    >;
+    -readonly [K in Exclude<WritableKeys<I>, Req>]?: WithNull<I[K], Get<I[K], V>>;
   }
 >;
 
+/** The create body of fields described by `I`. */
+export type CreateOf<I> = BodyOf<I, CreateRequiredKeys<I>, 'create'>;
+
 /** The PUT body of fields described by `I`. */
-export type UpdateOf<I> = Simplify<
-  {
-    -readonly [K in UpdateRequiredKeys<I>]: WithNull<I[K], Get<I[K], 'update'>>;
-  } & {
-    -readonly [K in Exclude<WritableKeys<I>, UpdateRequiredKeys<I>>]?: WithNull<
-      I[K],
-      Get<I[K], 'update'>
-    >;
-  }
->;
+export type UpdateOf<I> = BodyOf<I, UpdateRequiredKeys<I>, 'update'>;
 
 /** The PATCH body of fields described by `I`: every key optional, at every depth. */
 export type PartialOf<I> = {

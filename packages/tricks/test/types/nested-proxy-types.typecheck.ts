@@ -24,6 +24,25 @@ type Equal<X, Y> =
 type Expect<T extends true> = T;
 
 type State = 'published' | 'not_published' | 'in_progress';
+/** The groups of Book as rendered, and in a create, declared or built from the model alike. */
+type Publishing = { publication_date: string; isbn: string; pages: number };
+type Stock = { stock_count: number; price: string; state: State };
+type NewPublishing = { publication_date: string; isbn: string; pages?: number };
+/** Author's group of groups, read from a row and rendered alike. */
+type Contact = {
+  personal_contact_information: {
+    email: string;
+    phone_number: string | null;
+    website: string | null;
+  };
+  business_contact_information: {
+    company: string | null;
+    company_email: string | null;
+    company_phone_number: string | null;
+    company_website: string | null;
+  };
+};
+type NewStock = { stock_count?: number; price: string; state?: State };
 
 // A group property's value is typed from its members, groups of groups too.
 
@@ -32,25 +51,8 @@ export const contact = Author.properties.contact_information.get({});
 export const location = Note.properties.location.get({});
 
 export type GroupValueTests = [
-  Expect<Equal<typeof publishing, { publication_date: string; isbn: string; pages: number }>>,
-  Expect<
-    Equal<
-      typeof contact,
-      {
-        personal_contact_information: {
-          email: string;
-          phone_number: string | null;
-          website: string | null;
-        };
-        business_contact_information: {
-          company: string | null;
-          company_email: string | null;
-          company_phone_number: string | null;
-          company_website: string | null;
-        };
-      }
-    >
-  >,
+  Expect<Equal<typeof publishing, Publishing>>,
+  Expect<Equal<typeof contact, Contact>>,
   // Inner groups declared in place.
   Expect<Equal<typeof location, { where: { lat: string | null; lng: string | null } }>>,
 ];
@@ -67,8 +69,8 @@ export type BookTests = [
         title: string;
         description: string | null;
         summary: string | null;
-        publishing_information: { publication_date: string; isbn: string; pages: number };
-        stock_information: { stock_count: number; price: string; state: State };
+        publishing_information: Publishing;
+        stock_information: Stock;
       }
     >
   >,
@@ -81,8 +83,8 @@ export type BookTests = [
         title: string;
         description?: string | null;
         summary?: string | null;
-        publishing_information: { publication_date: string; isbn: string; pages?: number };
-        stock_information: { stock_count?: number; price: string; state?: State };
+        publishing_information: NewPublishing;
+        stock_information: NewStock;
       }
     >
   >,
@@ -123,8 +125,8 @@ export type AutoTests = [
       {
         id: number;
         title: string;
-        publishing_information: { publication_date: string; isbn: string; pages: number };
-        stock_information: { stock_count: number; price: string; state: State };
+        publishing_information: Publishing;
+        stock_information: Stock;
       }
     >
   >,
@@ -133,8 +135,8 @@ export type AutoTests = [
       CreateInput<AutoBookSerializer>,
       {
         title: string;
-        publishing_information: { publication_date: string; isbn: string; pages?: number };
-        stock_information: { stock_count?: number; price: string; state?: State };
+        publishing_information: NewPublishing;
+        stock_information: NewStock;
       }
     >
   >,
@@ -154,24 +156,7 @@ export const nullGroup: PartialInput<AutoBookSerializer> = { stock_information: 
 // Groups of groups, declared.
 
 export type AuthorTests = [
-  Expect<
-    Equal<
-      Representation<AuthorSerializer>['contact_information'],
-      {
-        personal_contact_information: {
-          email: string;
-          phone_number: string | null;
-          website: string | null;
-        };
-        business_contact_information: {
-          company: string | null;
-          company_email: string | null;
-          company_phone_number: string | null;
-          company_website: string | null;
-        };
-      }
-    >
-  >,
+  Expect<Equal<Representation<AuthorSerializer>['contact_information'], Contact>>,
   // extraKwargs required: true on email makes it required in its group.
   Expect<
     Equal<
