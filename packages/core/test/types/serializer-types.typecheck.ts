@@ -16,6 +16,7 @@ import {
   HyperlinkedModelSerializer,
   type Input,
   IntegerField,
+  type ListSerializer,
   ModelSerializer,
   models,
   type PartialInput,
@@ -470,6 +471,23 @@ export type ColumnTests = [
     Equal<
       UpdateInput<LooseBookSerializer>,
       { title?: string; isbn?: string; price: string; name?: string }
+    >
+  >,
+];
+
+// Lists (`S.many()`): arrays of the child's types, as a root and as a field.
+
+export class ThreadSerializer extends Serializer.with({
+  fields: { title: new CharField(), comments: CommentSerializer.many() },
+}) {}
+
+export type ListTests = [
+  Expect<Equal<CreateInput<ListSerializer<CommentSerializer>>, CreateInput<CommentSerializer>[]>>,
+  Expect<Equal<Representation<ThreadSerializer>['comments'], CommentRepresentation[]>>,
+  Expect<
+    Equal<
+      CreateInput<ThreadSerializer>,
+      { title: string; comments?: CreateInput<CommentSerializer>[] }
     >
   >,
 ];
