@@ -183,6 +183,19 @@ describe('NestedProxyField declarations', () => {
 });
 
 describe('nested proxy serializers: start-up checks', () => {
+  it('refuses a misspelt declaration option, listing nestedProxyField among the known ones', () => {
+    const Misspelt = ModelSerializer.with({
+      model: Book,
+      fields: ['price'],
+      // @ts-expect-error: the compiler refuses it too.
+      nestedProxyFeild: true,
+    });
+    throwsConfig(
+      () => Misspelt.prepare(),
+      /the declaration option 'nestedProxyFeild' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, nestedProxyField\./,
+    );
+  });
+
   it('rejects a nested serializer named after no group (rule 3)', () => {
     class Wrong extends ModelSerializer.with({
       model: Book,
