@@ -29,7 +29,7 @@ export function consumerTsconfig(resolution: 'nodenext' | 'bundler'): string {
         allowImportingTsExtensions: true,
         noEmit: true,
       },
-      include: ['app.ts', 'models.ts'],
+      include: ['app.ts', 'models.ts', 'wire-types.ts'],
     },
     null,
     2,
@@ -183,4 +183,38 @@ try {
 } catch (error) {
   console.log(JSON.stringify({ code: error.code, message: error.message }));
 }
+`;
+
+/**
+ * Wire types inferred through the packed declarations: what compiles and what must not (each
+ * `@ts-expect-error` fails the check when its line compiles).
+ */
+export const WIRE_TYPES_TS = `import type { CreateInput, PartialInput, Representation } from '@restframework/core';
+import { ModelSerializer } from '@restframework/tricks';
+import { Book } from './models.ts';
+
+class StockSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['price', 'state'],
+  nestedProxyField: true,
+}) {}
+
+class BookSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['id', 'title', 'stock'],
+  declaredFields: { stock: new StockSerializer() },
+}) {}
+
+type NewBook = CreateInput<BookSerializer>;
+
+export const ok: NewBook = { title: 'Dune', stock: { price: '9.99', state: 'in_progress' } };
+// @ts-expect-error: no title.
+export const noTitle: NewBook = { stock: { price: '9.99' } };
+// @ts-expect-error: 'sold' is no state.
+export const sold: NewBook = { title: 'Sold', stock: { price: '1.00', state: 'sold' } };
+export const patch: PartialInput<BookSerializer> = { stock: { state: 'published' } };
+export const title: Representation<BookSerializer>['title'] = 'Dune';
+export const id: Representation<BookSerializer>['id'] = 1;
+// @ts-expect-error: an unknown name in fields.
+export class Typo extends ModelSerializer.with({ model: Book, fields: ['titel'] }) {}
 `;

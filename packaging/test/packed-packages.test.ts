@@ -15,6 +15,7 @@ import {
   MISSING_DRIVER_MJS,
   MODELS_TS,
   REQUIRE_CJS,
+  WIRE_TYPES_TS,
 } from './consumer-fixture.ts';
 import {
   npmInstall,
@@ -100,6 +101,7 @@ describe('a consumer project with the packed packages', () => {
     ]);
     writeFileSync(join(app, 'models.ts'), MODELS_TS);
     writeFileSync(join(app, 'app.ts'), APP_TS);
+    writeFileSync(join(app, 'wire-types.ts'), WIRE_TYPES_TS);
     mkdirSync(join(app, 'data'));
     server = await startServer(
       process.execPath,

@@ -62,6 +62,36 @@ describe('the bookstore OpenAPI document', () => {
     ]);
   });
 
+  it('asks a create for what it must send: the NOT NULL columns, in their groups', () => {
+    const post = document.paths['/books/api/books/'].post.requestBody.content;
+    const put = document.paths['/books/api/books/{pk}/'].put.requestBody.content;
+    assert.equal(post['application/json'].schema.$ref, '#/components/schemas/BookCreateRequest');
+    assert.equal(put['application/json'].schema.$ref, '#/components/schemas/BookRequest');
+    assert.equal(
+      post['multipart/form-data'].schema.$ref,
+      '#/components/schemas/BookCreateFormRequest',
+    );
+    const create = document.components.schemas.BookCreateRequest;
+    assert.deepEqual(create.required, ['title', 'publishing_information', 'stock_information']);
+    assert.deepEqual(create.properties.publishing_information.required, [
+      'publication_date',
+      'isbn',
+    ]);
+    assert.deepEqual(create.properties.stock_information.required, ['price']);
+    assert.deepEqual(document.components.schemas.BookCreateFormRequest.required, [
+      'title',
+      'publishing_information.publication_date',
+      'publishing_information.isbn',
+      'stock_information.price',
+    ]);
+    // A serializer whose create asks nothing more has no create bodies of its own.
+    assert.equal(document.components.schemas.ProfileCreateRequest, undefined);
+    assert.equal(
+      document.paths['/api/profile/'].post.requestBody.content['application/json'].schema.$ref,
+      '#/components/schemas/ProfileRequest',
+    );
+  });
+
   it('describes Book with its nested groups (spec 2.3)', () => {
     const request = document.components.schemas.BookRequest;
     assert.deepEqual(request.required, ['title']);

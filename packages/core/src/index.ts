@@ -136,10 +136,14 @@ export { sendResponse } from './http/send-response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
 export {
   type AnyModel,
+  type BoundProperties,
   defineModel,
   type FieldsOf,
+  type GroupValue,
   Model,
   type ModelDefinition,
+  type PrimaryKey,
+  type PropertyValue,
   type Row,
 } from './models/model.ts';
 export {
@@ -151,8 +155,20 @@ export {
   type ModelFieldOptions,
   type OnDelete,
 } from './models/model-field.ts';
-export { models, type NullableIf, type RelationField } from './models/model-fields.ts';
-export { computed, type ModelProperty } from './models/model-property.ts';
+export {
+  type ChoiceValues,
+  type ColumnValue,
+  models,
+  type NullableIf,
+  type RelationField,
+} from './models/model-fields.ts';
+export type { ModelPath, OrderingTerm } from './models/model-path.ts';
+export {
+  computed,
+  type GroupMember,
+  type GroupProperty,
+  type ModelProperty,
+} from './models/model-property.ts';
 export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';
@@ -226,6 +242,7 @@ export {
   HyperlinkedModelSerializer,
   ModelSerializer,
   type ModelSerializerDeclaration,
+  type ModelSerializerOptions,
 } from './serializers/model-serializer.ts';
 export {
   type AnyDeclaration,
@@ -240,15 +257,12 @@ export {
   setValue,
 } from './serializers/serializer.ts';
 export type {
-  DeclaredInput,
-  DeclaredRepresentation,
+  CreateInput,
   DeepPartial,
-  FieldInput,
-  FieldRepresentation,
   Input,
-  ModelInput,
-  ModelRepresentation,
+  PartialInput,
   Representation,
+  UpdateInput,
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { defaultSettings, resolveSettings } from './settings/default-settings.ts';

@@ -731,6 +731,7 @@ describe('ModelSerializer declarations', () => {
   });
 
   it('fails at start-up on an unknown field name', () => {
+    // @ts-expect-error: the compiler refuses the unknown name too.
     class BadSerializer extends ModelSerializer.with({ model: Book, fields: ['id', 'nope'] }) {}
     throwsConfig(
       () => BadSerializer.prepare(),
@@ -738,10 +739,43 @@ describe('ModelSerializer declarations', () => {
     );
   });
 
+  it('fails at start-up on a declaration option the class does not know, naming it', () => {
+    // Each declaration is made in its own function: one table of three inferred classes asks
+    // the compiler for their common type, which it gives up on.
+    const misspelt = (): { prepare(): unknown } =>
+      ModelSerializer.with({
+        model: Book,
+        fields: ['id', 'title'],
+        // @ts-expect-error: the compiler refuses the unknown option too.
+        readOnlyField: ['title'],
+      });
+    // The compiler accepts tricks' option anywhere once tricks is in the program (declaration
+    // merging is global); start-up refuses it on core's class.
+    const addOnOption = (): { prepare(): unknown } =>
+      ModelSerializer.with({ model: Book, fields: ['id'], nestedProxyField: true });
+    const plain = (): { prepare(): unknown } =>
+      // @ts-expect-error: a plain serializer takes fields only.
+      Serializer.with({ fields: { title: new CharField() }, model: Book });
+    const cases: [() => { prepare(): unknown }, RegExp][] = [
+      [
+        misspelt,
+        /: the declaration option 'readOnlyField' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields\./,
+      ],
+      [addOnOption, /the declaration option 'nestedProxyField' is not one/],
+      [plain, /the declaration option 'model' is not one .* knows\. Known options: fields\./],
+    ];
+    for (const [make, message] of cases) {
+      const Bad = make();
+      throwsConfig(() => Bad.prepare(), message);
+      assert.throws(() => Bad.prepare(), { code: 'REST_ERR_SERIALIZER_OPTION' });
+    }
+  });
+
   it('fails at start-up on a declared field missing from fields', () => {
     class BadSerializer extends ModelSerializer.with({
       model: Book,
       fields: ['id', 'title'],
+      // @ts-expect-error: the compiler refuses a declared field missing from fields too.
       declaredFields: { extra: new CharField() },
     }) {}
     throwsConfig(

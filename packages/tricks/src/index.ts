@@ -19,6 +19,7 @@ export {
   type MappedOrderingView,
   type OrderingChoice,
   type OrderingDescription,
+  type OrderingFieldsFor,
   type OrderingFieldsMapping,
   OrderingFilter,
   type OrderingPaths,

@@ -4,8 +4,8 @@ import {
   type Database,
   defineModel,
   ImproperlyConfigured,
-  type Input,
   models,
+  type PartialInput,
   type Representation,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
@@ -119,6 +119,7 @@ describe('NestedProxyField declarations', () => {
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
+          // @ts-expect-error: the compiler refuses the unknown member too.
           properties: { g: NestedProxyField('a', 'nope') },
         }),
       /Bad\.g: NestedProxyField lists "nope", which is not a field or group of Bad\. Fields: id, a\./,
@@ -164,6 +165,7 @@ describe('NestedProxyField declarations', () => {
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
+          // @ts-expect-error: the implicit primary key is no member the compiler knows either.
           properties: { g: NestedProxyField('id') },
         }),
       /Bad\.g: "id" is the primary key/,
@@ -181,6 +183,19 @@ describe('NestedProxyField declarations', () => {
 });
 
 describe('nested proxy serializers: start-up checks', () => {
+  it('refuses a misspelt declaration option, listing nestedProxyField among the known ones', () => {
+    const Misspelt = ModelSerializer.with({
+      model: Book,
+      fields: ['price'],
+      // @ts-expect-error: the compiler refuses it too.
+      nestedProxyFeild: true,
+    });
+    throwsConfig(
+      () => Misspelt.prepare(),
+      /the declaration option 'nestedProxyFeild' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, nestedProxyField\./,
+    );
+  });
+
   it('rejects a nested serializer named after no group (rule 3)', () => {
     class Wrong extends ModelSerializer.with({
       model: Book,
@@ -735,7 +750,7 @@ for (const dialect of testDialects()) {
 
 // Type-level: the nested representation and input are inferred from the declarations.
 type BookOut = Representation<BookSerializer>;
-type BookIn = Input<BookSerializer>;
+type BookIn = PartialInput<BookSerializer>;
 type AuthorOut = Representation<AuthorSerializer>;
 const typed: BookOut = {
   url: 'u',

@@ -4,7 +4,7 @@
  * @module
  */
 import { AllowAny, ModelViewSet } from '@restframework/core';
-import { OrderingFilter } from '@restframework/tricks';
+import { type OrderingFieldsFor, OrderingFilter } from '@restframework/tricks';
 import { Book } from '../models/index.ts';
 import { BookSerializer, NullableBookSerializer } from '../serializers/book-serializers.ts';
 
@@ -21,7 +21,7 @@ export class BookProxyViewSet extends ModelViewSet {
   override serializerClass = BookSerializer;
   override permissionClasses = [AllowAny];
   override filterBackends = [OrderingFilter];
-  orderingFields = {
+  orderingFields: OrderingFieldsFor<typeof Book> = {
     id: 'id',
     title: 'title',
     isbn: 'isbn',

@@ -3,7 +3,7 @@
  * @module
  */
 import { AllowAny, ModelViewSet } from '@restframework/core';
-import { OrderingFilter } from '@restframework/tricks';
+import { type OrderingFieldsFor, OrderingFilter } from '@restframework/tricks';
 import { Profile } from '../models/index.ts';
 import { ProfileSerializer } from '../serializers/profile-serializer.ts';
 
@@ -13,7 +13,7 @@ export class ProfileViewSet extends ModelViewSet {
   override serializerClass = ProfileSerializer;
   override permissionClasses = [AllowAny];
   override filterBackends = [OrderingFilter];
-  orderingFields = {
+  orderingFields: OrderingFieldsFor<typeof Profile> = {
     id: 'id',
     username: 'user__username',
     email: 'user__email',

@@ -117,6 +117,11 @@ export interface JsonSchemaOptions {
   readonly mode: 'request' | 'response';
   /** A PATCH body: nothing is required. */
   readonly partial?: boolean;
+  /**
+   * A create body (POST): what a create must send is required, which for a model serializer
+   * includes the NOT NULL columns without a default (a PUT's row has them already).
+   */
+  readonly create?: boolean;
 }
 
 /** Adds `null` to what a schema accepts (OpenAPI 3.1 has no `nullable`). */

@@ -5,6 +5,7 @@
 import type { Storage } from '../files/storage.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import {
+  allowNullIn,
   Field,
   type FieldDescription,
   type FieldOptions,
@@ -37,11 +38,24 @@ export interface FileFieldOptions extends FieldOptions<UploadedFile> {
  * const resume = new FileField();
  * ```
  */
+/**
+ * What a file field renders: its URL (or name), `null` when no file is stored, which only an
+ * optional field (`required: false`, a default) can leave.
+ */
+export type FileRepresentation<O> = O extends
+  | { readonly required: false }
+  | { readonly default: unknown }
+  | { readonly allowNull: true }
+  ? string | null
+  : string;
+
 export class FileField<const O extends FileFieldOptions = FileFieldOptions> extends Field<
   UploadedFile,
-  string | null,
+  FileRepresentation<O>,
   O
 > {
+  /** Type-level only: what a client sends, a file (a part of a multipart body). */
+  declare readonly wireInput: Blob;
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     required: 'No file was submitted.',
     invalid: 'The submitted data was not a file. Check the encoding type on the form.',
@@ -85,7 +99,11 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
     return file as UploadedFile;
   }
 
-  toRepresentation(value: unknown, ctx: RunContext): string | null {
+  toRepresentation(value: unknown, ctx: RunContext): FileRepresentation<O> {
+    return this.#represent(value, ctx) as FileRepresentation<O>;
+  }
+
+  #represent(value: unknown, ctx: RunContext): string | null {
     if (!value) return null;
     const name = value instanceof UploadedFile ? value.filename : String(value);
     if (this.options.useUrl === false) return name;
@@ -95,10 +113,15 @@ export class FileField<const O extends FileFieldOptions = FileFieldOptions> exte
     return request && url.startsWith('/') ? request.buildAbsoluteUri(url) : url;
   }
 
-  /** Sent as a file (`format: binary`, multipart bodies); shown as its URL (or stored name). */
+  /**
+   * Sent as a file (`format: binary`, multipart bodies); shown as its URL (or stored name), or
+   * `null` when an optional field has no file.
+   */
   protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
     if (options.mode === 'request') return { type: 'string', format: 'binary' };
-    return this.options.useUrl === false ? { type: 'string' } : { type: 'string', format: 'uri' };
+    const schema: JsonSchema =
+      this.options.useUrl === false ? { type: 'string' } : { type: 'string', format: 'uri' };
+    return this.required ? schema : allowNullIn(schema);
   }
 
   override describe(): FieldDescription {

@@ -36,6 +36,8 @@ export class HyperlinkedIdentityField extends Field<
   string,
   HyperlinkedIdentityFieldOptions
 > {
+  /** Type-level only: read-only whatever the options say (for the inferred serializer types). */
+  declare readonly alwaysReadOnly: true;
   readonly viewName: string;
   readonly lookupField: string;
   readonly lookupUrlKwarg: string;

@@ -5,6 +5,7 @@
 import { DoesNotExist } from '../db/database-errors.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { PrimaryKey } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import {
@@ -44,9 +45,16 @@ export interface PrimaryKeyRelatedFieldOptions extends FieldOptions<unknown> {
  * const user = new PrimaryKeyRelatedField({ queryset: User.objects.all() });
  * ```
  */
+/** The key type of the related model of a queryset option (`number` for the automatic `id`). */
+export type RelatedKey<O> = O extends { readonly queryset: QuerySet<infer M> }
+  ? PrimaryKey<M>
+  : number | string;
+
 export class PrimaryKeyRelatedField<
   const O extends PrimaryKeyRelatedFieldOptions = PrimaryKeyRelatedFieldOptions,
-> extends Field<Record<string, unknown>, number | string, O> {
+> extends Field<Record<string, unknown>, RelatedKey<O>, O> {
+  /** Type-level only: what a client sends, the related row's key. */
+  declare readonly wireInput: RelatedKey<O>;
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     does_not_exist: 'Invalid pk "{pk_value}" - object does not exist.',
     incorrect_type: 'Incorrect type. Expected pk value, received {data_type}.',
@@ -104,13 +112,13 @@ export class PrimaryKeyRelatedField<
     return INTEGER_KINDS.has(keyField(pk).kind) ? { type: 'integer' } : { type: 'string' };
   }
 
-  toRepresentation(value: unknown): number | string {
+  toRepresentation(value: unknown): RelatedKey<O> {
     if (value !== null && typeof value === 'object') {
       // A related row (validated data holds rows): its primary key, whatever its name.
       const row = value as Record<string, unknown>;
       const key = this.options.queryset?.model.pk.attname ?? 'id';
-      return (row[key] ?? row.pk) as number | string;
+      return (row[key] ?? row.pk) as RelatedKey<O>;
     }
-    return value as number | string;
+    return value as RelatedKey<O>;
   }
 }

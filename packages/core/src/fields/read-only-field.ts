@@ -13,6 +13,8 @@ import { Field, type FieldOptions } from './field.ts';
  * ```
  */
 export class ReadOnlyField<T = unknown> extends Field<T, T, FieldOptions<T>> {
+  /** Type-level only: read-only whatever the options say (for the inferred serializer types). */
+  declare readonly alwaysReadOnly: true;
   constructor(options: Omit<FieldOptions<T>, 'readOnly'> = {}) {
     super({ ...options, readOnly: true });
   }

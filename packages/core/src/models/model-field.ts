@@ -72,7 +72,9 @@ export interface ModelFieldExtra {
 }
 
 /**
- * A declared column. `T` is the value type a row holds for it (used by `Row<Model>`).
+ * A declared column. `T` is the value type a row holds for it (used by `Row<Model>`); `O` the
+ * declared options, kept for the types serializers infer (`null`, `default`, `blank`,
+ * `choices`, `editable`, `autoNowAdd`: what a client may send and must send).
  *
  * @example
  * ```ts
@@ -80,9 +82,14 @@ export interface ModelFieldExtra {
  * title.kind; // 'char'
  * ```
  */
-export class ModelField<T = unknown> {
+export class ModelField<T = unknown, O = {}> {
   /** Type-level only: the value a row holds for this field. */
   declare readonly valueType: T;
+  /**
+   * Type-level only: the options as declared (their literal types), read by the inferred
+   * serializer types; `readOnly: true` for kinds serializers never write (`AutoField`).
+   */
+  declare readonly traits: O;
 
   readonly kind: ModelFieldKind;
   readonly options: ModelFieldOptions<T>;
@@ -235,4 +242,4 @@ export class ModelField<T = unknown> {
 }
 
 /** Any model field, whatever its value type. */
-export type AnyModelField = ModelField<any>;
+export type AnyModelField = ModelField<any, any>;

@@ -16,11 +16,37 @@
  * ```
  * @module
  */
-import type { AnyModel } from './model.ts';
+import type { AnyModel, PrimaryKey } from './model.ts';
 import { type Choice, ModelField, type ModelFieldOptions, type OnDelete } from './model-field.ts';
 
 /** `T`, or `T | null` when the options say `null: true`. */
 export type NullableIf<T, O> = O extends { readonly null: true } ? T | null : T;
+
+/**
+ * The values of the options' `choices` (declared `as const` or inline), as a union; `T` when
+ * there are none.
+ *
+ * @example
+ * ```ts-fragment
+ * type State = ChoiceValues<string, { choices: readonly [readonly ['a', 'A'], readonly ['b', 'B']] }>; // 'a' | 'b'
+ * ```
+ */
+export type ChoiceValues<T, O> = O extends { readonly choices: readonly (infer C)[] }
+  ? C extends readonly [infer V, string]
+    ? Extract<V, T>
+    : T
+  : T;
+
+/**
+ * The value a row holds for a column of type `T` declared with options `O`: its choices, or
+ * `T`, with `| null` for `null: true`.
+ *
+ * @example
+ * ```ts-fragment
+ * type Summary = ColumnValue<string, { null: true }>; // string | null
+ * ```
+ */
+export type ColumnValue<T, O> = NullableIf<ChoiceValues<T, O>, O>;
 
 /** Options of a text column with a length limit. */
 export interface CharFieldOptions extends ModelFieldOptions<string> {
@@ -59,12 +85,17 @@ export interface FileFieldOptions extends ModelFieldOptions<string> {
  * A relation field. `__relatedModel` exists only in the type: it marks the field as a relation
  * (so rows get a `<name>_id` key) and carries the related model's type.
  */
-export type RelationField<M extends AnyModel, T> = ModelField<T> & { readonly __relatedModel: M };
+export type RelationField<M extends AnyModel, T, O = {}> = ModelField<T, O> & {
+  readonly __relatedModel: M;
+};
 
 type Target<M extends AnyModel> = M | (() => M) | 'self';
 
-function charLike<O extends CharFieldOptions>(kind: 'char' | 'email' | 'url', options: O) {
-  return new ModelField<NullableIf<string, O>>(kind, options as ModelFieldOptions<any>, {
+function charLike<O extends CharFieldOptions>(
+  kind: 'char' | 'email' | 'url',
+  options: O,
+): ModelField<ColumnValue<string, O>, O> {
+  return new ModelField(kind, options as ModelFieldOptions<any>, {
     maxLength: options.maxLength,
   });
 }
@@ -72,59 +103,63 @@ function charLike<O extends CharFieldOptions>(kind: 'char' | 'email' | 'url', op
 /** The model field factories (`models.CharField(...)`, ...). */
 export const models = {
   /** An auto-incrementing integer primary key; added as `id` when no field is the primary key. */
-  AutoField(options: ModelFieldOptions<number> = {}): ModelField<number> {
-    return new ModelField<number>('auto', { ...options, primaryKey: true });
+  AutoField(
+    options: ModelFieldOptions<number> = {},
+  ): ModelField<number, { readonly primaryKey: true; readonly readOnly: true }> {
+    return new ModelField('auto', { ...options, primaryKey: true });
   },
 
   /** A string with a maximum length (`maxLength` is required). */
-  CharField<const O extends CharFieldOptions>(options: O): ModelField<NullableIf<string, O>> {
+  CharField<const O extends CharFieldOptions>(options: O): ModelField<ColumnValue<string, O>, O> {
     return charLike('char', options);
   },
 
   /** A string without a length limit. */
   TextField<const O extends ModelFieldOptions<string>>(
     options?: O,
-  ): ModelField<NullableIf<string, O>> {
+  ): ModelField<ColumnValue<string, O>, O> {
     return new ModelField('text', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** A string validated as an e-mail address (`maxLength` defaults to 254, as Django's). */
   EmailField<const O extends Partial<CharFieldOptions>>(
     options?: O,
-  ): ModelField<NullableIf<string, O>> {
-    return charLike('email', { maxLength: 254, ...(options ?? {}) } as CharFieldOptions);
+  ): ModelField<ColumnValue<string, O>, O> {
+    return charLike('email', { maxLength: 254, ...(options ?? {}) } as CharFieldOptions) as never;
   },
 
   /** A string validated as a URL (`maxLength` defaults to 200, as Django's). */
   URLField<const O extends Partial<CharFieldOptions>>(
     options?: O,
-  ): ModelField<NullableIf<string, O>> {
-    return charLike('url', { maxLength: 200, ...(options ?? {}) } as CharFieldOptions);
+  ): ModelField<ColumnValue<string, O>, O> {
+    return charLike('url', { maxLength: 200, ...(options ?? {}) } as CharFieldOptions) as never;
   },
 
   /** A 32-bit signed integer. */
   IntegerField<const O extends ModelFieldOptions<number>>(
     options?: O,
-  ): ModelField<NullableIf<number, O>> {
+  ): ModelField<ColumnValue<number, O>, O> {
     return new ModelField('integer', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** A 32-bit integer that cannot be negative (a CHECK constraint in the database). */
   PositiveIntegerField<const O extends ModelFieldOptions<number>>(
     options?: O,
-  ): ModelField<NullableIf<number, O>> {
+  ): ModelField<ColumnValue<number, O>, O> {
     return new ModelField('positive_integer', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** A 64-bit integer, read as a number (exact up to 2^53). */
   BigIntegerField<const O extends ModelFieldOptions<number>>(
     options?: O,
-  ): ModelField<NullableIf<number, O>> {
+  ): ModelField<ColumnValue<number, O>, O> {
     return new ModelField('big_integer', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** An exact decimal, held as a string with exactly `decimalPlaces` places. */
-  DecimalField<const O extends DecimalFieldOptions>(options: O): ModelField<NullableIf<string, O>> {
+  DecimalField<const O extends DecimalFieldOptions>(
+    options: O,
+  ): ModelField<ColumnValue<string, O>, O> {
     return new ModelField('decimal', options as ModelFieldOptions<any>, {
       maxDigits: options.maxDigits,
       decimalPlaces: options.decimalPlaces,
@@ -134,21 +169,21 @@ export const models = {
   /** A boolean. */
   BooleanField<const O extends ModelFieldOptions<boolean>>(
     options?: O,
-  ): ModelField<NullableIf<boolean, O>> {
+  ): ModelField<ColumnValue<boolean, O>, O> {
     return new ModelField('boolean', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** A calendar date, held as `YYYY-MM-DD`. */
   DateField<const O extends ModelFieldOptions<string>>(
     options?: O,
-  ): ModelField<NullableIf<string, O>> {
+  ): ModelField<ColumnValue<string, O>, O> {
     return new ModelField('date', (options ?? {}) as ModelFieldOptions<any>);
   },
 
   /** An instant, held as an ISO 8601 string in UTC (`2024-01-02T03:04:05.000Z`). */
   DateTimeField<const O extends DateTimeFieldOptions>(
     options?: O,
-  ): ModelField<NullableIf<string, O>> {
+  ): ModelField<ColumnValue<string, O>, O> {
     const o = (options ?? {}) as DateTimeFieldOptions;
     return new ModelField('datetime', o as ModelFieldOptions<any>, {
       ...(o.autoNow ? { autoNow: true } : {}),
@@ -160,28 +195,30 @@ export const models = {
   ForeignKey<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<number, O>> {
+  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
     return new ModelField('foreign_key', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<number, O>>;
+    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
   },
 
   /** A one-to-one relation (a unique foreign key). */
   OneToOneField<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<number, O>> {
+  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
     return new ModelField('one_to_one', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<number, O>>;
+    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
   },
 
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */
-  FileField<const O extends FileFieldOptions>(options?: O): ModelField<NullableIf<string, O>> {
+  FileField<const O extends FileFieldOptions>(
+    options?: O,
+  ): ModelField<ColumnValue<string, O>, O & { readonly file: true }> {
     const o = (options ?? {}) as FileFieldOptions;
     return new ModelField('file', o as ModelFieldOptions<any>, {
       maxLength: o.maxLength ?? 100,

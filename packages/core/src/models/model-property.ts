@@ -21,6 +21,39 @@ export interface ModelProperty<T = unknown> {
 }
 
 /**
+ * A member of a group property: a field or group name, or inner groups declared in place.
+ *
+ * @example
+ * ```ts-fragment
+ * const members: GroupMember[] = ['isbn', { stock: ['price', 'stock_count'] }];
+ * ```
+ */
+export type GroupMember = string | Readonly<Record<string, readonly GroupMember[]>>;
+
+/**
+ * A property whose value is an object of other members of the same model: fields, other
+ * groups, or inner groups declared in place. Add-ons that declare groups (the
+ * `NestedProxyField` of `@restframework/tricks`) implement it; core's types read `memberTypes`
+ * to type the group's value from the model (`Book.properties.stock_information.get(row)`), to
+ * check its members when the model is defined, and to build serializer types for it.
+ *
+ * @example
+ * ```ts
+ * class Pair implements GroupProperty<'first_name' | 'last_name'> {
+ *   declare readonly memberTypes: 'first_name' | 'last_name';
+ *   get(row: Record<string, unknown>) {
+ *     return { first_name: row.first_name, last_name: row.last_name };
+ *   }
+ * }
+ * ```
+ */
+export interface GroupProperty<N extends GroupMember = GroupMember>
+  extends ModelProperty<Record<string, unknown>> {
+  /** Type-level only: the members, a union; the value's type is inferred from them. */
+  readonly memberTypes: N;
+}
+
+/**
  * Declares a computed property.
  *
  * @example

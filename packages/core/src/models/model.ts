@@ -25,7 +25,9 @@ import { isIdentifier, snakeCase } from '../utils/text.ts';
 import { type AnyModelField, ModelField } from './model-field.ts';
 import type { ModelProperty } from './model-property.ts';
 
-type DeclaredFields = Record<string, AnyModelField>;
+// `{}`, not `any`, for the options: a factory called inside a declaration would otherwise
+// infer its options from this contextual type as `any` (and every column as nullable).
+type DeclaredFields = Record<string, ModelField<any, {}>>;
 type DeclaredProperties = Record<string, ModelProperty<any>>;
 
 /** What `defineModel` accepts. */
@@ -46,12 +48,74 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
   readonly verboseNamePlural?: string;
 }
 
-type FieldValue<X> = X extends ModelField<infer T> ? T : never;
+type FieldValue<X> = X extends { readonly valueType: infer T } ? T : never;
+
+/** The keys of a group's inner groups declared in place (`{ inner: [...] }` members). */
+type InlineKeys<N> = N extends string ? never : keyof N & string;
+/** The members of the inner group `K` declared in place. */
+type InlineMembers<N, K> = N extends Readonly<Record<K & string, readonly (infer I)[]>> ? I : never;
+
+/**
+ * The value of a group property whose members are `N`: an object of the members, each a
+ * field's value or an inner group's object, to any depth.
+ *
+ * @example
+ * ```ts-fragment
+ * // Book.properties.stock_information = NestedProxyField('stock_count', 'price')
+ * const stock = Book.properties.stock_information.get(row); // { stock_count: number; price: string }
+ * ```
+ */
+export type GroupValue<F, P, N> = {
+  -readonly [K in Extract<N, string> | InlineKeys<N>]: K extends InlineKeys<N>
+    ? GroupValue<F, P, InlineMembers<N, K>>
+    : MemberValue<F, P, K>;
+};
+
+type MemberValue<F, P, K> = K extends keyof F
+  ? FieldValue<F[K]>
+  : K extends keyof P
+    ? PropertyValue<F, P, P[K]>
+    : unknown;
+
+/** The value of a property: a group's object typed from its members, else what `get` returns. */
+export type PropertyValue<F, P, X> = X extends { readonly memberTypes: infer N }
+  ? GroupValue<F, P, N>
+  : X extends { get(row: any): infer T }
+    ? T
+    : unknown;
+
+/** A model's properties as the model holds them: a group's `get` typed from its members. */
+export type BoundProperties<F, P> = {
+  readonly [K in keyof P]: P[K] extends { readonly memberTypes: infer N }
+    ? { get(row: any): GroupValue<F, P, N> } & P[K]
+    : P[K];
+};
+
+/** The names a group may list: the model's fields and its other groups. */
+type GroupMemberName<F, P> =
+  | (keyof F & string)
+  | { [K in keyof P]: P[K] extends { readonly memberTypes: unknown } ? K : never }[keyof P];
+
+/** A member a group of this model may hold: a field or group name, or inner groups. */
+type AllowedMember<F, P> =
+  | GroupMemberName<F, P>
+  | { readonly [inner: string]: readonly AllowedMember<F, P>[] };
+
+/**
+ * Checks the groups of `properties` against the model at compile time: a member that names
+ * no field and no group of the model is a type error at the group (`defineModel` says the same
+ * at start-up).
+ */
+type CheckedProperties<F, P> = {
+  readonly [K in keyof P]: P[K] extends { readonly memberTypes: unknown }
+    ? { readonly memberTypes: AllowedMember<F, P> }
+    : unknown;
+};
 
 /** The row type of a model: every column by attribute name (`user_id` for a relation `user`). */
 export type Row<M> =
   M extends Model<infer F, any>
-    ? ('id' extends keyof F ? {} : { id: number }) & {
+    ? ([DeclaredKey<F>] extends [never] ? { id: number } : {}) & {
         -readonly [K in keyof F as K extends string
           ? F[K] extends { readonly __relatedModel: any }
             ? `${K}_id`
@@ -59,6 +123,28 @@ export type Row<M> =
           : never]: FieldValue<F[K]>;
       }
     : never;
+
+/**
+ * The type of a model's primary key: the value of the field declared `primaryKey: true`, else
+ * `number` (the automatic `id`).
+ *
+ * @example
+ * ```ts-fragment
+ * type BookKey = PrimaryKey<typeof Book>; // number
+ * ```
+ */
+export type PrimaryKey<M> =
+  M extends Model<infer F, any>
+    ? [DeclaredKey<F>] extends [never]
+      ? number
+      : DeclaredKey<F>
+    : never;
+
+type DeclaredKey<F> = {
+  [K in keyof F]: F[K] extends { readonly traits: { readonly primaryKey: true } }
+    ? Exclude<FieldValue<F[K]>, null>
+    : never;
+}[keyof F];
 
 /** Any model, whatever its fields. */
 export type AnyModel = Model<any, any>;
@@ -82,7 +168,8 @@ export class Model<
   readonly fieldList: readonly AnyModelField[];
   /** Every field by attribute name (`user_id`) and by name (`user`). */
   readonly #byKey: Map<string, AnyModelField>;
-  readonly properties: Readonly<P>;
+  /** Computed properties by name (a group's `get` returns an object typed from its members). */
+  readonly properties: BoundProperties<F, P>;
   readonly ordering: readonly string[];
   readonly verboseName: string;
   readonly verboseNamePlural: string;
@@ -170,7 +257,7 @@ export class Model<
         );
       }
     }
-    this.properties = Object.freeze({ ...properties });
+    this.properties = Object.freeze({ ...properties }) as BoundProperties<F, P>;
 
     this.ordering = Object.freeze([...(definition.ordering ?? [])]);
     for (const term of this.ordering) {
@@ -184,7 +271,7 @@ export class Model<
       }
     }
     // Properties see the finished model, so they can check the fields and their siblings.
-    for (const [propName, property] of Object.entries(properties)) {
+    for (const [propName, property] of Object.entries(properties) as [string, ModelProperty][]) {
       property.bind?.(this as AnyModel, propName);
     }
   }
@@ -268,6 +355,8 @@ export class Model<
 export function defineModel<
   const F extends DeclaredFields,
   const P extends DeclaredProperties = {},
->(definition: ModelDefinition<F, P>): Model<F, P> {
+>(
+  definition: ModelDefinition<F, P> & { readonly properties?: CheckedProperties<F, P> },
+): Model<F, P> {
   return new Model(definition);
 }

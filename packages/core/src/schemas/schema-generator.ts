@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { isDeepStrictEqual } from 'node:util';
 import {
   MethodNotAllowed,
   NotAcceptable,
@@ -195,7 +196,8 @@ class DocumentBuild {
     }
 
     if (BODY_METHODS.has(method) && component && generic) {
-      operation.requestBody = this.#requestBody(generic, component, method === 'patch');
+      const body = method === 'patch' ? 'partial' : method === 'post' ? 'create' : 'update';
+      operation.requestBody = this.#requestBody(generic, component, body);
     }
 
     const item = component ? ref(component.response) : {};
@@ -244,21 +246,30 @@ class DocumentBuild {
   #requestBody(
     view: GenericAPIView,
     component: Components,
-    partial: boolean,
+    body: 'create' | 'update' | 'partial',
   ): Record<string, unknown> {
+    const partial = body === 'partial';
+    const json = ref(
+      partial
+        ? component.patchedRequest
+        : body === 'create'
+          ? component.createRequest
+          : component.request,
+    );
+    const form = ref(
+      partial ? component.patchedForm : body === 'create' ? component.createForm : component.form,
+    );
     const content: Record<string, unknown> = {};
     const files = component.files;
     for (const parser of view.getParsers()) {
       const type = parser.mediaType;
-      if (type === MULTIPART)
-        content[type] = { schema: ref(partial ? component.patchedForm : component.form) };
+      if (type === MULTIPART) content[type] = { schema: form };
       // Url-encoded bodies and JSON carry no files: offered when no file is required.
-      else if (type === FORM && files === 'none')
-        content[type] = { schema: ref(partial ? component.patchedForm : component.form) };
+      else if (type === FORM && files === 'none') content[type] = { schema: form };
       else if (type === JSON_TYPE && (files !== 'required' || partial))
-        content[type] = { schema: ref(partial ? component.patchedRequest : component.request) };
+        content[type] = { schema: json };
       else if (type !== FORM && type !== JSON_TYPE && type !== MULTIPART)
-        content[type] = { schema: ref(partial ? component.patchedRequest : component.request) };
+        content[type] = { schema: json };
     }
     return { required: !partial, content };
   }
@@ -276,16 +287,26 @@ class DocumentBuild {
       const fields = serializer.prepared.fields;
       this.schemas[base] = serializer.jsonSchema({ mode: 'response' });
       this.schemas[`${base}Request`] = withoutFiles(serializer.jsonSchema({ mode: 'request' }));
+      // A create that must send more than a PUT (NOT NULL columns in optional groups) gets
+      // bodies of its own.
+      const create = withoutFiles(serializer.jsonSchema({ mode: 'request', create: true }));
+      if (!isDeepStrictEqual(create, this.schemas[`${base}Request`])) {
+        this.schemas[`${base}CreateRequest`] = create;
+        this.schemas[`${base}CreateFormRequest`] = formSchema(serializer, false, true);
+      }
       this.schemas[`Patched${base}Request`] = withoutFiles(
         serializer.jsonSchema({ mode: 'request', partial: true }),
       );
-      this.schemas[`${base}FormRequest`] = formSchema(fields, false);
-      this.schemas[`Patched${base}FormRequest`] = formSchema(fields, true);
+      this.schemas[`${base}FormRequest`] = formSchema(serializer, false, false);
+      this.schemas[`Patched${base}FormRequest`] = formSchema(serializer, true, false);
       this.schemas[`${base}ValidationError`] = errorSchema(fields);
     }
     const fields = serializerClass.prepare().fields;
+    const createRequest = `${base}CreateRequest` in this.schemas ? `${base}Create` : base;
     return {
       response: base,
+      createRequest: `${createRequest}Request`,
+      createForm: `${createRequest}FormRequest`,
       request: `${base}Request`,
       patchedRequest: `Patched${base}Request`,
       form: `${base}FormRequest`,
@@ -306,6 +327,9 @@ class DocumentBuild {
 
 interface Components {
   readonly response: string;
+  /** The bodies of a create: the request's, or their own when a create must send more. */
+  readonly createRequest: string;
+  readonly createForm: string;
   readonly request: string;
   readonly patchedRequest: string;
   readonly form: string;
@@ -416,22 +440,28 @@ function withoutFiles(schema: JsonSchema): JsonSchema {
  * (`stock_information.price`), as the form parsers read them. A leaf is required when it and
  * every group above it are (never in a PATCH).
  */
-function formSchema(fields: readonly AnyField[], partial: boolean): JsonSchema {
+function formSchema(
+  serializer: Serializer<any, any>,
+  partial: boolean,
+  create: boolean,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const walk = (list: readonly AnyField[], prefix: string, parentRequired: boolean) => {
-    for (const field of list) {
+  const options = { mode: 'request', partial, create } as const;
+  const walk = (owner: Serializer<any, any>, prefix: string, parentRequired: boolean) => {
+    for (const field of owner.prepared.fields) {
       if (field.readOnly || field instanceof ListSerializer) continue;
       const name = `${prefix}${field.fieldName}`;
+      const fieldRequired = parentRequired && owner.requiredIn(field, options);
       if (isNested(field)) {
-        walk(field.prepared.fields, `${name}.`, parentRequired && field.required);
+        walk(field, `${name}.`, fieldRequired);
         continue;
       }
-      properties[name] = field.jsonSchema({ mode: 'request', partial });
-      if (!partial && parentRequired && field.required) required.push(name);
+      properties[name] = field.jsonSchema(options);
+      if (!partial && fieldRequired) required.push(name);
     }
   };
-  walk(fields, '', true);
+  walk(serializer, '', true);
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length) schema.required = required;
   return schema;

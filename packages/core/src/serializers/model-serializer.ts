@@ -45,12 +45,29 @@ import { type PreparedSerializer, Serializer } from './serializer.ts';
 /** The undo of a write that stored no file. */
 const NOTHING_STORED = async (): Promise<void> => {};
 
+/**
+ * Options add-ons add to model serializer declarations, by declaration merging (tricks adds
+ * `nestedProxyField`). An add-on also lists its option in its class's `declarationOptions`,
+ * so that start-up accepts it.
+ *
+ * @example
+ * ```ts-fragment
+ * declare module '@restframework/core' {
+ *   interface ModelSerializerOptions {
+ *     readonly cacheSeconds?: number;
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by add-ons through declaration merging.
+export interface ModelSerializerOptions {}
+
 /** What `ModelSerializer.with` accepts (DRF's `Meta`, plus the declared fields). */
 export interface ModelSerializerDeclaration<
   M extends AnyModel = AnyModel,
   F extends readonly string[] | '__all__' = readonly string[] | '__all__',
   D extends Readonly<Record<string, AnyField>> = Readonly<Record<string, AnyField>>,
-> {
+> extends ModelSerializerOptions {
   readonly model: M;
   /** The fields, in output order, or `'__all__'`. */
   readonly fields: F;
@@ -62,8 +79,6 @@ export interface ModelSerializerDeclaration<
   readonly extraKwargs?: Readonly<Record<string, FieldOptions<any> & Record<string, unknown>>>;
   /** Fields declared explicitly; they win over built ones and must be listed in `fields`. */
   readonly declaredFields?: D;
-  /** Options of add-ons (`nestedProxyField: true`). */
-  readonly [option: string]: unknown;
 }
 
 /** A path of serializer field names, from the root to a leaf. */
@@ -77,6 +92,15 @@ const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
  * violation becomes the same field error, at the field's path.
  */
 export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializer<TValue, TRepr> {
+  static override declarationOptions: readonly string[] = [
+    'model',
+    'fields',
+    'exclude',
+    'readOnlyFields',
+    'extraKwargs',
+    'declaredFields',
+  ];
+
   /** The field class for each kind of model field; override to change a kind everywhere. */
   static fieldMapping: Readonly<Record<ModelFieldKind, FieldBuilder>> = MODEL_FIELD_MAPPING;
 
@@ -281,6 +305,26 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     const related = this.prepared.relatedPaths;
     if (related.length === 0) return row;
     return this.model.objects.selectRelated(...related).get({ pk: row[this.model.pk.attname] });
+  }
+
+  /**
+   * A create must also send a field that writes a NOT NULL column without a default (see
+   * {@link assertRequiredColumns}), and a nested serializer over this row (`source: '*'`)
+   * holding one: the OpenAPI create body and `CreateInput` say so.
+   */
+  override requiredInCreate(field: AnyField): boolean {
+    if (field.required) return true;
+    if (field.readOnly) return false;
+    if (field instanceof Serializer) {
+      return (
+        field.sourceAttrs.length === 0 &&
+        field.prepared.writable.some((inner) => field.requiredInCreate(inner))
+      );
+    }
+    if (field.sourceAttrs.length !== 1) return false;
+    const name = field.sourceAttrs[0] as string;
+    const column = this.model.getField(name);
+    return column !== undefined && column.name === name && requiredOnCreate(column);
   }
 
   /**

@@ -1,24 +1,26 @@
 /**
- * Types inferred from serializer declarations: what a serializer renders and what it accepts.
+ * Types inferred from serializer declarations: what a serializer renders and what a client may
+ * send to it, exactly, with no hand-written interface.
+ *
+ * - {@link Representation}: the JSON a client receives (write-only fields left out).
+ * - {@link CreateInput}: a POST body. Required keys are required (and, in a model serializer,
+ *   the keys of NOT NULL columns without a default, which a create must supply), read-only
+ *   keys absent, `null` where the field accepts it, choices as unions of their values.
+ * - {@link UpdateInput}: a PUT body: required fields required; columns are not (the row has them).
+ * - {@link PartialInput}: a PATCH body: every key optional, into nested groups.
  *
  * @example
  * ```ts
  * class CommentSerializer extends Serializer.with({
  *   fields: { email: new EmailField(), content: new CharField({ maxLength: 200 }), created: new DateTimeField({ readOnly: true }) },
  * }) {}
- * type Comment = Representation<CommentSerializer>; // { email: string; content: string; created: string }
- * type CommentInput = Input<CommentSerializer>;     // { email?: string; content?: string }
+ * type Comment = Representation<CommentSerializer>;   // { email: string; content: string; created: string }
+ * type NewComment = CreateInput<CommentSerializer>;   // { email: string; content: string }
+ * type CommentPatch = PartialInput<CommentSerializer>; // { email?: string; content?: string }
  * ```
  * @module
  */
-import type { AnyModel, Row } from '../models/model.ts';
-
-/** Anything with the phantom types of a field. */
-interface Typed {
-  readonly valueType: unknown;
-  readonly representationType: unknown;
-  readonly options: unknown;
-}
+import type { AnyModel, PrimaryKey, PropertyValue } from '../models/model.ts';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
@@ -29,74 +31,498 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
  */
 type OptionsOf<F> = F extends { readonly options: infer O } ? (IsAny<O> extends true ? {} : O) : {};
 
-type NullIf<O, T> = O extends { readonly allowNull: true } ? T | null : T;
+/** `true` when the options hold the literal `true` at `K`. */
+type Flag<O, K extends string> = O extends { readonly [P in K]: true } ? true : false;
+type Or<A, B> = A extends true ? true : B extends true ? true : false;
 
-/** What a field renders (with `null` when it allows null). */
-export type FieldRepresentation<F> = F extends Typed
-  ? NullIf<OptionsOf<F>, F['representationType']>
-  : unknown;
+/**
+ * What the types know of one field of a serializer: how it is rendered, what a create, a PUT
+ * and a PATCH may send for it (without `null`), and its flags.
+ */
+export interface FieldWire {
+  /** Read-only: rendered, never accepted. */
+  readonly ro: boolean;
+  /** Write-only: accepted, never rendered. */
+  readonly wo: boolean;
+  /** Required in a create and a PUT (the field's `required`). */
+  readonly req: boolean;
+  /** Required in a create only: the field writes a NOT NULL column without a default. */
+  readonly col: boolean;
+  /** Accepts `null` (and may render it). */
+  readonly nul: boolean;
+  readonly repr: unknown;
+  readonly create: unknown;
+  readonly update: unknown;
+  readonly partial: unknown;
+  /** The validated value (what `validate(attrs)` sees; the deprecated `Input`). */
+  readonly value: unknown;
+}
 
-/** What a field accepts once validated (with `null` when it allows null). */
-export type FieldInput<F> = F extends Typed ? NullIf<OptionsOf<F>, F['valueType']> : unknown;
+/** The wire types a serializer instance carries (type-level only). */
+export interface WireTypes {
+  readonly create: unknown;
+  readonly update: unknown;
+  readonly partial: unknown;
+  /** True for a nested proxy serializer: it writes the parent's own row. */
+  readonly parentRow: boolean;
+}
 
-type IsWriteOnly<F> = OptionsOf<F> extends { readonly writeOnly: true } ? true : false;
-type IsReadOnly<F> = OptionsOf<F> extends { readonly readOnly: true } ? true : false;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+// Unconstrained, read with `Get`: a constraint on the descriptions would make the compiler
+// expand groups of groups to check it, and give up ("excessively deep").
+type WithNull<W, T> = W extends { readonly nul: true } ? T | null : T;
+type Get<W, K extends keyof FieldWire> = W extends { readonly [P in K]: infer T } ? T : never;
 
-// `-readonly`: the declaration's keys are readonly (it is a const type parameter), the data
-// built from it is not.
+type ReadableKeys<I> = {
+  [K in keyof I]: I[K] extends { readonly wo: true } ? never : K;
+}[keyof I];
+type WritableKeys<I> = { [K in keyof I]: I[K] extends { readonly ro: true } ? never : K }[keyof I];
+type CreateRequiredKeys<I> = {
+  [K in WritableKeys<I>]: I[K] extends { readonly req: true } | { readonly col: true } ? K : never;
+}[WritableKeys<I>];
+type UpdateRequiredKeys<I> = {
+  [K in WritableKeys<I>]: I[K] extends { readonly req: true } ? K : never;
+}[WritableKeys<I>];
 
-/** The rendered object of declared fields (write-only fields left out). */
-export type DeclaredRepresentation<D> = {
-  -readonly [K in keyof D as IsWriteOnly<D[K]> extends true ? never : K]: FieldRepresentation<D[K]>;
+/** The rendered object of fields described by `I`. */
+export type RepresentationOf<I> = {
+  -readonly [K in ReadableKeys<I>]: WithNull<I[K], Get<I[K], 'repr'>>;
 };
 
-/** The accepted object of declared fields (read-only fields left out; every key optional). */
-export type DeclaredInput<D> = {
-  -readonly [K in keyof D as IsReadOnly<D[K]> extends true ? never : K]?: FieldInput<D[K]>;
+/** A body of fields described by `I`: the keys `Req` required, the other writable ones optional. */
+type BodyOf<I, Req extends keyof I, V extends 'create' | 'update'> = Simplify<
+  {
+    -readonly [K in Req]: WithNull<I[K], Get<I[K], V>>;
+  } & {
+    -readonly [K in Exclude<WritableKeys<I>, Req>]?: WithNull<I[K], Get<I[K], V>>;
+  }
+>;
+
+/** The create body of fields described by `I`. */
+export type CreateOf<I> = BodyOf<I, CreateRequiredKeys<I>, 'create'>;
+
+/** The PUT body of fields described by `I`. */
+export type UpdateOf<I> = BodyOf<I, UpdateRequiredKeys<I>, 'update'>;
+
+/** The PATCH body of fields described by `I`: every key optional, at every depth. */
+export type PartialOf<I> = {
+  -readonly [K in WritableKeys<I>]?: WithNull<I[K], Get<I[K], 'partial'>>;
 };
 
-/** The value type of a model field or computed property called `K`. */
-type ModelValue<M extends AnyModel, K> = K extends keyof Row<M>
-  ? Row<M>[K]
-  : K extends keyof M['properties']
-    ? M['properties'][K] extends { get(row: any): infer T }
-      ? T
-      : unknown
-    : K extends 'url'
+/** The validated data of fields described by `I` (every key optional). */
+export type ValueOf<I> = {
+  -readonly [K in WritableKeys<I>]?: WithNull<I[K], Get<I[K], 'value'>>;
+};
+
+/** The instance types a serializer gets from the descriptions of its fields. */
+export interface SerializerTypes<I, ParentRow extends boolean> {
+  readonly representationType: RepresentationOf<I>;
+  readonly valueType: ValueOf<I>;
+  readonly wireTypes: {
+    readonly create: CreateOf<I>;
+    readonly update: UpdateOf<I>;
+    readonly partial: PartialOf<I>;
+    readonly parentRow: ParentRow;
+  };
+}
+
+/**
+ * `required` as the options say: `true`/`false` when given as a literal; not required when
+ * the options type does not say (a serializer subclass instance: its options are not literal),
+ * with a default, or read-only; else required (DRF's default).
+ */
+type RequiredBy<O, RO> = RO extends true
+  ? false
+  : O extends { readonly required: true }
+    ? true
+    : O extends { readonly required: false }
+      ? false
+      : 'required' extends keyof O
+        ? false
+        : 'default' extends keyof O
+          ? false
+          : true;
+
+/** What a client sends for a field: `wireInput` when the field declares one, else its value. */
+type WireInputOf<F> = F extends { readonly wireInput: infer W }
+  ? W
+  : F extends { readonly valueType: infer V }
+    ? V
+    : unknown;
+
+/** The description of a declared field. */
+export type DeclaredFieldWire<F> = DeclaredWire<F, OptionsOf<F>, ReadOnlyOf<F>>;
+
+type ReadOnlyOf<F> = Or<Flag<OptionsOf<F>, 'readOnly'>, Flag<F, 'alwaysReadOnly'>>;
+
+type DeclaredWire<F, O, RO> = F extends { readonly wireTypes: infer W extends WireTypes }
+  ? {
+      ro: RO;
+      wo: Flag<O, 'writeOnly'>;
+      req: RequiredBy<O, RO>;
+      col: RO extends true ? false : W['parentRow'] extends true ? HasKeys<W['create']> : false;
+      nul: Flag<O, 'allowNull'>;
+      repr: F extends { readonly representationType: infer R } ? R : unknown;
+      create: W['create'];
+      update: W['update'];
+      partial: W['partial'];
+      value: F extends { readonly valueType: infer V } ? V : unknown;
+    }
+  : {
+      ro: RO;
+      wo: Flag<O, 'writeOnly'>;
+      req: RequiredBy<O, RO>;
+      col: false;
+      nul: Flag<O, 'allowNull'>;
+      repr: F extends { readonly representationType: infer R } ? R : unknown;
+      create: WireInputOf<F>;
+      update: WireInputOf<F>;
+      partial: WireInputOf<F>;
+      value: F extends { readonly valueType: infer V } ? V : unknown;
+    };
+
+/** True when an object type has a required key. */
+type HasKeys<T> = {} extends T ? false : true;
+
+/** The descriptions of a plain serializer's declared fields. */
+export type DeclaredWires<D> = { -readonly [K in keyof D]: DeclaredFieldWire<D[K]> };
+
+// Model serializers: each name is a declared field, a model field, a property or `url`.
+
+type Traits<MF> = MF extends { readonly traits: infer T } ? (IsAny<T> extends true ? {} : T) : {};
+type ColumnOf<MF> = MF extends { readonly valueType: infer T } ? T : unknown;
+
+/** Read-only by the model: an auto key, `editable: false`, `autoNow`/`autoNowAdd`. */
+type ModelReadOnly<Tr> = Tr extends
+  | { readonly readOnly: true }
+  | { readonly editable: false }
+  | { readonly autoNow: true }
+  | { readonly autoNowAdd: true }
+  ? true
+  : false;
+
+/** Not required by the model: a default, `blank` or `null` (DRF's `get_field_kwargs`). */
+type ModelOptional<Tr> = Tr extends
+  | { readonly default: unknown }
+  | { readonly blank: true }
+  | { readonly null: true }
+  ? true
+  : false;
+
+/** A NOT NULL column without a default: a create must supply it (`assertRequiredColumns`). */
+type ColumnRequired<Tr> = Tr extends
+  | { readonly default: unknown }
+  | { readonly blank: true }
+  | { readonly null: true }
+  | { readonly primaryKey: true }
+  ? false
+  : true;
+
+/** What a built field holds, `null` aside: a relation's key, a file, a choice, a column. */
+type BuiltValue<MF, Tr> = MF extends { readonly __relatedModel: infer RM }
+  ? PrimaryKey<RM>
+  : Tr extends { readonly choices: unknown; readonly blank: true }
+    ? Exclude<ColumnOf<MF>, null> | ''
+    : Exclude<ColumnOf<MF>, null>;
+
+type BuiltInput<MF, Tr> = Tr extends { readonly file: true } ? Blob : BuiltValue<MF, Tr>;
+
+/**
+ * The description of a field built from model field `MF`, with the declaration's
+ * `extraKwargs` for it (`X`) and `RO` when `readOnlyFields` lists it.
+ */
+export type ModelFieldWire<MF, X, RO extends boolean> = BuiltWire<
+  MF,
+  Traits<MF>,
+  X,
+  Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>
+>;
+
+type BuiltWire<MF, Tr, X, R> = BuiltWireOf<
+  MF,
+  Tr,
+  X,
+  R,
+  R extends true
+    ? false
+    : X extends { readonly required: true }
+      ? true
+      : X extends { readonly required: false }
+        ? false
+        : ModelOptional<Tr> extends true
+          ? false
+          : true
+>;
+
+type BuiltWireOf<MF, Tr, X, R, Req> = {
+  ro: R;
+  wo: Flag<X, 'writeOnly'>;
+  req: Req;
+  col: R extends true ? false : ColumnRequired<Tr>;
+  nul: X extends { readonly allowNull: true }
+    ? true
+    : X extends { readonly allowNull: false }
+      ? false
+      : Flag<Tr, 'null'>;
+  // A file field renders null when an optional one has no file.
+  repr: Tr extends { readonly file: true }
+    ? Req extends true
       ? string
-      : unknown;
-
-type NamesOf<M extends AnyModel, F> = F extends readonly (infer N extends string)[]
-  ? N
-  : Extract<keyof Row<M>, string>;
-
-/** The rendered object of a model serializer declaration. */
-export type ModelRepresentation<M extends AnyModel, F, D> = {
-  [K in NamesOf<M, F> as K extends keyof D
-    ? IsWriteOnly<D[K]> extends true
-      ? never
-      : K
-    : K]: K extends keyof D ? FieldRepresentation<D[K]> : ModelValue<M, K>;
+      : string | null
+    : BuiltValue<MF, Tr>;
+  create: BuiltInput<MF, Tr>;
+  update: BuiltInput<MF, Tr>;
+  partial: BuiltInput<MF, Tr>;
+  value: MF extends { readonly __relatedModel: unknown }
+    ? Record<string, unknown>
+    : Tr extends { readonly file: true }
+      ? unknown
+      : BuiltValue<MF, Tr>;
 };
 
-/** The accepted object of a model serializer declaration (read-only and `id`/`url` left out). */
-export type ModelInput<M extends AnyModel, F, D> = {
-  [K in NamesOf<M, F> as K extends keyof D
-    ? IsReadOnly<D[K]> extends true
-      ? never
-      : K
-    : K extends 'id' | 'url'
-      ? never
-      : K]?: K extends keyof D ? FieldInput<D[K]> : ModelValue<M, K>;
+/** A read-only field: a computed property, or the `url` of a hyperlinked serializer. */
+export interface ReadOnlyWire<T> {
+  ro: true;
+  wo: false;
+  req: false;
+  col: false;
+  nul: false;
+  repr: T;
+  create: never;
+  update: never;
+  partial: never;
+  value: never;
+}
+
+type InlineKeys<N> = N extends string ? never : keyof N & string;
+type InlineMembers<N, K> = N extends Readonly<Record<K & string, readonly (infer I)[]>> ? I : never;
+
+/**
+ * The description of a group (a property with `memberTypes`) that a serializer builds a nested
+ * serializer for (tricks' nested proxy fields): its members as built fields, inner groups
+ * nested, optional unless `X` requires it.
+ */
+export type GroupWire<F, P, N, X> = GroupWireOf<GroupWires<F, P, N>, X, Flag<X, 'readOnly'>>;
+
+type GroupWireOf<I, X, RO> = {
+  ro: RO;
+  wo: Flag<X, 'writeOnly'>;
+  req: RO extends true ? false : Flag<X, 'required'>;
+  col: RO extends true ? false : HasKeys<CreateOf<I>>;
+  nul: Flag<X, 'allowNull'>;
+  repr: RepresentationOf<I>;
+  create: CreateOf<I>;
+  update: UpdateOf<I>;
+  partial: PartialOf<I>;
+  value: ValueOf<I>;
 };
 
-/** What a serializer (instance type) renders. */
+type GroupWires<F, P, N> = {
+  [K in Extract<N, string> | InlineKeys<N>]: K extends InlineKeys<N>
+    ? GroupWire<F, P, InlineMembers<N, K>, {}>
+    : K extends keyof F
+      ? ModelFieldWire<F[K], {}, false>
+      : K extends keyof P
+        ? P[K] extends { readonly memberTypes: infer N2 }
+          ? GroupWire<F, P, N2, {}>
+          : ReadOnlyWire<PropertyValue<F, P, P[K]>>
+        : never;
+};
+
+/** How the serializer class treats names that are not declared fields. */
+export interface ModelSerializerTraits {
+  /** `url` is the hyperlink of the record. */
+  readonly hyperlinked: boolean;
+  /** Groups of the model become writable nested serializers (tricks). */
+  readonly groups: boolean;
+}
+
+type FieldsOfModel<M> = M extends { readonly declared: infer F } ? F : {};
+type PropertiesOfModel<M> = M extends { readonly properties: infer P } ? P : {};
+
+/** The name of the primary key: the field declared `primaryKey: true`, else the automatic `id`. */
+type PkName<F> = [DeclaredPk<F>] extends [never] ? 'id' : DeclaredPk<F>;
+type DeclaredPk<F> = {
+  [K in keyof F]: F[K] extends { readonly traits: { readonly primaryKey: true } } ? K : never;
+}[keyof F] &
+  string;
+
+/** The names `fields: '__all__'` stands for (DRF's order: the key or `url`, declared, model). */
+export type AllNames<M, T extends ModelSerializerTraits, DF> =
+  | (T['hyperlinked'] extends true ? 'url' : PkName<FieldsOfModel<M>>)
+  | (keyof DF & string)
+  | Exclude<keyof FieldsOfModel<M> & string, PkName<FieldsOfModel<M>>>;
+
+/** The names a model serializer has: its `fields` (or every model field), less `exclude`. */
+export type ModelFieldNames<M, D, T extends ModelSerializerTraits> = Exclude<
+  D extends { readonly fields: readonly (infer N extends string)[] }
+    ? N
+    : AllNames<M, T, DeclaredOf<D>>,
+  D extends { readonly exclude: readonly (infer E)[] } ? E : never
+>;
+
+/**
+ * Every name a model serializer may list in `fields`; a nested proxy serializer (`Proxy`) may
+ * also list the inner groups its group declares in place.
+ */
+export type AvailableNames<M, T extends ModelSerializerTraits, DF, Proxy = false> =
+  | PkName<FieldsOfModel<M>>
+  | (keyof FieldsOfModel<M> & string)
+  | (keyof PropertiesOfModel<M> & string)
+  | (keyof DF & string)
+  | (T['hyperlinked'] extends true ? 'url' : never)
+  | (Proxy extends true ? InlineNames<ModelGroupMembers<M>> : never);
+
+/** The members of every group of a model, as one union. */
+type ModelGroupMembers<M> = {
+  [K in keyof PropertiesOfModel<M>]: PropertiesOfModel<M>[K] extends {
+    readonly memberTypes: infer N;
+  }
+    ? N
+    : never;
+}[keyof PropertiesOfModel<M>];
+
+/** The names of inner groups declared in place among members `N`, at any depth. */
+type InlineNames<N> = N extends string
+  ? never
+  : { [K in keyof N & string]: K | InlineNames<ElementOf<N[K]>> }[keyof N & string];
+type ElementOf<A> = A extends readonly (infer I)[] ? I : never;
+
+/** The members of the inner group `K` declared in place among members `N`, at any depth. */
+type InlineGroupMembers<N, K> = N extends string
+  ? never
+  : (K extends keyof N ? ElementOf<N[K]> : never) | InlineGroupMembers<ElementOf<N[keyof N]>, K>;
+
+export type DeclaredOf<D> = D extends { readonly declaredFields: infer X } ? X : {};
+type ExtraOf<D, K> = D extends { readonly extraKwargs: infer X }
+  ? K extends keyof X
+    ? X[K]
+    : {}
+  : {};
+type ListedReadOnly<D, K> = D extends { readonly readOnlyFields: readonly (infer R)[] }
+  ? K extends R
+    ? true
+    : false
+  : false;
+
+/** The description of the name `K` of a model serializer. */
+type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof DeclaredOf<D>
+  ? WithColumn<
+      DeclaredFieldWire<DeclaredOf<D>[K]>,
+      ColumnRequiredAt<FieldsOfModel<M>, SourceOf<DeclaredOf<D>[K], K>>
+    >
+  : K extends keyof FieldsOfModel<M>
+    ? ModelFieldWire<FieldsOfModel<M>[K], ExtraOf<D, K>, ListedReadOnly<D, K>>
+    : K extends 'id'
+      ? ReadOnlyWire<number>
+      : K extends keyof PropertiesOfModel<M>
+        ? PropertiesOfModel<M>[K] extends { readonly memberTypes: infer N }
+          ? T['groups'] extends true
+            ? GroupWire<FieldsOfModel<M>, PropertiesOfModel<M>, N, ExtraOf<D, K>>
+            : ReadOnlyWire<
+                PropertyValue<FieldsOfModel<M>, PropertiesOfModel<M>, PropertiesOfModel<M>[K]>
+              >
+          : ReadOnlyWire<
+              PropertyValue<FieldsOfModel<M>, PropertiesOfModel<M>, PropertiesOfModel<M>[K]>
+            >
+        : K extends 'url'
+          ? ReadOnlyWire<string>
+          : GroupWire<
+              FieldsOfModel<M>,
+              PropertiesOfModel<M>,
+              InlineGroupMembers<ModelGroupMembers<M>, K>,
+              ExtraOf<D, K>
+            >;
+
+/** A declared field's source: its `source` option, else its name. */
+type SourceOf<F, K> = OptionsOf<F> extends { readonly source: infer S extends string } ? S : K;
+
+/** True when the column `S` of fields `F` is one a create must supply. */
+type ColumnRequiredAt<F, S> = S extends keyof F ? ColumnRequired<Traits<F[S]>> : false;
+
+/** A declared field of a model serializer is required in a create when it writes such a column. */
+type WithColumn<W, C> = Omit<W, 'col'> & {
+  col: W extends { readonly ro: true } ? false : W extends { readonly col: true } ? true : C;
+};
+
+/** The descriptions of a model serializer's fields. */
+export type ModelWires<M, D, T extends ModelSerializerTraits> = {
+  [K in ModelFieldNames<M, D, T>]: ModelNameWire<M, D, T, K>;
+};
+
+/** The serializer traits of a serializer class (from its static members). */
+export type TraitsOf<C> = {
+  hyperlinked: C extends { readonly urlFieldName: string } ? true : false;
+  groups: C extends { readonly writesGroups: true } ? true : false;
+};
+
+/** The representation and input types a declaration gives its serializer's instances. */
+export type DeclarationTypes<D, C = unknown> = D extends {
+  readonly model: infer M extends AnyModel;
+}
+  ? SerializerTypes<
+      ModelWires<M, D, TraitsOf<C>>,
+      D extends { readonly nestedProxyField: true } ? true : false
+    >
+  : D extends { readonly fields: infer Fields }
+    ? SerializerTypes<DeclaredWires<Fields>, false>
+    : never;
+
+/**
+ * What a serializer (instance type) renders.
+ *
+ * @example
+ * ```ts-fragment
+ * type Book = Representation<BookSerializer>; // { id: number; title: string; ... }
+ * ```
+ */
 export type Representation<S> = S extends { readonly representationType: infer R } ? R : never;
 
-/** What a serializer (instance type) accepts. */
+/**
+ * The body of a create (POST) a serializer (instance type) accepts: required keys required
+ * (with, for a model serializer, the NOT NULL columns without a default), read-only keys absent.
+ *
+ * @example
+ * ```ts-fragment
+ * const book: CreateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
+ * ```
+ */
+export type CreateInput<S> = S extends { readonly wireTypes: { readonly create: infer C } }
+  ? C
+  : never;
+
+/**
+ * The body of a full update (PUT) a serializer (instance type) accepts: required fields required.
+ *
+ * @example
+ * ```ts-fragment
+ * const book: UpdateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
+ * ```
+ */
+export type UpdateInput<S> = S extends { readonly wireTypes: { readonly update: infer U } }
+  ? U
+  : never;
+
+/**
+ * The body of a partial update (PATCH): every key optional, into nested groups.
+ *
+ * @example
+ * ```ts-fragment
+ * const patch: PartialInput<BookSerializer> = { stock_information: { price: '8.99' } };
+ * ```
+ */
+export type PartialInput<S> = S extends { readonly wireTypes: { readonly partial: infer P } }
+  ? P
+  : never;
+
+/**
+ * The validated data of a serializer, every key optional (what `validate(attrs)` sees).
+ * @deprecated For request bodies use {@link CreateInput}, {@link UpdateInput} or
+ * {@link PartialInput}: they say which keys are required and what a relation takes.
+ */
 export type Input<S> = S extends { readonly valueType: infer V } ? V : never;
 
-/** Every key optional, at every depth: the body of a PATCH. */
+/** Every key optional, at every depth. */
 export type DeepPartial<T> = T extends readonly (infer U)[]
   ? DeepPartial<U>[]
   : T extends object

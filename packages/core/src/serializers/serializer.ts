@@ -42,13 +42,14 @@ import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
 import { deepFreeze } from '../utils/immutable.ts';
 import { pascalCase, pythonTypeName } from '../utils/text.ts';
+import type { DeclarationCheck } from './declaration-check.ts';
 import type { ModelSerializerDeclaration } from './model-serializer.ts';
 import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
 import type {
-  DeclaredInput,
-  DeclaredRepresentation,
-  ModelInput,
-  ModelRepresentation,
+  CreateInput,
+  DeclarationTypes,
+  PartialInput,
+  UpdateInput,
 } from './serializer-types.ts';
 
 /** Options of a serializer: a field's options, plus what a root serializer works on. */
@@ -70,23 +71,7 @@ export interface SerializerDeclaration {
 /** A plain or a model serializer's declaration. */
 export type AnyDeclaration = SerializerDeclaration | ModelSerializerDeclaration<any, any, any>;
 
-/** The representation and input types a declaration gives its serializer's instances. */
-export type DeclarationTypes<D> = D extends {
-  readonly model: infer M extends AnyModel;
-  readonly fields: infer F;
-}
-  ? {
-      readonly representationType: ModelRepresentation<M, F, DeclaredOf<D>>;
-      readonly valueType: ModelInput<M, F, DeclaredOf<D>>;
-    }
-  : D extends { readonly fields: infer Fields }
-    ? {
-        readonly representationType: DeclaredRepresentation<Fields>;
-        readonly valueType: DeclaredInput<Fields>;
-      }
-    : never;
-
-type DeclaredOf<D> = D extends { readonly declaredFields: infer X } ? X : {};
+export type { DeclarationTypes };
 
 /** A serializer class, once prepared: bound fields and hooks, built once and shared. */
 export interface PreparedSerializer {
@@ -164,18 +149,27 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
   static override metadataType = 'nested object';
   /** The declaration given to `.with()`. */
   static declaration: AnyDeclaration = { fields: {} };
+  /**
+   * The options `.with()` accepts; any other fails at start-up (`REST_ERR_SERIALIZER_OPTION`),
+   * as the compiler refuses it. Add-ons that read an option of their own add it here.
+   */
+  static declarationOptions: readonly string[] = ['fields'];
 
   /**
    * A serializer class declared by `declaration`; subclass it to add hooks. A plain
    * serializer takes `{ fields }`, a model serializer `{ model, fields: [...names], ... }`.
-   * The instances' `Representation` and `Input` types are inferred from the declaration.
+   * The instances' `Representation`, `CreateInput`, `UpdateInput` and `PartialInput` types are
+   * inferred from the declaration; a name or an option that does not exist is a type error.
    */
   static with<
     C extends new (
       options?: SerializerOptions,
     ) => Serializer,
     const D extends AnyDeclaration,
-  >(this: C, declaration: D): SerializerClassWith<C, DeclarationTypes<D>> {
+  >(
+    this: C,
+    declaration: D & DeclarationCheck<C, D>,
+  ): SerializerClassWith<C, DeclarationTypes<D, C>> {
     const Base = this as unknown as typeof Serializer;
     const Declared = class extends Base {
       static override declaration: AnyDeclaration = declaration;
@@ -194,6 +188,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
   static prepare(): PreparedSerializer {
     const cached = prepared.get(this);
     if (cached) return cached;
+    this.checkDeclarationOptions();
     const fields = this.buildFields();
     const model = this.serializerModel();
     const proto = this.prototype as unknown as Record<string, unknown>;
@@ -245,6 +240,19 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return fields;
   }
 
+  /** Fails at start-up on a declaration option this class does not know (a typo, mostly). */
+  protected static checkDeclarationOptions(): void {
+    const known = this.declarationOptions;
+    for (const option of Object.keys(this.declaration)) {
+      if (known.includes(option)) continue;
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_OPTION',
+        `${this.name}: the declaration option '${option}' is not one ${this.name} knows. ` +
+          `Known options: ${known.join(', ')}.`,
+      );
+    }
+  }
+
   /** The model sources are resolved against (none for plain serializers). */
   protected static serializerModel(): AnyModel | null {
     return null;
@@ -273,6 +281,17 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       ...(allowEmpty !== undefined ? { allowEmpty } : {}),
     });
   }
+
+  /**
+   * Type-level only: what a create, a PUT and a PATCH may send (see {@link CreateInput},
+   * {@link UpdateInput}, {@link PartialInput}); `.with()` gives the declaration's.
+   */
+  declare readonly wireTypes: {
+    readonly create: unknown;
+    readonly update: unknown;
+    readonly partial: unknown;
+    readonly parentRow: boolean;
+  };
 
   // Assigned in the constructor: `declare`d, not defined as undefined first (see Field).
   /** The record rendered or updated; set by `save()`. */
@@ -514,11 +533,25 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     const required: string[] = [];
     for (const field of request ? this.prepared.writable : this.prepared.readable) {
       properties[field.fieldName] = field.jsonSchema(options);
-      if (!request || (field.required && !options.partial)) required.push(field.fieldName);
+      if (!request || (!options.partial && this.requiredIn(field, options)))
+        required.push(field.fieldName);
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length) schema.required = required;
     return schema;
+  }
+
+  /** True when a request body (a create, else a PUT) must hold `field`. */
+  requiredIn(field: AnyField, options: JsonSchemaOptions): boolean {
+    return options.create ? this.requiredInCreate(field) : field.required;
+  }
+
+  /**
+   * True when a create must send `field`: its `required` here; model serializers add the
+   * fields that write a column a create must supply.
+   */
+  requiredInCreate(field: AnyField): boolean {
+    return field.required;
   }
 
   /**
@@ -618,6 +651,13 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
   };
   // Not Serializer's 'nested object': DRF's metadata names list serializers 'list'.
   static override metadataType = 'list';
+  /** Type-level only: lists of what the child accepts. */
+  declare readonly wireTypes: {
+    readonly create: CreateInput<C>[];
+    readonly update: UpdateInput<C>[];
+    readonly partial: PartialInput<C>[];
+    readonly parentRow: false;
+  };
   readonly child: C;
   readonly allowEmpty: boolean;
 

@@ -36,6 +36,23 @@ import {
   proxyDeclaredFields,
 } from './nested-proxy-support.ts';
 
+declare module '@restframework/core' {
+  interface ModelSerializerOptions {
+    /**
+     * This serializer is a nested proxy serializer: nested in a model serializer of
+     * `@restframework/tricks` under the name of one of the model's `NestedProxyField` groups,
+     * it reads and writes that group's columns of the parent's row.
+     */
+    readonly nestedProxyField?: boolean;
+  }
+}
+
+/** The declaration options of tricks' model serializers: core's and `nestedProxyField`. */
+const PROXY_OPTIONS: readonly string[] = [
+  ...CoreModelSerializer.declarationOptions,
+  'nestedProxyField',
+];
+
 /**
  * A model serializer that understands nested proxy serializers: a nested serializer declared
  * with `nestedProxyField: true`, named after one of the model's `NestedProxyField` groups,
@@ -51,6 +68,10 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends CoreMode
   TValue,
   TRepr
 > {
+  static override declarationOptions: readonly string[] = PROXY_OPTIONS;
+  /** Groups of the model named in `fields` become writable nested serializers (and types). */
+  static readonly writesGroups = true;
+
   protected static override buildFields(): Record<string, AnyField> {
     return proxyDeclaredFields(this, super.buildFields());
   }
@@ -76,6 +97,10 @@ export class HyperlinkedModelSerializer<
   TValue = unknown,
   TRepr = unknown,
 > extends CoreHyperlinkedModelSerializer<TValue, TRepr> {
+  static override declarationOptions: readonly string[] = PROXY_OPTIONS;
+  /** Groups of the model named in `fields` become writable nested serializers (and types). */
+  static readonly writesGroups = true;
+
   protected static override buildFields(): Record<string, AnyField> {
     return proxyDeclaredFields(this, super.buildFields());
   }

@@ -28,16 +28,26 @@
  * ```
  * @module
  */
-import { type AnyModel, ImproperlyConfigured, type ModelProperty } from '@restframework/core';
+import {
+  type AnyModel,
+  type GroupMember,
+  type GroupProperty,
+  ImproperlyConfigured,
+} from '@restframework/core';
 
 /** A member of a group: a field or group name, or inner groups declared in place. */
-export type NestedProxyMember = string | Readonly<Record<string, readonly NestedProxyMember[]>>;
+export type NestedProxyMember = GroupMember;
 
 /**
  * A group of fields. Reading it from a row gives an object of its members, groups nested.
- * `members` lists, in order, field names and group names.
+ * `members` lists, in order, field names and group names. `N`, the members as declared,
+ * types the group's value and its serializers (see core's `GroupProperty`).
  */
-export class NestedProxyGroup implements ModelProperty<Record<string, unknown>> {
+export class NestedProxyGroup<N extends NestedProxyMember = NestedProxyMember>
+  implements GroupProperty<N>
+{
+  /** Type-level only: the members as declared. */
+  declare readonly memberTypes: N;
   /** Field and group names, in declaration order. */
   readonly members: readonly string[];
   /** Groups declared in place (the dictionary form), by name. */
@@ -46,7 +56,7 @@ export class NestedProxyGroup implements ModelProperty<Record<string, unknown>> 
   model: AnyModel | undefined;
   name = '';
 
-  constructor(members: readonly NestedProxyMember[]) {
+  constructor(members: readonly N[]) {
     const names: string[] = [];
     const inline = new Map<string, NestedProxyGroup>();
     for (const member of members) {
@@ -199,6 +209,8 @@ function checkSiblings(model: AnyModel): void {
  * in place. Mistakes (an unknown field, a cycle, a field in two groups) fail when the model
  * is defined, naming the model, the group and the fix.
  */
-export function NestedProxyField(...members: NestedProxyMember[]): NestedProxyGroup {
+export function NestedProxyField<const M extends readonly NestedProxyMember[]>(
+  ...members: M
+): NestedProxyGroup<M[number]> {
   return new NestedProxyGroup(members);
 }

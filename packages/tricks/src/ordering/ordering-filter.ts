@@ -34,6 +34,7 @@ import {
   ImproperlyConfigured,
   labelFromName,
   type OrderingOption,
+  type OrderingTerm,
   type OrderingView,
   type QuerySet,
   type Request,
@@ -46,6 +47,25 @@ export type OrderingPaths = string | readonly string[];
 
 /** `orderingFields` as a mapping: the public name → its path or paths. */
 export type OrderingFieldsMapping = Readonly<Record<string, OrderingPaths>>;
+
+/**
+ * `orderingFields` of a view over model `M`, checked by the compiler: each path starts with a
+ * field of `M` (`id`, `title`, or a relation followed by `__`); the rest of a path across a
+ * relation is checked at start-up.
+ *
+ * @example
+ * ```ts-fragment
+ * class ProfileViewSet extends ModelViewSet {
+ *   orderingFields: OrderingFieldsFor<typeof Profile> = {
+ *     username: 'user__username',
+ *     full_name: ['user__first_name', 'user__last_name'],
+ *   };
+ * }
+ * ```
+ */
+export type OrderingFieldsFor<M> = Readonly<
+  Record<string, OrderingTerm<M> | readonly OrderingTerm<M>[]>
+>;
 
 /** What a view using this filter may declare. */
 export interface MappedOrderingView extends OrderingView {
