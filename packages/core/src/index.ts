@@ -16,11 +16,19 @@ export {
   DoesNotExist,
   ForeignKeyViolationError,
   IntegrityError,
+  InvalidLookupValueError,
   MultipleObjectsReturned,
   NotNullViolationError,
   UniqueViolationError,
 } from './db/database-errors.ts';
-export { type DialectAdapter, DialectAdapterBase, type ValueReader } from './db/dialect-adapter.ts';
+export {
+  type DialectAdapter,
+  DialectAdapterBase,
+  type DialectCapabilities,
+  type TextMatchMode,
+  type ValueReader,
+} from './db/dialect-adapter.ts';
+export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
 export type { ResolvedColumn } from './db/query-paths.ts';

@@ -2,7 +2,15 @@
  * PostgreSQL through `pg`.
  * @module
  */
-import { type Dialect, type Kysely, type OrderByItemBuilder, PostgresDialect, sql } from 'kysely';
+import {
+  type Dialect,
+  type Expression,
+  type Kysely,
+  type OrderByItemBuilder,
+  PostgresDialect,
+  type RawBuilder,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
@@ -10,6 +18,7 @@ import {
   CheckViolationError,
   DatabaseUnavailableError,
   ForeignKeyViolationError,
+  InvalidLookupValueError,
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
@@ -77,6 +86,7 @@ const UNAVAILABLE_MESSAGES = [
  */
 export class PostgresAdapter extends DialectAdapterBase {
   readonly vendor = 'postgres';
+  override readonly capabilities = { regex: true, fullTextSearch: true };
   readonly #options: PostgresAdapterOptions;
 
   constructor(options: PostgresAdapterOptions) {
@@ -158,6 +168,30 @@ export class PostgresAdapter extends DialectAdapterBase {
     return null;
   }
 
+  // POSIX regular expressions (`~`, `~*`), as Django's regex and iregex lookups.
+  override regexMatch(
+    column: Expression<unknown>,
+    pattern: unknown,
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    return caseInsensitive
+      ? sql<boolean>`${column}::text ~* ${pattern}`
+      : sql<boolean>`${column}::text ~ ${pattern}`;
+  }
+
+  // PostgreSQL's text search with the database's default configuration, as Django's `search`
+  // lookup: `to_tsvector(column) @@ plainto_tsquery(text)`.
+  override fullTextParameters(text: string): unknown[] {
+    return [text];
+  }
+
+  override fullTextMatch(
+    column: Expression<unknown>,
+    parameters: readonly unknown[],
+  ): RawBuilder<boolean> {
+    return sql<boolean>`to_tsvector(coalesce(${column}::text, '')) @@ plainto_tsquery(${parameters[0]})`;
+  }
+
   override orderDirection(descending: boolean, nullable: boolean) {
     // PostgreSQL sorts NULL as the largest value; say otherwise where NULL can occur, and only
     // there, so that indexes on NOT NULL columns still serve the ORDER BY.
@@ -184,6 +218,18 @@ export class PostgresAdapter extends DialectAdapterBase {
       return new DatabaseUnavailableError('The database is unavailable; try again.', options);
     }
     switch (code) {
+      // A malformed value the database refused while comparing (an invalid regular
+      // expression, text that is no date): the client's input, so a 400, never a 500.
+      case '2201B':
+      case '22P02':
+      case '22007':
+      case '22008':
+        return new InvalidLookupValueError(
+          code === '2201B' ? 'Invalid regular expression.' : 'Invalid value for the column.',
+          undefined,
+          undefined,
+          options,
+        );
       case '23505': {
         const columns =
           /Key \(([^)]+)\)=/
