@@ -116,16 +116,51 @@ export { MEDIA_SECURITY_HEADERS, type ServeMediaOptions, serveMedia } from './fi
 export type { SaveOptions, Storage } from './files/storage.ts';
 export { OversizedUpload, UploadedFile } from './files/uploaded-file.ts';
 export {
+  DjangoFilterBackend,
+  type FilterParameters,
+  type FilterView,
+} from './filters/django-filter-backend.ts';
+export {
+  BooleanFilter,
+  CharFilter,
+  ChoiceFilter,
+  DateFilter,
+  DateTimeFilter,
+  FieldFilter,
+  type FieldFilterOptions,
+  type FilterMethod,
+  FilterValueError,
+  filterClassFor,
+  MAX_IN_VALUES,
+  ModelChoiceFilter,
+  NumberFilter,
+  type ValueSchema,
+} from './filters/field-filter.ts';
+export {
   BaseFilterBackend,
   type FilterBackend,
   type FilterBackendClass,
 } from './filters/filter-backend.ts';
+export {
+  type BoundFilter,
+  type FilterErrors,
+  FilterSet,
+  type FilterSetDeclaration,
+  type FiltersetFields,
+  type PreparedFilterSet,
+} from './filters/filter-set.ts';
 export {
   OrderingFilter,
   type OrderingOption,
   type OrderingView,
   reverseTerm,
 } from './filters/ordering-filter.ts';
+export {
+  type SearchField,
+  SearchFilter,
+  type SearchView,
+} from './filters/search-filter.ts';
+export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
 export {
   DefaultContentNegotiation,
   parseAccept,
