@@ -353,11 +353,12 @@ for (const dialect of testDialects()) {
       assert.deepEqual(byName.get('publication_date__year')?.schema, { type: 'integer' });
       assert.deepEqual(byName.get('summary__isnull')?.schema, { type: 'boolean' });
       assert.equal(byName.get('min_pages')?.description, 'At least pages');
-      assert.equal(
-        byName.get('price__range')?.schema &&
-          (byName.get('price__range')?.schema as { minItems: number }).minItems,
-        2,
-      );
+      assert.deepEqual(byName.get('price__range')?.schema, {
+        type: 'array',
+        items: { type: 'number' },
+        minItems: 2,
+        maxItems: 2,
+      });
     });
   });
 }
