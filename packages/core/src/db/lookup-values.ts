@@ -8,7 +8,13 @@
 import type { AnyModelField } from '../models/model-field.ts';
 import { InvalidLookupValueError } from './database-errors.ts';
 
-const INTEGER_KINDS = new Set(['auto', 'integer', 'positive_integer', 'big_integer']);
+/** The kinds of column that hold whole numbers. */
+export const INTEGER_KINDS: ReadonlySet<string> = new Set([
+  'auto',
+  'integer',
+  'positive_integer',
+  'big_integer',
+]);
 const INTEGER_TEXT = /^[+-]?\d{1,18}$/;
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -10,17 +10,9 @@ import type { DialectAdapter, TextMatchMode } from './dialect-adapter.ts';
 import { datePartValue, lookupValue } from './lookup-values.ts';
 import type { JoinSet, ResolvedColumn } from './query-paths.ts';
 
-/** The lookups a filter key may end with. */
-export const LOOKUPS = [
-  'exact',
+const COMMON_LOOKUPS = ['exact', 'in', 'range', 'gt', 'gte', 'lt', 'lte', 'isnull'] as const;
+const TEXT_LOOKUPS = [
   'iexact',
-  'in',
-  'range',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'isnull',
   'contains',
   'icontains',
   'startswith',
@@ -28,10 +20,11 @@ export const LOOKUPS = [
   'regex',
   'iregex',
   'search',
-  'year',
-  'month',
-  'day',
 ] as const;
+const DATE_LOOKUPS = ['year', 'month', 'day'] as const;
+
+/** The lookups a filter key may end with. */
+export const LOOKUPS = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...DATE_LOOKUPS] as const;
 
 /** One of {@link LOOKUPS}. */
 export type Lookup = (typeof LOOKUPS)[number];
@@ -42,19 +35,9 @@ function isLookup(name: string): name is Lookup {
   return (LOOKUPS as readonly string[]).includes(name);
 }
 
-const COMMON: readonly Lookup[] = ['exact', 'in', 'range', 'gt', 'gte', 'lt', 'lte', 'isnull'];
-const TEXT: readonly Lookup[] = [
-  ...COMMON,
-  'iexact',
-  'contains',
-  'icontains',
-  'startswith',
-  'istartswith',
-  'regex',
-  'iregex',
-  'search',
-];
-const DATE: readonly Lookup[] = [...COMMON, 'year', 'month', 'day'];
+const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
+const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS];
+const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
 const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
 const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
 

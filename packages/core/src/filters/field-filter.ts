@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { parseDateText, parseDateTimeText } from '../db/lookup-values.ts';
+import { INTEGER_KINDS, parseDateText, parseDateTimeText } from '../db/lookup-values.ts';
 import type { Lookup } from '../db/lookups.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import type { AnyModelField } from '../models/model-field.ts';
@@ -157,7 +157,6 @@ const BOOLEAN_CHOICES = [
 
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 const WHOLE_TEXT = /^[+-]?\d{1,15}$/;
-const INTEGER_KINDS = new Set(['auto', 'integer', 'positive_integer', 'big_integer']);
 
 function parseBoolean(text: string): boolean {
   const lower = text.toLowerCase();
