@@ -123,7 +123,7 @@ export class DjangoFilterBackend extends BaseFilterBackend {
     if (!byBackend) plans.set(view.constructor, (byBackend = new WeakMap()));
     const known = byBackend.get(this.constructor);
     if (known !== undefined) return known;
-    const filterset = this.getFiltersetClass(view, view.queryset);
+    const filterset = this.getFiltersetClass(view, view.queryset ?? querysetOf(view));
     const plan = filterset
       ? { filterset, byName: this.getFilterParameters(filterset.prepare(), view) }
       : null;
@@ -131,9 +131,30 @@ export class DjangoFilterBackend extends BaseFilterBackend {
     return plan;
   }
 
-  /** Start-up check (called by the router): builds the filter set, so mistakes fail now. */
+  /**
+   * Start-up check (called by the router): builds the filter set, so mistakes fail now; a
+   * `regex`/`iregex` filter on a database without regular expressions fails here too.
+   */
   check(view: FilterView): void {
-    this.parametersOf(view);
+    const parameters = this.parametersOf(view);
+    if (!parameters || !view.queryset) return;
+    const regex = [...parameters.byName.values()].find(
+      (bound) => bound.lookup === 'regex' || bound.lookup === 'iregex',
+    );
+    if (!regex) return;
+    let adapter: { vendor: string; capabilities: { regex: boolean } } | undefined;
+    try {
+      adapter = view.queryset.db.adapter;
+    } catch {
+      return; // No database yet: the query layer names the missing capability.
+    }
+    if (!adapter.capabilities.regex) {
+      throw new ImproperlyConfigured(
+        CODE,
+        `${view.constructor.name}: the filter "${regex.param}" uses the ${regex.lookup} lookup, which ${adapter.vendor} does not have; ` +
+          'use icontains/istartswith, or a database whose adapter declares capabilities.regex (PostgreSQL).',
+      );
+    }
   }
 
   /**
@@ -263,5 +284,14 @@ export class DjangoFilterBackend extends BaseFilterBackend {
             : {}),
         })),
     };
+  }
+}
+
+/** A view's query set without a request (its `getQueryset()` may need one: then undefined). */
+function querysetOf(view: FilterView): QuerySet<any> | undefined {
+  try {
+    return (view as { getQueryset?: () => QuerySet<any> }).getQueryset?.();
+  } catch {
+    return undefined;
   }
 }

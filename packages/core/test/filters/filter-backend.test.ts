@@ -54,7 +54,7 @@ class BookFilters extends FilterSet.with({
 class FilteredBooks extends BookViewSet {
   override filterBackends = [DjangoFilterBackend, OrderingFilter];
   override paginationClass = null;
-  filtersetClass = BookFilters;
+  filtersetClass: typeof FilterSet = BookFilters;
   orderingFields = ['id', 'pages'];
   ordering = ['id'];
 }
@@ -324,6 +324,28 @@ for (const dialect of testDialects()) {
         (known.json() as { id: number }[]).map((r) => r.id),
         [3],
       );
+    });
+
+    it('checks at start-up that a regex filter has a database with regular expressions', async () => {
+      class RegexBooks extends FilteredBooks {
+        override queryset = Book.objects.using(db);
+        override filtersetClass = FilterSet.with({ model: Book, fields: { title: ['iregex'] } });
+      }
+      const check = () => new DjangoFilterBackend().check(new RegexBooks());
+      if (db.adapter.capabilities.regex) {
+        check();
+        const Regex = new RegexBooks().filtersetClass;
+        const filterset = new Regex(new Map([['title__iregex', '^d.ne$']]), Book.objects.using(db));
+        assert.deepEqual(
+          (await (await filterset.qs).execute()).map((r) => r.id),
+          [1],
+        );
+      } else {
+        assert.throws(
+          check,
+          /the filter "title__iregex" uses the iregex lookup, which sqlite does not have/,
+        );
+      }
     });
 
     it('publishes an OpenAPI parameter per filter, typed', async () => {
