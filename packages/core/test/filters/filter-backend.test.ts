@@ -59,6 +59,11 @@ class FilteredBooks extends BookViewSet {
   ordering = ['id'];
 }
 
+/** Books looked up by their date: a date that does not exist is no row (404). */
+class BooksByDate extends BookViewSet {
+  override lookupField = 'publication_date';
+}
+
 class StrictBooks extends FilteredBooks {
   filtersetStrict = true;
 }
@@ -239,6 +244,7 @@ for (const dialect of testDialects()) {
         viewsets: [
           ['books', FilteredBooks, { basename: 'book' }],
           ['strict', StrictBooks, { basename: 'strict' }],
+          ['by-date', BooksByDate, { basename: 'by-date' }],
           ['entries', FilteredEntries, { basename: 'entry' }],
         ],
       });
@@ -345,6 +351,16 @@ for (const dialect of testDialects()) {
           check,
           /the filter "title__iregex" uses the iregex lookup, which sqlite does not have/,
         );
+      }
+    });
+
+    it('answers a detail lookup value the column cannot hold with 404, as get_object_or_404', async () => {
+      const found = await request(app, { method: 'GET', url: '/api/by-date/2021-03-05/' });
+      assert.equal(found.statusCode, 200, found.body);
+      for (const value of ['2023-02-30', 'yesterday', '2021-3-5']) {
+        const response = await request(app, { method: 'GET', url: `/api/by-date/${value}/` });
+        assert.equal(response.statusCode, 404, `${value}: ${response.body}`);
+        assert.deepEqual(response.json(), { detail: 'Not found.' });
       }
     });
 
