@@ -287,14 +287,22 @@ function generatedFields(
   declaration: FilterSetDeclaration,
   where: string,
 ): [string, readonly Lookup[]][] {
-  const fields = declaration.fields;
+  const excluded = new Set(declaration.exclude ?? []);
+  for (const name of excluded) resolveField(declaration.model, name, `${where}.exclude`);
+  return listedFields(declaration.fields, declaration.model, where).filter(
+    ([path]) => !excluded.has(path),
+  );
+}
+
+/** The paths of `fields` with their lookups, before `exclude`. */
+function listedFields(
+  fields: FiltersetFields | undefined,
+  model: AnyModel,
+  where: string,
+): [string, readonly Lookup[]][] {
   if (fields === undefined) return [];
   if (fields === '__all__') {
-    const excluded = new Set(declaration.exclude ?? []);
-    for (const name of excluded) resolveField(declaration.model, name, `${where}.exclude`);
-    return declaration.model.fieldList
-      .filter((f: AnyModelField) => !excluded.has(f.name))
-      .map((f: AnyModelField) => [f.name, ['exact']]);
+    return model.fieldList.map((f: AnyModelField) => [f.name, ['exact']]);
   }
   if (Array.isArray(fields)) {
     return fields.map((path) => {

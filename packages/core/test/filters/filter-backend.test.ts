@@ -472,6 +472,26 @@ describe('FilterSet declarations fail at start-up, saying what to change', () =>
     });
   }
 
+  it("generates exact filters for '__all__', and leaves exclude's fields out", () => {
+    const keys = (declaration: Parameters<typeof FilterSet.with>[0]) => [
+      ...FilterSet.with(declaration).prepare().filters.keys(),
+    ];
+    assert.deepEqual(keys({ model: Thing, fields: '__all__' }), ['id', 'name', 'size', 'on']);
+    assert.deepEqual(keys({ model: Thing, fields: '__all__', exclude: ['size'] }), [
+      'id',
+      'name',
+      'on',
+    ]);
+    assert.deepEqual(
+      keys({ model: Thing, fields: { name: ['exact', 'in'], size: ['gte'] }, exclude: ['size'] }),
+      ['name', 'name__in'],
+    );
+    assert.throws(
+      () => FilterSet.with({ model: Thing, fields: '__all__', exclude: ['sise'] }).prepare(),
+      /Thing has no field "sise"/,
+    );
+  });
+
   it('a filtersetClass of another model than the view', () => {
     class ThingFilters extends FilterSet.with({ model: Thing, fields: ['name'] }) {}
     class Wrong extends FilteredBooks {
