@@ -250,6 +250,9 @@ for (const dialect of testDialects()) {
           '\\',
           'true,false',
           '1,2,3',
+          '\u0000',
+          'a\u0000b',
+          'published,\u0000',
         ),
         fc.array(fc.integer(), { maxLength: 150 }).map((a) => a.join(',')),
       );

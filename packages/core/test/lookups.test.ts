@@ -76,6 +76,8 @@ for (const dialect of testDialects()) {
         [{ price__lt: 'cheap' }, /Field 'price' expected a number/],
         [{ open: 'yes' }, /Field 'open' expected either True or False/],
         [{ city: { a: 1 } }, /Field 'city' expected a string/],
+        [{ city__icontains: 'a\u0000' }, /Field 'city' expected a string without NUL characters/],
+        [{ city__in: ['Lyon', '\u0000'] }, /Field 'city' expected a string without NUL characters/],
       ];
       for (const [filter, message] of cases) {
         await assert.rejects(

@@ -92,7 +92,11 @@ export function lookupValue(field: AnyModelField, value: unknown): unknown {
       return fail(field, 'a date and time (ISO 8601)', value);
     default:
       // Text columns: Django compares str(value); objects and arrays are a caller's mistake.
-      if (typeof value === 'string') return value;
+      // NUL cannot be stored in PostgreSQL text (it would fail in the driver), nor match.
+      if (typeof value === 'string')
+        return value.includes('\u0000')
+          ? fail(field, 'a string without NUL characters', value)
+          : value;
       if (typeof value === 'number' || typeof value === 'bigint') return String(value);
       return fail(field, 'a string', value);
   }

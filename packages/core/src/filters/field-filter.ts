@@ -78,6 +78,8 @@ export class FieldFilter {
    * without a field); throws {@link FilterValueError} with the message of the 400.
    */
   parse(text: string, field: AnyModelField | undefined): unknown {
+    // As Django's ProhibitNullCharactersValidator: PostgreSQL refuses NUL in text.
+    if (text.includes('\u0000')) throw new FilterValueError('Null characters are not allowed.');
     switch (this.lookupExpr) {
       case 'in': {
         const items = text

@@ -187,6 +187,9 @@ const CASES: readonly (readonly [string, readonly number[] | Record<string, stri
     { state__in: ['Select a valid choice. sold is not one of the available choices.'] },
   ],
   ['?price__range=1', { price__range: ['Range query expects two values.'] }],
+  ['?title=a%00b', { title: ['Null characters are not allowed.'] }],
+  ['?title__icontains=%00', { title__icontains: ['Null characters are not allowed.'] }],
+  ['?state__in=published,%00', { state__in: ['Null characters are not allowed.'] }],
   ['?price__range=1,2,3', { price__range: ['Range query expects two values.'] }],
   ['?price__range=1,x', { price__range: ['Enter a number.'] }],
   [
