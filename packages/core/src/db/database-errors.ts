@@ -74,6 +74,15 @@ export class MultipleObjectsReturned extends DatabaseError {
  * A lookup value the column cannot hold (`filter({ pages: 'many' })` on an integer column),
  * or that the database refused as malformed (an invalid regular expression). The view's
  * exception handler answers it with 400; the filter backends name the query parameter.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await Room.objects.filter({ capacity: 'many' }).execute();
+ * } catch (error) {
+ *   if (error instanceof InvalidLookupValueError) error.message; // Field 'capacity' expected a number but got "many".
+ * }
+ * ```
  */
 export class InvalidLookupValueError extends DatabaseError {
   override readonly name = 'InvalidLookupValueError';

@@ -18,7 +18,17 @@ import { DatabaseError } from './database-errors.ts';
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
 export type TextMatchMode = 'exact' | 'contains' | 'startswith';
 
-/** The optional abilities of a dialect (see {@link DialectAdapter.capabilities}). */
+/**
+ * The optional abilities of a dialect (see {@link DialectAdapter.capabilities}).
+ *
+ * @example
+ * ```ts
+ * class MyAdapter extends DialectAdapterBase {
+ *   override readonly capabilities = { regex: true, fullTextSearch: false };
+ *   // ... and regexMatch(), as the capability promises.
+ * }
+ * ```
+ */
 export interface DialectCapabilities {
   /** Regular-expression matching (`regex`/`iregex` lookups, the search filter's `$`). */
   readonly regex: boolean;

@@ -45,6 +45,12 @@ const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
  * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
  * `isnull`); text fields the text matches (`iexact`, `icontains`…, `regex`, `search`); date
  * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`.
+ *
+ * @example
+ * ```ts
+ * lookupsFor(Book.getField('pages')!).has('icontains'); // false
+ * [...lookupsFor(Book.getField('publication_date')!)]; // ['exact', 'in', ..., 'year', 'month', 'day']
+ * ```
  */
 export function lookupsFor(field: AnyModelField): ReadonlySet<Lookup> {
   const kind = field.isText ? 'text' : field.kind === 'date' ? 'date' : field.kind;

@@ -67,6 +67,15 @@ const plans = new WeakMap<object, WeakMap<object, FilterParameters | null>>();
  * {@link getFiltersetClass} → {@link getFilterParameters} → {@link getFiltersetData} →
  * {@link filterQueryset}. The router calls {@link check} at start-up, which builds the
  * filter set once and fails on a path, lookup or method that does not exist.
+ *
+ * @example
+ * ```ts
+ * class AuthorViewSet extends ModelViewSet {
+ *   filterBackends = [DjangoFilterBackend];
+ *   filtersetFields = ['name', 'email'];
+ *   filtersetStrict = true; // ?nope=1 is a 400
+ * }
+ * ```
  */
 export class DjangoFilterBackend extends BaseFilterBackend {
   /**

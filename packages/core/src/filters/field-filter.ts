@@ -61,6 +61,16 @@ export type ValueSchema = Record<string, unknown>;
  * override {@link parseOne} (one value) and {@link valueSchema}; the lookup decides whether
  * the text is one value, a list (`in`), a pair (`range`), a boolean (`isnull`) or a number
  * (`year`, `month`, `day`).
+ *
+ * @example
+ * ```ts
+ * class EvenFilter extends FieldFilter {
+ *   override parseOne(text: string) {
+ *     if (!/^\d+$/.test(text) || Number(text) % 2) throw new FilterValueError('Enter an even number.');
+ *     return Number(text);
+ *   }
+ * }
+ * ```
  */
 export class FieldFilter {
   readonly options: FieldFilterOptions;

@@ -50,6 +50,13 @@ const prepared = new WeakMap<object, readonly SearchField[]>();
 /**
  * Searches a list (see the module). Steps, each a method to override: {@link getSearchFields}
  * → {@link getSearchTerms} → {@link constructSearch} → {@link filterQueryset}.
+ *
+ * @example
+ * ```ts
+ * class QSearch extends SearchFilter {
+ *   override searchParam = 'q'; // ?q=dune
+ * }
+ * ```
  */
 export class SearchFilter extends BaseFilterBackend {
   /** The query parameter; defaults to the `SEARCH_PARAM` setting (`search`). */
