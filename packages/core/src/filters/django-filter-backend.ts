@@ -29,6 +29,7 @@ import {
   type FiltersetFields,
   type PreparedFilterSet,
 } from './filter-set.ts';
+import { missingRegex } from './missing-regex.ts';
 
 /** What a view using {@link DjangoFilterBackend} may declare. */
 export interface FilterView {
@@ -151,16 +152,11 @@ export class DjangoFilterBackend extends BaseFilterBackend {
       (bound) => bound.lookup === 'regex' || bound.lookup === 'iregex',
     );
     if (!regex) return;
-    let adapter: { vendor: string; capabilities: { regex: boolean } } | undefined;
-    try {
-      adapter = view.queryset.db.adapter;
-    } catch {
-      return; // No database yet: the query layer names the missing capability.
-    }
-    if (!adapter.capabilities.regex) {
+    const vendor = missingRegex(view.queryset);
+    if (vendor) {
       throw new ImproperlyConfigured(
         CODE,
-        `${view.constructor.name}: the filter "${regex.param}" uses the ${regex.lookup} lookup, which ${adapter.vendor} does not have; ` +
+        `${view.constructor.name}: the filter "${regex.param}" uses the ${regex.lookup} lookup, which ${vendor} does not have; ` +
           'use icontains/istartswith, or a database whose adapter declares capabilities.regex (PostgreSQL).',
       );
     }

@@ -26,6 +26,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import { defaultSettings } from '../settings/default-settings.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
+import { missingRegex } from './missing-regex.ts';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms.ts';
 
 /** What a view using {@link SearchFilter} may declare. */
@@ -139,17 +140,12 @@ export class SearchFilter extends BaseFilterBackend {
    */
   check(view: SearchView): void {
     const fields = this.getSearchFields(view);
-    if (!fields.some((field) => field.lookup === 'iregex') || !view.queryset) return;
-    let adapter: { vendor: string; capabilities: { regex: boolean } } | undefined;
-    try {
-      adapter = view.queryset.db.adapter;
-    } catch {
-      return; // No database yet: the query layer names the missing capability.
-    }
-    if (!adapter.capabilities.regex) {
+    if (!fields.some((field) => field.lookup === 'iregex')) return;
+    const vendor = missingRegex(view.queryset);
+    if (vendor) {
       throw new ImproperlyConfigured(
         CODE,
-        `${view.constructor.name}.searchFields: "$" searches by regular expression, which ${adapter.vendor} does not have; ` +
+        `${view.constructor.name}.searchFields: "$" searches by regular expression, which ${vendor} does not have; ` +
           'use "^", "=", "@" or no prefix, or a database whose adapter declares capabilities.regex (PostgreSQL).',
       );
     }
