@@ -10,7 +10,15 @@
  * @module
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { book, changedColumns, insertValues, SQL, updateSql, validateBook } from './books.ts';
+import {
+  book,
+  bookFilters,
+  changedColumns,
+  insertValues,
+  SQL,
+  updateSql,
+  validateBook,
+} from './books.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { pageLink } from './links.ts';
 import { BOOK_LIST_METADATA } from './options.ts';
@@ -102,15 +110,16 @@ async function pageNumberList(
   countSql: string,
   pageSql: (limit: number, offset: number) => string,
   represent: (row: RawRow, origin: string) => unknown,
+  parameters: readonly unknown[] = [],
 ): Promise<FastifyReply> {
-  const count = await store.count(countSql);
+  const count = await store.count(countSql, parameters);
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
   const raw = param(request, 'page') ?? '1';
   const page = raw === 'last' ? pages : PAGE.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(page) || page < 1 || page > pages)
     return send(reply, 404, LIST_HEADERS, INVALID_PAGE);
   const offset = (page - 1) * PAGE_SIZE;
-  const rows = await store.all(pageSql(PAGE_SIZE, offset), []);
+  const rows = await store.all(pageSql(PAGE_SIZE, offset), parameters);
   const { origin, path, query } = split(request);
   const results = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) results[i] = represent(rows[i] as RawRow, origin);
@@ -136,9 +145,21 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
   const isbnPage = (limit: number, offset: number) =>
     SQL.page('"books_book"."isbn" asc', limit, offset);
 
-  app.get('/books/api/books/', (request, reply) =>
-    pageNumberList(store, request, reply, SQL.count, isbnPage, bookRow),
-  );
+  app.get('/books/api/books/', (request, reply) => {
+    const filters = bookFilters(param(request, 'price__gte'), param(request, 'state'));
+    if (filters === null)
+      return pageNumberList(store, request, reply, SQL.count, isbnPage, bookRow);
+    if ('error' in filters) return json(reply, 400, LIST_HEADERS, filters.error);
+    return pageNumberList(
+      store,
+      request,
+      reply,
+      SQL.filteredCount(filters.where),
+      (limit, offset) => SQL.filteredPage(filters.where, '"books_book"."isbn" asc', limit, offset),
+      bookRow,
+      filters.parameters,
+    );
+  });
 
   app.get('/books/api/proxy-books/', (request, reply) => {
     const order = orderBy(BOOK_ORDERING, param(request, 'ordering'), 'book');

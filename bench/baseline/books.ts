@@ -21,6 +21,10 @@ export const SQL = {
   // make this SQLite prepare the statement again on every run).
   page: (orderBy: string, limit: number, offset: number) =>
     `select ${COLUMNS} from "books_book" order by ${orderBy} limit ${limit}${offset ? ` offset ${offset}` : ''}`,
+  /** A page of the rows matching `where` (written out with `?` for its parameters). */
+  filteredPage: (where: string, orderBy: string, limit: number, offset: number) =>
+    `select ${COLUMNS} from "books_book" where ${where} order by ${orderBy} limit ${limit}${offset ? ` offset ${offset}` : ''}`,
+  filteredCount: (where: string) => `select count(*) as "count" from "books_book" where ${where}`,
   /** A keyset page: the rows after (or before) a cursor's isbn. */
   after: (op: '>' | '<' | '>=' | '<=' | null, descending: boolean, limit: number) =>
     `select ${COLUMNS} from "books_book"${op ? ` where "books_book"."isbn" ${op} ?` : ''} order by "books_book"."isbn" ${descending ? 'desc' : 'asc'} limit ${limit}`,
@@ -247,4 +251,34 @@ export function changedColumns(row: RawRow, values: Record<string, unknown>): Pa
     if (current !== values[column]) changes[column] = values[column];
   }
   return { changes };
+}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+
+/**
+ * `?price__gte=&state=` by hand, as the toolkit's filter set answers them: a value that is no
+ * number or no state is a 400 naming the parameter; an empty value filters nothing. Returns
+ * the WHERE clause and its parameters (null: no filter), or the error body.
+ */
+export function bookFilters(
+  priceGte: string | undefined,
+  state: string | undefined,
+): { where: string; parameters: unknown[] } | { error: Record<string, string[]> } | null {
+  const terms: string[] = [];
+  const parameters: unknown[] = [];
+  const error: Record<string, string[]> = {};
+  if (priceGte) {
+    if (NUMBER.test(priceGte) && priceGte.length <= 40) {
+      terms.push('"books_book"."price" >= ?');
+      parameters.push(priceGte);
+    } else error.price__gte = ['Enter a number.'];
+  }
+  if (state) {
+    if (STATES.has(state)) {
+      terms.push('"books_book"."state" = ?');
+      parameters.push(state);
+    } else error.state = [`Select a valid choice. ${state} is not one of the available choices.`];
+  }
+  if (Object.keys(error).length) return { error };
+  return terms.length ? { where: terms.join(' and '), parameters } : null;
 }

@@ -23,7 +23,7 @@ export interface Store {
   /** Rows of `select ... from books_book <where> order by ... limit ? offset ?`. */
   all(sql: string, parameters: readonly unknown[]): Promise<RawRow[]> | RawRow[];
   /** `count(*)` of a statement that selects `count`. */
-  count(sql: string): Promise<number> | number;
+  count(sql: string, parameters?: readonly unknown[]): Promise<number> | number;
   /** One transaction: the unique check, then the INSERT ... RETURNING. Null: the key exists. */
   insertUnique(
     checkSql: string,
@@ -101,7 +101,8 @@ function sqliteStore(filename: string): Store {
   return {
     vendor: 'sqlite',
     all: (sql, parameters) => prepare(sql).all(...parameters) as RawRow[],
-    count: (sql) => Number((prepare(sql).get() as { count: number }).count),
+    count: (sql, parameters = []) =>
+      Number((prepare(sql).get(...parameters) as { count: number }).count),
     insertUnique: (checkSql, checkParameters, insertSql, insertParameters) =>
       insert(checkSql, checkParameters, insertSql, insertParameters),
     update: (
@@ -195,7 +196,8 @@ function postgresStore(connectionString: string): Store {
   return {
     vendor: 'postgres',
     all: (sql, parameters) => run(pool, sql, parameters),
-    count: async (sql) => Number(((await run(pool, sql, []))[0] as { count: unknown }).count),
+    count: async (sql, parameters = []) =>
+      Number(((await run(pool, sql, parameters))[0] as { count: unknown }).count),
     insertUnique: (checkSql, checkParameters, insertSql, insertParameters) =>
       inTransaction(async (client) => {
         if ((await run(client, checkSql, checkParameters)).length) return null;

@@ -23,7 +23,7 @@ export interface BenchOptions {
 }
 
 const HELP = `Options:
-  --scenarios a,b,...   scenarios to run (default: all); ids: list, cursor, detail, options,
+  --scenarios a,b,...   scenarios to run (default: all); ids: list, filtered, cursor, detail, options,
                         profile, proxy-books, create, patch (scale: cursor, list, list-middle, profile)
   --duration S          seconds measured per scenario and round (default 10; scale 5)
   --warmup S            seconds of warm-up before each measured run (default 3; scale 2)

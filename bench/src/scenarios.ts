@@ -95,6 +95,16 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       pending: ready,
     },
     {
+      id: 'filtered',
+      title: 'GET list of books filtered (?price__gte=500&state=published)',
+      method: 'GET',
+      status: 200,
+      target: 0.85,
+      compare: 'exact',
+      request: () => ({ path: '/books/api/books/?price__gte=500&state=published' }),
+      pending: ready,
+    },
+    {
       id: 'cursor',
       title: 'GET list of 100 books (cursor, mid-list)',
       method: 'GET',

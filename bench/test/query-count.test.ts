@@ -27,6 +27,11 @@ const PAGE_NUMBER_LISTS = [
   '/api/profile/?ordering=full_name',
   '/api/profile/?ordering=-email',
   '/api/profile/?ordering=username,-full_name&page=2',
+  '/books/api/books/?price__gte=500&state=published',
+  '/books/api/books/?search=river glass&publication_date__year=2020',
+  '/books/api/proxy-books/?stock_information__price__gte=100&ordering=-price',
+  '/books/api/authors/?search=a&birth_date__isnull=false',
+  '/api/profile/?search=a&ordering=email',
 ];
 
 for (const dialect of testDialects()) {

@@ -218,6 +218,69 @@ describe('the browsable API in Chromium', { skip: SKIP }, () => {
     await page.close();
   });
 
+  it('filters and searches with the Filters form, keeping the ordering', async () => {
+    const page = await open('/books/api/proxy-books/?ordering=-price');
+    const form = page.locator('form.filterset');
+    assert.equal(await form.locator('legend').textContent(), 'Filters');
+    // One input per filter; a select (with its choices) for a choice field and a boolean.
+    assert.deepEqual(await page.locator('#filterset-state option').allTextContents(), [
+      '---------',
+      'Published',
+      'Not published',
+      'In progress',
+    ]);
+    assert.deepEqual(await page.locator('#filterset-in_stock option').allTextContents(), [
+      '---------',
+      'Yes',
+      'No',
+    ]);
+    await page.fill('#filterset-price__gte', '500');
+    await page.selectOption('#filterset-state', 'published');
+    await shot(page, 'books-filters-form.png');
+    await form.locator('button[type="submit"]').click();
+    await page.waitForURL(/[?&]price__gte=500/);
+    const url = new URL(page.url());
+    // The filled inputs and the kept ordering; the empty inputs are left out.
+    assert.deepEqual([...url.searchParams].sort(), [
+      ['ordering', '-price'],
+      ['price__gte', '500'],
+      ['state', 'published'],
+    ]);
+    assert.equal(await page.locator('#filterset-price__gte').inputValue(), '500');
+    assert.equal(await page.locator('#filterset-state').inputValue(), 'published');
+    const shown = JSON.parse((await page.locator('[data-body]').textContent()) ?? '{}');
+    const expected = await json(
+      '/books/api/proxy-books/?ordering=-price&price__gte=500&state=published',
+    );
+    assert.ok(expected.count > 0);
+    assert.deepEqual(shown, expected);
+    // A value that does not parse: the 400 names the parameter.
+    await page.fill('#filterset-pages', 'abc');
+    await form.locator('button[type="submit"]').click();
+    await page.locator('[data-status]', { hasText: 'HTTP 400 Bad Request' }).waitFor();
+    assert.deepEqual(JSON.parse((await page.locator('[data-body]').textContent()) ?? '{}'), {
+      pages: ['Enter a number.'],
+    });
+    await shot(page, 'books-filters-error.png');
+    // The search box, beside the form.
+    await page.goto(`${base}/books/api/books/`);
+    const book = (await json('/books/api/books/')).results[0];
+    await page.fill('#filter-search', book.title);
+    await page
+      .locator('form.filter', { has: page.locator('#filter-search') })
+      .locator('button')
+      .click();
+    await page.waitForURL(/[?&]search=/);
+    const found = JSON.parse((await page.locator('[data-body]').textContent()) ?? '{}');
+    assert.ok(found.results.some((row: { id: number }) => row.id === book.id));
+    assert.ok(
+      found.results.every((row: { title: string }) =>
+        row.title.toLowerCase().includes(book.title.toLowerCase()),
+      ),
+    );
+    await page.close();
+  });
+
   it('uploads a file through the form on /api/upload/', async () => {
     const page = await open('/api/upload/');
     assert.equal(await page.getAttribute('#post-form', 'enctype'), 'multipart/form-data');

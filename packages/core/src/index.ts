@@ -16,11 +16,19 @@ export {
   DoesNotExist,
   ForeignKeyViolationError,
   IntegrityError,
+  InvalidLookupValueError,
   MultipleObjectsReturned,
   NotNullViolationError,
   UniqueViolationError,
 } from './db/database-errors.ts';
-export { type DialectAdapter, DialectAdapterBase, type ValueReader } from './db/dialect-adapter.ts';
+export {
+  type DialectAdapter,
+  DialectAdapterBase,
+  type DialectCapabilities,
+  type TextMatchMode,
+  type ValueReader,
+} from './db/dialect-adapter.ts';
+export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
@@ -109,16 +117,51 @@ export { MEDIA_SECURITY_HEADERS, type ServeMediaOptions, serveMedia } from './fi
 export type { SaveOptions, Storage } from './files/storage.ts';
 export { OversizedUpload, UploadedFile } from './files/uploaded-file.ts';
 export {
+  DjangoFilterBackend,
+  type FilterParameters,
+  type FilterView,
+} from './filters/django-filter-backend.ts';
+export {
+  BooleanFilter,
+  CharFilter,
+  ChoiceFilter,
+  DateFilter,
+  DateTimeFilter,
+  FieldFilter,
+  type FieldFilterOptions,
+  type FilterMethod,
+  FilterValueError,
+  filterClassFor,
+  MAX_IN_VALUES,
+  ModelChoiceFilter,
+  NumberFilter,
+  type ValueSchema,
+} from './filters/field-filter.ts';
+export {
   BaseFilterBackend,
   type FilterBackend,
   type FilterBackendClass,
 } from './filters/filter-backend.ts';
+export {
+  type BoundFilter,
+  type FilterErrors,
+  FilterSet,
+  type FilterSetDeclaration,
+  type FiltersetFields,
+  type PreparedFilterSet,
+} from './filters/filter-set.ts';
 export {
   OrderingFilter,
   type OrderingOption,
   type OrderingView,
   reverseTerm,
 } from './filters/ordering-filter.ts';
+export {
+  type SearchField,
+  SearchFilter,
+  type SearchView,
+} from './filters/search-filter.ts';
+export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
 export {
   DefaultContentNegotiation,
   parseAccept,

@@ -9,6 +9,7 @@ export {
   type ConstrainedFileFieldOptions,
 } from './files/constrained-file-field.ts';
 export { naturalSize } from './files/natural-size.ts';
+export { DjangoFilterBackend } from './filtering/django-filter-backend.ts';
 export { HyperlinkedModelSerializer, ModelSerializer } from './nested-proxy/model-serializer.ts';
 export {
   NestedProxyField,

@@ -1,8 +1,9 @@
 /**
- * The Author view set.
+ * The Author view set: filters (also under the contact groups' names a client sees) and search.
  * @module
  */
-import { AllowAny, ModelViewSet } from '@restframework/core';
+import { AllowAny, ModelViewSet, SearchFilter } from '@restframework/core';
+import { DjangoFilterBackend } from '@restframework/tricks';
 import { Author } from '../models/index.ts';
 import { AuthorSerializer } from '../serializers/author-serializers.ts';
 
@@ -11,4 +12,13 @@ export class AuthorViewSet extends ModelViewSet {
   override queryset = Author.objects.all();
   override serializerClass = AuthorSerializer;
   override permissionClasses = [AllowAny];
+  override filterBackends = [DjangoFilterBackend, SearchFilter];
+  filtersetFields = {
+    name: ['exact', 'icontains'],
+    salutation: ['exact'],
+    email: ['exact', 'iexact'],
+    birth_date: ['exact', 'gte', 'lte', 'year', 'isnull'],
+    company: ['exact', 'icontains', 'isnull'],
+  } as const;
+  searchFields = ['name', '=email', 'company'];
 }

@@ -1,8 +1,9 @@
 /**
- * The Profile view set, ordered by friendly names mapped across the user relation.
+ * The Profile view set, ordered by friendly names mapped across the user relation, filtered
+ * and searched across it too.
  * @module
  */
-import { AllowAny, ModelViewSet } from '@restframework/core';
+import { AllowAny, DjangoFilterBackend, ModelViewSet, SearchFilter } from '@restframework/core';
 import { type OrderingFieldsFor, OrderingFilter } from '@restframework/tricks';
 import { Profile } from '../models/index.ts';
 import { ProfileSerializer } from '../serializers/profile-serializer.ts';
@@ -12,7 +13,19 @@ export class ProfileViewSet extends ModelViewSet {
   override queryset = Profile.objects.all();
   override serializerClass = ProfileSerializer;
   override permissionClasses = [AllowAny];
-  override filterBackends = [OrderingFilter];
+  override filterBackends = [DjangoFilterBackend, SearchFilter, OrderingFilter];
+  filtersetFields = {
+    user: ['exact'],
+    user__username: ['exact', 'icontains'],
+    user__email: ['exact', 'iexact'],
+  } as const;
+  searchFields = [
+    'user__username',
+    'user__email',
+    'user__first_name',
+    'user__last_name',
+    'biography',
+  ];
   orderingFields: OrderingFieldsFor<typeof Profile> = {
     id: 'id',
     username: 'user__username',

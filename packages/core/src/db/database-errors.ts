@@ -69,3 +69,35 @@ export class DoesNotExist extends DatabaseError {
 export class MultipleObjectsReturned extends DatabaseError {
   override readonly name = 'MultipleObjectsReturned';
 }
+
+/**
+ * A lookup value the column cannot hold (`filter({ pages: 'many' })` on an integer column),
+ * or that the database refused as malformed (an invalid regular expression). The view's
+ * exception handler answers it with 400; the filter backends name the query parameter.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await Room.objects.filter({ capacity: 'many' }).execute();
+ * } catch (error) {
+ *   if (error instanceof InvalidLookupValueError) error.message; // Field 'capacity' expected a number but got "many".
+ * }
+ * ```
+ */
+export class InvalidLookupValueError extends DatabaseError {
+  override readonly name = 'InvalidLookupValueError';
+  /** The model field compared with, when known. */
+  readonly field: { readonly name: string } | undefined;
+  readonly value: unknown;
+
+  constructor(
+    message: string,
+    field: { readonly name: string } | undefined,
+    value: unknown,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.field = field;
+    this.value = value;
+  }
+}

@@ -17,6 +17,30 @@ import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { DatabaseError } from './database-errors.ts';
 
+/** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
+export type TextMatchMode = 'exact' | 'contains' | 'startswith';
+
+/**
+ * The optional abilities of a dialect (see {@link DialectAdapter.capabilities}).
+ *
+ * @example
+ * ```ts
+ * class MyAdapter extends DialectAdapterBase {
+ *   override readonly capabilities = { regex: true, fullTextSearch: false };
+ *   // ... and regexMatch(), as the capability promises.
+ * }
+ * ```
+ */
+export interface DialectCapabilities {
+  /** Regular-expression matching (`regex`/`iregex` lookups, the search filter's `$`). */
+  readonly regex: boolean;
+  /**
+   * Full-text search with the database's own text search (stemming, stop words). Without
+   * it the `search` lookup matches rows containing every word of the query (`LIKE`).
+   */
+  readonly fullTextSearch: boolean;
+}
+
 /** Converts a value read from the driver into the value a row holds. */
 export type ValueReader = (value: unknown) => unknown;
 
@@ -92,11 +116,7 @@ export interface DialectAdapter {
    * The bound values of a text match on `value` (taken literally, never as a pattern): the
    * escaped LIKE pattern, or the value itself where the dialect compares otherwise.
    */
-  textMatchParameters(
-    value: string,
-    mode: 'contains' | 'startswith',
-    caseInsensitive: boolean,
-  ): unknown[];
+  textMatchParameters(value: string, mode: TextMatchMode, caseInsensitive: boolean): unknown[];
   /**
    * The text match itself: the column contains, or starts with, the value whose
    * {@link textMatchParameters} are `parameters`, case-sensitively or not.
@@ -104,9 +124,34 @@ export interface DialectAdapter {
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
-    mode: 'contains' | 'startswith',
+    mode: TextMatchMode,
     caseInsensitive: boolean,
   ): RawBuilder<boolean>;
+  /**
+   * What this dialect can do beyond the common lookups. A lookup or search prefix that needs
+   * a capability the dialect lacks fails with `ImproperlyConfigured` naming it (the search
+   * filter checks at start-up); a new dialect declares each one explicitly.
+   */
+  readonly capabilities: DialectCapabilities;
+  /**
+   * `column` matches the regular expression bound as `pattern` (`regex`/`iregex` lookups and
+   * the search filter's `$` prefix). Only called when `capabilities.regex` is true.
+   */
+  regexMatch(
+    column: Expression<unknown>,
+    pattern: unknown,
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean>;
+  /**
+   * The bound values of a full-text match of `text` (the `search` lookup, the search
+   * filter's `@` prefix): the query text itself with native full-text search, else the LIKE
+   * patterns of its words.
+   */
+  fullTextParameters(text: string): unknown[];
+  /** The full-text match of `column` with {@link fullTextParameters}' `parameters`. */
+  fullTextMatch(column: Expression<unknown>, parameters: readonly unknown[]): RawBuilder<boolean>;
+  /** The month (1-12) or day of the month (1-31) of a date column, as an integer. */
+  datePart(column: Expression<unknown>, part: 'month' | 'day'): RawBuilder<number>;
   /**
    * Runs a statement at once, without Kysely's executor, when the driver can do so safely
    * (SQLite, synchronous, when no other request holds the connection); returns undefined when
@@ -158,6 +203,7 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly returning: boolean = true;
   readonly offsetOnlyLimit: number | null = null;
   readonly inlineReferences: boolean = true;
+  readonly capabilities: DialectCapabilities = { regex: false, fullTextSearch: false };
 
   abstract createDialect(): Dialect;
   abstract columnType(field: AnyModelField): string;
@@ -195,11 +241,7 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   }
 
   /** The escaped LIKE pattern; SQLite overrides the case-sensitive forms. */
-  textMatchParameters(
-    value: string,
-    mode: 'contains' | 'startswith',
-    _caseInsensitive: boolean,
-  ): unknown[] {
+  textMatchParameters(value: string, mode: TextMatchMode, _caseInsensitive: boolean): unknown[] {
     return [likePattern(value, mode)];
   }
 
@@ -207,13 +249,39 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
-    _mode: 'contains' | 'startswith',
+    _mode: TextMatchMode,
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
     const [pattern] = parameters;
     return caseInsensitive
       ? sql<boolean>`${column} ilike ${pattern} escape '\\'`
       : sql<boolean>`${column} like ${pattern} escape '\\'`;
+  }
+
+  /** Only reached when a dialect declares `capabilities.regex` and forgets to override this. */
+  regexMatch(_column: Expression<unknown>, _pattern: unknown, _ci: boolean): RawBuilder<boolean> {
+    throw new Error(`${this.vendor}: regexMatch() is not implemented.`);
+  }
+
+  /** Without native full-text search: the LIKE pattern of each word, all required. */
+  fullTextParameters(text: string): unknown[] {
+    return searchWords(text).map((word) => this.textMatchParameters(word, 'contains', true)[0]);
+  }
+
+  /** Every word's pattern matches (case-insensitively, anywhere in the text). */
+  fullTextMatch(column: Expression<unknown>, parameters: readonly unknown[]): RawBuilder<boolean> {
+    if (parameters.length === 0) return sql<boolean>`1 = 0`;
+    return sql<boolean>`(${sql.join(
+      parameters.map((p) => this.textMatch(column, [p], 'contains', true)),
+      sql` and `,
+    )})`;
+  }
+
+  /** SQL's standard EXTRACT (PostgreSQL, MySQL); SQLite overrides it. */
+  datePart(column: Expression<unknown>, part: 'month' | 'day'): RawBuilder<number> {
+    return part === 'month'
+      ? sql<number>`extract(month from ${column})`
+      : sql<number>`extract(day from ${column})`;
   }
 
   translateError(error: unknown, _model: AnyModel | undefined): unknown {
@@ -308,15 +376,20 @@ export function constraintName(table: string, columns: readonly string[], suffix
   return `${name.slice(0, 50)}_${hash.toString(36)}_${suffix}`.slice(0, 63);
 }
 
-/** A LIKE pattern matching `value` literally, anywhere or at the start. */
-export function likePattern(value: string, mode: 'contains' | 'startswith'): string {
+/** A LIKE pattern matching `value` literally: all of it, anywhere, or at the start. */
+export function likePattern(value: string, mode: TextMatchMode): string {
   const escaped = value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  if (mode === 'exact') return escaped;
   return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
 }
 
 /** Reads a boolean stored as 0 or 1 (SQLite, MySQL's TINYINT(1)). */
 export const readIntegerBoolean: ValueReader = (v) =>
   v === null || v === undefined ? null : v === 1 || v === true;
+/** The words of a full-text query without native search: split on white space, at most 32. */
+export function searchWords(text: string): string[] {
+  return text.split(/\s+/).filter(Boolean).slice(0, 32);
+}
 
 /** True for errors that are already typed. */
 export function isTranslated(error: unknown): error is DatabaseError {

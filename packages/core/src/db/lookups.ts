@@ -4,24 +4,27 @@
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import type { DialectAdapter } from './dialect-adapter.ts';
+import type { DialectAdapter, TextMatchMode } from './dialect-adapter.ts';
+import { datePartValue, lookupValue } from './lookup-values.ts';
 import type { JoinSet, ResolvedColumn } from './query-paths.ts';
 
-/** The lookups a filter key may end with. */
-export const LOOKUPS = [
-  'exact',
-  'in',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'isnull',
+const COMMON_LOOKUPS = ['exact', 'in', 'range', 'gt', 'gte', 'lt', 'lte', 'isnull'] as const;
+const TEXT_LOOKUPS = [
+  'iexact',
   'contains',
   'icontains',
   'startswith',
   'istartswith',
+  'regex',
+  'iregex',
+  'search',
 ] as const;
+const DATE_LOOKUPS = ['year', 'month', 'day'] as const;
+
+/** The lookups a filter key may end with. */
+export const LOOKUPS = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...DATE_LOOKUPS] as const;
 
 /** One of {@link LOOKUPS}. */
 export type Lookup = (typeof LOOKUPS)[number];
@@ -30,6 +33,43 @@ const COMPARISONS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 function isLookup(name: string): name is Lookup {
   return (LOOKUPS as readonly string[]).includes(name);
+}
+
+const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
+const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS];
+const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
+const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
+const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
+
+/**
+ * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
+ * `isnull`); text fields the text matches (`iexact`, `icontains`…, `regex`, `search`); date
+ * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`.
+ *
+ * @example
+ * ```ts
+ * lookupsFor(Book.getField('pages')!).has('icontains'); // false
+ * [...lookupsFor(Book.getField('publication_date')!)]; // ['exact', 'in', ..., 'year', 'month', 'day']
+ * ```
+ */
+export function lookupsFor(field: AnyModelField): ReadonlySet<Lookup> {
+  const kind = field.isText ? 'text' : field.kind === 'date' ? 'date' : field.kind;
+  let found = BY_KIND.get(kind);
+  if (!found) {
+    found = new Set(
+      kind === 'text' ? TEXT : kind === 'date' ? DATE : kind === 'boolean' ? BOOLEAN : COMMON,
+    );
+    BY_KIND.set(kind, found);
+  }
+  return found;
+}
+
+function unsupported(where: string, field: AnyModelField, lookup: string): ImproperlyConfigured {
+  return new ImproperlyConfigured(
+    'REST_ERR_QUERY_LOOKUP',
+    `${where}: unsupported lookup "${lookup}" for ${field.name} (a ${field.kind} field); ` +
+      `supported lookups: ${[...lookupsFor(field)].join(', ')}.`,
+  );
 }
 
 const NEVER = sql<SqlBool>`1 = 0`;
@@ -61,9 +101,32 @@ export function splitLookup(
   const cut = key.includes('__') ? key.lastIndexOf('__') : -1;
   if (cut !== -1) {
     const tail = key.slice(cut + 2);
-    if (isLookup(tail)) return { column: joins.resolve(key.slice(0, cut), where), lookup: tail };
+    const head = key.slice(0, cut);
+    if (isLookup(tail)) {
+      const column = joins.resolve(head, where);
+      if (tail !== 'exact' && !lookupsFor(column.field).has(tail))
+        throw unsupported(where, column.field, tail);
+      return { column, lookup: tail };
+    }
+    // Not a lookup: a field across a relation (`user__email`), or a lookup misspelt after a
+    // column (`city__nope`), which must be named as such, not as a missing relation.
+    const target = fieldAt(joins.model, head);
+    if (target && !target.isRelation) throw unsupported(where, target, tail);
   }
   return { column: joins.resolve(key, where), lookup: 'exact' };
+}
+
+/** The field at the end of `path`, or undefined when the path does not resolve. */
+function fieldAt(model: AnyModel, path: string): AnyModelField | undefined {
+  let current = model;
+  const parts = path.split('__');
+  for (let i = 0; i < parts.length; i++) {
+    const field = current.getField(parts[i] as string);
+    if (!field || i === parts.length - 1) return field;
+    if (!field.isRelation) return undefined;
+    current = field.relatedModel;
+  }
+  return undefined;
 }
 
 /**
@@ -98,15 +161,42 @@ class ComparisonBinding implements LookupBinding {
   }
 }
 
-/** A value as the column stores it; a related row stands for its key. */
-function toDbValue(adapter: DialectAdapter, field: AnyModelField, value: unknown): unknown {
+/** A value checked against the column (see `lookupValue`); a related row stands for its key. */
+function checked(field: AnyModelField, value: unknown): unknown {
   // As a model instance does in a Django filter (a unique validator of a one-to-one field
   // filters by the row the field produced).
-  return adapter.toDb(
+  return lookupValue(
     field,
-    field.isRelation && value !== null && typeof value === 'object'
+    field.isRelation && value !== null && typeof value === 'object' && !(value instanceof Date)
       ? (value as Record<string, unknown>)[field.relatedModel.pk.attname]
       : value,
+  );
+}
+
+/** A checked value as the column stores it. */
+function toDbValue(adapter: DialectAdapter, field: AnyModelField, value: unknown): unknown {
+  return adapter.toDb(field, value);
+}
+
+/** `column >= low AND column <= high` (Django's BETWEEN), bound. */
+function between(ref: string, low: unknown, high: unknown, shape = 'range'): LookupBinding {
+  return {
+    shape,
+    parameters: [low, high],
+    expression: (eb, parameters) =>
+      eb.and([eb(eb.ref(ref), '>=', parameters[0]), eb(eb.ref(ref), '<=', parameters[1])]),
+  };
+}
+
+function needsCapability(
+  adapter: DialectAdapter,
+  lookup: string,
+  where: string,
+): ImproperlyConfigured {
+  return new ImproperlyConfigured(
+    'REST_ERR_QUERY_LOOKUP',
+    `${where}: the "${lookup}" lookup needs regular expressions, which ${adapter.vendor} does not have; ` +
+      'use contains/icontains, or a database whose adapter declares capabilities.regex.',
   );
 }
 
@@ -131,8 +221,14 @@ export function bindLookup(
       if (value === null || value === undefined) {
         return { shape: 'null', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) };
       }
+      value = checked(field, value);
       if (outOfRange(field, value)) return constant('never', NEVER);
       return new ComparisonBinding('=', ref, toDbValue(adapter, field, value));
+    case 'iexact':
+      if (value === null || value === undefined) {
+        return { shape: 'null', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) };
+      }
+      return textBinding(adapter, ref, 'iexact', String(checked(field, value)), 'exact', true);
     case 'in': {
       if (!Array.isArray(value)) {
         throw new ImproperlyConfigured(
@@ -141,6 +237,8 @@ export function bindLookup(
         );
       }
       const values = value
+        .filter((v) => v !== null && v !== undefined)
+        .map((v) => checked(field, v))
         .filter((v) => !outOfRange(field, v))
         .map((v) => toDbValue(adapter, field, v));
       if (values.length === 0) return constant('never', NEVER);
@@ -150,10 +248,63 @@ export function bindLookup(
         expression: (eb, parameters) => eb(eb.ref(ref), 'in', parameters as unknown[]),
       };
     }
+    case 'range': {
+      if (!Array.isArray(value) || value.length !== 2) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_QUERY_LOOKUP',
+          `${where}: __range needs an array of two values, got ${JSON.stringify(value)}.`,
+        );
+      }
+      let low = checked(field, value[0]);
+      let high = checked(field, value[1]);
+      // Past the column's range: clamp to it (PostgreSQL refuses to compare beyond it).
+      if (outOfRange(field, low) > 0 || outOfRange(field, high) < 0)
+        return constant('never', NEVER);
+      if (outOfRange(field, low) < 0) low = INT32[0];
+      if (outOfRange(field, high) > 0) high = INT32[1];
+      return between(ref, toDbValue(adapter, field, low), toDbValue(adapter, field, high));
+    }
+    case 'year': {
+      const year = datePartValue(field, lookup, value);
+      if (year < 1 || year > 9999) return constant('never', NEVER);
+      // A range of days rather than a function of the column, so an index on it serves.
+      const y = String(year).padStart(4, '0');
+      return between(ref, `${y}-01-01`, `${y}-12-31`, 'year');
+    }
+    case 'month':
+    case 'day': {
+      const part = datePartValue(field, lookup, value);
+      return {
+        shape: lookup,
+        parameters: [part],
+        expression: (eb, parameters) =>
+          eb(adapter.datePart(eb.ref(ref), lookup), '=', parameters[0] as number),
+      };
+    }
+    case 'regex':
+    case 'iregex': {
+      if (!adapter.capabilities.regex) throw needsCapability(adapter, lookup, where);
+      const pattern = String(checked(field, value));
+      return {
+        shape: lookup,
+        parameters: [pattern],
+        expression: (eb, parameters) =>
+          adapter.regexMatch(eb.ref(ref), parameters[0], lookup === 'iregex'),
+      };
+    }
+    case 'search': {
+      const parameters = adapter.fullTextParameters(String(checked(field, value)));
+      return {
+        shape: `search${parameters.length}`,
+        parameters,
+        expression: (eb, bound) => adapter.fullTextMatch(eb.ref(ref), bound),
+      };
+    }
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte': {
+      value = checked(field, value);
       const side = outOfRange(field, value);
       // Past the column's range every stored value is on one side of it.
       if (side !== 0)
@@ -171,13 +322,23 @@ export function bindLookup(
     case 'startswith':
     case 'istartswith': {
       const mode = lookup.endsWith('contains') ? 'contains' : 'startswith';
-      const insensitive = lookup.startsWith('i');
-      return {
-        shape: lookup,
-        parameters: adapter.textMatchParameters(String(value), mode, insensitive),
-        expression: (eb, parameters) =>
-          adapter.textMatch(eb.ref(ref), parameters, mode, insensitive),
-      };
+      const text = String(checked(field, value));
+      return textBinding(adapter, ref, lookup, text, mode, lookup.startsWith('i'));
     }
   }
+}
+
+function textBinding(
+  adapter: DialectAdapter,
+  ref: string,
+  shape: string,
+  text: string,
+  mode: TextMatchMode,
+  insensitive: boolean,
+): LookupBinding {
+  return {
+    shape,
+    parameters: adapter.textMatchParameters(text, mode, insensitive),
+    expression: (eb, parameters) => adapter.textMatch(eb.ref(ref), parameters, mode, insensitive),
+  };
 }

@@ -22,7 +22,9 @@ import {
   type ColumnTypes,
   columnTypeOf,
   DialectAdapterBase,
+  type DialectCapabilities,
   readIntegerBoolean,
+  type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { translateMysqlError } from './mysql-errors.ts';
@@ -171,12 +173,26 @@ export class MysqlAdapter extends DialectAdapterBase {
     return db.selectFrom(keys.as('rf_keys')).selectAll();
   }
 
+  // MariaDB (PCRE) and MySQL 8 (ICU) both have REGEXP; under the binary collation it is
+  // case-sensitive, and both take PCRE's inline (?i) flag for the insensitive form.
+  override readonly capabilities: DialectCapabilities = { regex: true, fullTextSearch: false };
+
+  override regexMatch(
+    column: Expression<unknown>,
+    pattern: unknown,
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    return caseInsensitive
+      ? sql<boolean>`${column} regexp concat('(?i)', ${pattern})`
+      : sql<boolean>`${column} regexp ${pattern}`;
+  }
+
   // Under the binary collation LIKE compares bytes: the sensitive forms as they are, the
   // insensitive ones on lowered text. Backslash is MySQL's LIKE escape already.
   override textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
-    _mode: 'contains' | 'startswith',
+    _mode: TextMatchMode,
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
     const [pattern] = parameters;

@@ -9,6 +9,7 @@ import {
   CheckViolationError,
   DatabaseUnavailableError,
   ForeignKeyViolationError,
+  InvalidLookupValueError,
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
@@ -33,7 +34,12 @@ const ER = {
   STATEMENT_TIMEOUT: 1969,
   /** MySQL's max_execution_time. */
   QUERY_TIMEOUT: 3024,
+  /** MariaDB: Regex error '...' (an invalid pattern). */
+  REGEXP_ERROR: 1139,
 } as const;
+
+/** MySQL 8 (ICU): ER_REGEXP_PATTERN_SYNTAX and the other ER_REGEXP_* errors. */
+const MYSQL_REGEXP_ERRNOS = { first: 3685, last: 3699 } as const;
 
 /** Server errors that mean "not now": too many connections, shutting down, killed. */
 const UNAVAILABLE_ERRNOS = new Set([
@@ -86,6 +92,18 @@ export function translateMysqlError(error: unknown, model: AnyModel | undefined)
     UNAVAILABLE_MESSAGES.some((m) => message.includes(m))
   ) {
     return new DatabaseUnavailableError('The database is unavailable; try again.', options);
+  }
+  // An invalid regular expression is the client's input (a `$` search, a regex filter): 400.
+  if (
+    errno === ER.REGEXP_ERROR ||
+    (errno !== undefined && errno >= MYSQL_REGEXP_ERRNOS.first && errno <= MYSQL_REGEXP_ERRNOS.last)
+  ) {
+    return new InvalidLookupValueError(
+      'Invalid regular expression.',
+      undefined,
+      undefined,
+      options,
+    );
   }
   switch (errno) {
     case ER.DUP_ENTRY: {

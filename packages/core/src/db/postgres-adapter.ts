@@ -5,9 +5,11 @@
 import {
   type ColumnDefinitionBuilder,
   type Dialect,
+  type Expression,
   type Kysely,
   type OrderByItemBuilder,
   PostgresDialect,
+  type RawBuilder,
   sql,
 } from 'kysely';
 import type pg from 'pg';
@@ -18,6 +20,7 @@ import {
   CheckViolationError,
   DatabaseUnavailableError,
   ForeignKeyViolationError,
+  InvalidLookupValueError,
   NotNullViolationError,
   UniqueViolationError,
 } from './database-errors.ts';
@@ -103,6 +106,7 @@ const POSTGRES_TYPES: ColumnTypes = {
  */
 export class PostgresAdapter extends DialectAdapterBase {
   readonly vendor = 'postgres';
+  override readonly capabilities = { regex: true, fullTextSearch: true };
   readonly #options: PostgresAdapterOptions;
 
   constructor(options: PostgresAdapterOptions) {
@@ -159,6 +163,30 @@ export class PostgresAdapter extends DialectAdapterBase {
     return null;
   }
 
+  // POSIX regular expressions (`~`, `~*`), as Django's regex and iregex lookups.
+  override regexMatch(
+    column: Expression<unknown>,
+    pattern: unknown,
+    caseInsensitive: boolean,
+  ): RawBuilder<boolean> {
+    return caseInsensitive
+      ? sql<boolean>`${column}::text ~* ${pattern}`
+      : sql<boolean>`${column}::text ~ ${pattern}`;
+  }
+
+  // PostgreSQL's text search with the database's default configuration, as Django's `search`
+  // lookup: `to_tsvector(column) @@ plainto_tsquery(text)`.
+  override fullTextParameters(text: string): unknown[] {
+    return [text];
+  }
+
+  override fullTextMatch(
+    column: Expression<unknown>,
+    parameters: readonly unknown[],
+  ): RawBuilder<boolean> {
+    return sql<boolean>`to_tsvector(coalesce(${column}::text, '')) @@ plainto_tsquery(${parameters[0]})`;
+  }
+
   override orderDirection(descending: boolean, nullable: boolean) {
     // PostgreSQL sorts NULL as the largest value; say otherwise where NULL can occur, and only
     // there, so that indexes on NOT NULL columns still serve the ORDER BY.
@@ -185,6 +213,18 @@ export class PostgresAdapter extends DialectAdapterBase {
       return new DatabaseUnavailableError('The database is unavailable; try again.', options);
     }
     switch (code) {
+      // A malformed value the database refused while comparing (an invalid regular
+      // expression, text that is no date): the client's input, so a 400, never a 500.
+      case '2201B':
+      case '22P02':
+      case '22007':
+      case '22008':
+        return new InvalidLookupValueError(
+          code === '2201B' ? 'Invalid regular expression.' : 'Invalid value for the column.',
+          undefined,
+          undefined,
+          options,
+        );
       case '23505': {
         const columns =
           /Key \(([^)]+)\)=/

@@ -82,6 +82,7 @@ export interface ConditionShape {
 
 type Condition =
   | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
+  | { readonly kind: 'any'; readonly filters: readonly Filter[] }
   | {
       readonly kind: 'custom';
       readonly build: ConditionBuilder;
@@ -183,6 +184,19 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** Drops rows matching every condition. */
   exclude(filter: Filter): QuerySet<M> {
     return this.#withCondition({ kind: 'filter', negate: true, filter });
+  }
+
+  /**
+   * Keeps rows matching at least one of `filters` (each an AND of its entries), as Django's
+   * `Q(a) | Q(b)`; no filters keeps no row.
+   *
+   * @example
+   * ```ts
+   * Book.objects.filterAny([{ title__icontains: 'dune' }, { isbn__istartswith: 'dune' }]);
+   * ```
+   */
+  filterAny(filters: readonly Filter[]): QuerySet<M> {
+    return this.#withCondition({ kind: 'any', filters });
   }
 
   /**
@@ -474,6 +488,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   async create(values: Partial<Row<M>> & Record<string, unknown>): Promise<Row<M>> {
     const db = this.db;
     const data = values as Record<string, unknown>;
+    this.#checkFieldNames(data, 'create()');
     const insert: Record<string, unknown> = {};
     const now = new Date().toISOString();
     for (const field of this.model.fieldList) {
@@ -534,6 +549,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   ): Promise<Row<M>> {
     const db = this.db;
     const current = row as Record<string, unknown>;
+    this.#checkFieldNames(changes, 'updateRow()');
     const values: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changes)) {
       const field = this.model.getField(key);
@@ -606,12 +622,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
       const field = this.model.getField(key);
-      if (!field) {
-        throw new ImproperlyConfigured(
-          'REST_ERR_MODEL_PATH',
-          `update(): ${this.model.name} has no field "${key}".`,
-        );
-      }
+      if (!field) throw this.#unknownField('update()', key);
       set[field.column] = db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
     }
     const query = db.executor.updateTable(this.model.table).set(set).where(this.#matching(db));
@@ -625,6 +636,26 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const query = db.executor.deleteFrom(this.model.table).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
     return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Every key of `data` must be a field of the model (its name or, for a relation, its
+   * column's name `user_id`): a misspelt key would otherwise be dropped without a word, as
+   * Django's `TypeError: Book() got unexpected keyword arguments`.
+   */
+  #checkFieldNames(data: Record<string, unknown>, where: string): void {
+    for (const key in data) {
+      if (!Object.hasOwn(data, key)) continue;
+      if (!this.model.getField(key)) throw this.#unknownField(where, key);
+    }
+  }
+
+  #unknownField(where: string, key: string): ImproperlyConfigured {
+    return new ImproperlyConfigured(
+      'REST_ERR_MODEL_PATH',
+      `${this.model.name}.objects.${where}: ${this.model.name} has no field "${key}". ` +
+        `Fields: ${this.model.fieldList.map((f: AnyModelField) => f.name).join(', ')}.`,
+    );
   }
 
   get #pkRef(): string {
@@ -913,6 +944,11 @@ interface BoundFilter {
   readonly start: number;
 }
 
+/** Alternatives (`filterAny()`): rows matching any of them. */
+interface BoundAny {
+  readonly any: readonly BoundFilter[];
+}
+
 /** A custom condition (`where()`), with the start of its parameters when it has a shape. */
 interface BoundCustom {
   readonly condition: Extract<Condition, { kind: 'custom' }>;
@@ -927,7 +963,7 @@ class BoundWhere {
   readonly shape: string;
   readonly parameters: unknown[];
   readonly cacheable: boolean;
-  readonly #parts: readonly (BoundFilter | BoundCustom)[];
+  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny)[];
   readonly #joins: JoinSet;
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly #where: string;
@@ -936,7 +972,7 @@ class BoundWhere {
     shape: string,
     parameters: unknown[],
     cacheable: boolean,
-    parts: readonly (BoundFilter | BoundCustom)[],
+    parts: readonly (BoundFilter | BoundCustom | BoundAny)[],
     joins: JoinSet,
     where: string,
   ) {
@@ -959,22 +995,36 @@ class BoundWhere {
         );
         continue;
       }
-      let next = part.start;
-      const expressions = part.bindings.map((binding) => {
-        const start = next;
-        next += binding.parameters.length;
-        return binding.expression(
-          EB,
-          binding.parameters.map((_, i) => slot(start + i)),
+      if ('any' in part) {
+        built.push(
+          part.any.length === 0
+            ? sql<SqlBool>`1 = 0`
+            : EB.or(part.any.map((alternative) => filterExpression(alternative, slot))),
         );
-      });
-      const all =
-        expressions.length === 1 ? (expressions[0] as Expression<SqlBool>) : EB.and(expressions);
-      built.push(part.negate ? EB.not(all) : all);
+        continue;
+      }
+      built.push(filterExpression(part, slot));
     }
     if (built.length === 0) return null;
     return built.length === 1 ? (built[0] as Expression<SqlBool>) : EB.and(built);
   }
+}
+
+/** The expression of one bound filter: the AND of its entries (TRUE when it has none). */
+function filterExpression(part: BoundFilter, slot: Slot): Expression<SqlBool> {
+  let next = part.start;
+  const expressions = part.bindings.map((binding) => {
+    const start = next;
+    next += binding.parameters.length;
+    return binding.expression(
+      EB,
+      binding.parameters.map((_, i) => slot(start + i)),
+    );
+  });
+  if (expressions.length === 0) return sql<SqlBool>`1 = 1`;
+  const all =
+    expressions.length === 1 ? (expressions[0] as Expression<SqlBool>) : EB.and(expressions);
+  return part.negate ? EB.not(all) : all;
 }
 
 /**
@@ -991,7 +1041,7 @@ function bindWhere(
   if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
   const where = `${model.name}.filter()`;
   const parameters: unknown[] = [];
-  const parts: (BoundFilter | BoundCustom)[] = [];
+  const parts: (BoundFilter | BoundCustom | BoundAny)[] = [];
   let shape = '';
   let cacheable = true;
   for (let c = 0; c < conditions.length; c++) {
@@ -1007,24 +1057,55 @@ function bindWhere(
       parts.push({ condition, start: parameters.length - (custom ? custom.parameters.length : 0) });
       continue;
     }
-    const start = parameters.length;
-    const bindings: LookupBinding[] = [];
-    let names = '';
-    const filter = condition.filter;
-    const keys = Object.keys(filter);
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k] as string;
-      const { column, lookup } = splitLookup(joins, key, where);
-      const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
-      bindings.push(binding);
-      const values = binding.parameters;
-      for (let i = 0; i < values.length; i++) parameters.push(values[i]);
-      names += `${k ? ',' : ''}${key}:${binding.shape}`;
+    if (condition.kind === 'any') {
+      const alternatives: BoundFilter[] = [];
+      let names = '';
+      for (let f = 0; f < condition.filters.length; f++) {
+        const bound = bindFilter(
+          db,
+          joins,
+          condition.filters[f] as Filter,
+          false,
+          parameters,
+          where,
+        );
+        names += `${f ? '|' : ''}(${bound.names})`;
+        alternatives.push(bound.filter);
+      }
+      shape += `${shape ? '&' : ''}any(${names})`;
+      parts.push({ any: alternatives });
+      continue;
     }
-    shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${names})`;
-    if (bindings.length) parts.push({ negate: condition.negate, bindings, start });
+    const bound = bindFilter(db, joins, condition.filter, condition.negate, parameters, where);
+    shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${bound.names})`;
+    if (bound.filter.bindings.length) parts.push(bound.filter);
   }
   return new BoundWhere(shape, parameters, cacheable, parts, joins, where);
+}
+
+/** Binds one filter's entries, adding their parameters; `names` is the shape of its SQL. */
+function bindFilter(
+  db: Database,
+  joins: JoinSet,
+  filter: Filter,
+  negate: boolean,
+  parameters: unknown[],
+  where: string,
+): { filter: BoundFilter; names: string } {
+  const start = parameters.length;
+  const bindings: LookupBinding[] = [];
+  let names = '';
+  const keys = Object.keys(filter);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    const { column, lookup } = splitLookup(joins, key, where);
+    const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
+    bindings.push(binding);
+    const values = binding.parameters;
+    for (let i = 0; i < values.length; i++) parameters.push(values[i]);
+    names += `${k ? ',' : ''}${key}:${binding.shape}`;
+  }
+  return { filter: { negate, bindings, start }, names };
 }
 
 /** A LIMIT or OFFSET written into SQL: only ever a safe integer. */

@@ -34,6 +34,7 @@ import {
   likePattern,
   type OpenTransaction,
   readIntegerBoolean,
+  type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
@@ -117,6 +118,10 @@ export class SqliteAdapter extends DialectAdapterBase {
    * takes 23 µs, with `LIMIT 2` 6 µs). As numbers in the SQL they cost nothing.
    */
   override readonly inlineLimits = true;
+  // No regular expressions (SQLite has no REGEXP function of its own, and one written in
+  // JavaScript would run a client's pattern on the event loop); full-text search matches
+  // every word with LIKE (an FTS5 table is not created by the migrations).
+  override readonly capabilities = { regex: false, fullTextSearch: false };
 
   #statements: SqliteDatabase | undefined;
   #dialect: LockAwareSqliteDialect | undefined;
@@ -202,24 +207,32 @@ export class SqliteAdapter extends DialectAdapterBase {
   // compare code points.
   override textMatchParameters(
     value: string,
-    mode: 'contains' | 'startswith',
+    mode: TextMatchMode,
     caseInsensitive: boolean,
   ): unknown[] {
     if (caseInsensitive) return [likePattern(value, mode)];
-    return mode === 'contains' ? [value] : [value, value];
+    return mode === 'startswith' ? [value, value] : [value];
   }
 
   override textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
-    mode: 'contains' | 'startswith',
+    mode: TextMatchMode,
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
     const [first, second] = parameters;
     if (caseInsensitive) return sql<boolean>`${column} like ${first} escape '\\'`;
+    if (mode === 'exact') return sql<boolean>`${column} = ${first}`;
     return mode === 'contains'
       ? sql<boolean>`instr(${column}, ${first}) > 0`
       : sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
+  }
+
+  // Dates are stored as YYYY-MM-DD text.
+  override datePart(column: Expression<unknown>, part: 'month' | 'day'): RawBuilder<number> {
+    return part === 'month'
+      ? sql<number>`cast(strftime('%m', ${column}) as integer)`
+      : sql<number>`cast(strftime('%d', ${column}) as integer)`;
   }
 
   override checkModel(model: AnyModel): void {

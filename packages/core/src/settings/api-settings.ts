@@ -36,6 +36,8 @@ export interface APISettings {
   readonly DEFAULT_METADATA_CLASS: MetadataClass;
   /** Query parameter of ordering filters. */
   readonly ORDERING_PARAM: string;
+  /** Query parameter of search filters (`?search=`). */
+  readonly SEARCH_PARAM: string;
   /** Query parameter that picks a renderer (`?format=json`). */
   readonly URL_FORMAT_OVERRIDE: string;
   /**

@@ -25,6 +25,7 @@ export const defaultSettings: APISettings = Object.freeze({
   PAGE_SIZE: null,
   DEFAULT_METADATA_CLASS: SimpleMetadata,
   ORDERING_PARAM: 'ordering',
+  SEARCH_PARAM: 'search',
   URL_FORMAT_OVERRIDE: 'format',
   ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]'],
   MAX_BODY_SIZE: 2.5 * MiB,

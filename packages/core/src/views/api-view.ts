@@ -16,7 +16,12 @@
  */
 import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
 import type { Database } from '../db/database.ts';
-import { DatabaseUnavailableError, DoesNotExist, IntegrityError } from '../db/database-errors.ts';
+import {
+  DatabaseUnavailableError,
+  DoesNotExist,
+  IntegrityError,
+  InvalidLookupValueError,
+} from '../db/database-errors.ts';
 import {
   APIException,
   AuthenticationFailed,
@@ -379,6 +384,9 @@ export class APIView {
     if (error instanceof APIException) exception = error;
     else if (error instanceof DoesNotExist) exception = new NotFound();
     else if (error instanceof DatabaseUnavailableError) exception = new ServiceUnavailable();
+    else if (error instanceof InvalidLookupValueError)
+      // A query value the database refused (an invalid regular expression): the client's.
+      exception = new ValidationError({ detail: [error.message] });
     else if (error instanceof IntegrityError)
       exception = new ValidationError({
         non_field_errors: ['The data conflicts with stored data.'],

@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { InvalidLookupValueError } from '../db/database-errors.ts';
 import { QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
@@ -40,6 +41,14 @@ export interface SerializerClass {
 }
 
 const INTEGER_KEY = /^\d{1,15}$/;
+
+/**
+ * A lookup value the column cannot hold (`/events/2023-02-30/` on a date) is no row: 404, as
+ * DRF's `get_object_or_404` answers Django's ValueError and ValidationError.
+ */
+function notFoundForValue(error: unknown): unknown {
+  return error instanceof InvalidLookupValueError ? new NotFound() : error;
+}
 
 /** The base of model views: configure `queryset` and `serializerClass`. */
 export class GenericAPIView extends APIView {
@@ -107,9 +116,19 @@ export class GenericAPIView extends APIView {
     const filter: Record<string, unknown> = {};
     filter[this.lookupField] = lookup;
     // Unordered, at most two rows; its SQL is planned once per query set (see QuerySet.lookup).
-    const rows = queryset.lookup(filter);
+    let rows: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+    try {
+      rows = queryset.lookup(filter);
+    } catch (error) {
+      throw notFoundForValue(error);
+    }
     if (Array.isArray(rows)) return this.#permitted(rows);
-    return rows.then((found) => this.#permitted(found));
+    return rows.then(
+      (found) => this.#permitted(found),
+      (error) => {
+        throw notFoundForValue(error);
+      },
+    );
   }
 
   #permitted(

@@ -155,17 +155,40 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     const controls: FilterControl[] = [];
     for (const backend of view.getFilterBackends()) {
       const description = backend.describe?.(view);
-      if (!description || typeof description.param !== 'string') continue;
+      if (!description) continue;
+      if (Array.isArray(description.fields)) {
+        // A form of several inputs (the filter set's), as DRF's "Filters" dialog.
+        const fields = description.fields
+          .filter(
+            (f): f is Record<string, unknown> & { param: string } =>
+              typeof (f as { param?: unknown })?.param === 'string',
+          )
+          .map((f) => {
+            const options = choicesOf(f.options);
+            const current = request.queryParam(f.param) ?? '';
+            return {
+              param: f.param,
+              label: typeof f.label === 'string' ? f.label : f.param,
+              ...(options ? { options } : {}),
+              current: options && !options.some((o) => o.value === current) ? '' : current,
+            };
+          });
+        if (fields.length === 0) continue;
+        const names = new Set(fields.map((f) => f.param));
+        controls.push({
+          param: fields[0]?.param as string,
+          title: typeof description.title === 'string' ? description.title : 'Filters',
+          current: '',
+          fields,
+          keep: [...new URLSearchParams(request.queryString)].filter(
+            ([name]) => !names.has(name) && !pageParams.includes(name),
+          ),
+        });
+        continue;
+      }
+      if (typeof description.param !== 'string') continue;
       const param = description.param;
-      const options = Array.isArray(description.options)
-        ? (description.options as unknown[])
-            .filter(
-              (o): o is { value: string; label: string } =>
-                typeof (o as { value?: unknown })?.value === 'string' &&
-                typeof (o as { label?: unknown })?.label === 'string',
-            )
-            .map((o) => ({ value: o.value, label: o.label }))
-        : undefined;
+      const options = choicesOf(description.options);
       const current = request.queryParam(param) ?? '';
       controls.push({
         param,
@@ -467,4 +490,16 @@ function viewNameOf(endpoint: Endpoint): string {
     viewNames.set(endpoint, name);
   }
   return name;
+}
+
+/** The `{ value, label }` choices of a filter's description, or undefined. */
+function choicesOf(options: unknown): { value: string; label: string }[] | undefined {
+  if (!Array.isArray(options)) return undefined;
+  return options
+    .filter(
+      (o): o is { value: string; label: string } =>
+        typeof (o as { value?: unknown })?.value === 'string' &&
+        typeof (o as { label?: unknown })?.label === 'string',
+    )
+    .map((o) => ({ value: o.value, label: o.label }));
 }

@@ -19,8 +19,18 @@ export interface FilterControl {
   /** Choices for a select (`[{ value: '-email', label: 'Email - descending' }]`); none for a text input. */
   readonly options?: readonly { readonly value: string; readonly label: string }[];
   readonly current: string;
+  /** The inputs of a form of several filters (a filter set's); `param` is the first one's. */
+  readonly fields?: readonly FilterFormField[];
   /** Other query parameters to keep (`format`, other filters). */
   readonly keep: readonly (readonly [string, string])[];
+}
+
+/** One input of a form of several filters. */
+export interface FilterFormField {
+  readonly param: string;
+  readonly label: string;
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly current: string;
 }
 
 /** Everything the page shows. */
@@ -126,6 +136,7 @@ function filtersHtml(page: PageContext): SafeHtml {
     const hidden = filter.keep.map(
       ([name, value]) => html`<input${attrs({ type: 'hidden', name, value })}>`,
     );
+    if (filter.fields) return filterFormHtml(page, filter, filter.fields, hidden);
     const control: HtmlValue = filter.options
       ? html`<select${attrs({ id, name: filter.param, 'data-autosubmit': true })}>
 <option value=""${attrs({ selected: filter.current === '' })}>Default</option>
@@ -139,6 +150,32 @@ ${filter.options.map(
 ${hidden}<label for="${id}">${filter.title}</label>${control}<button type="submit" class="btn btn-secondary">Apply</button>
 </form>`;
   })}</section>`;
+}
+
+/** A form of several filters, each labelled, sent together (empty inputs are left out). */
+function filterFormHtml(
+  page: PageContext,
+  filter: FilterControl,
+  fields: readonly FilterFormField[],
+  hidden: HtmlValue,
+): SafeHtml {
+  const inputs = fields.map((field) => {
+    const id = `filterset-${field.param.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const control: HtmlValue = field.options
+      ? html`<select${attrs({ id, name: field.param })}>
+<option value=""${attrs({ selected: field.current === '' })}>---------</option>
+${field.options.map(
+  (o) =>
+    html`<option${attrs({ value: o.value, selected: o.value === field.current })}>${o.label}</option>`,
+)}
+</select>`
+      : html`<input${attrs({ id, name: field.param, value: field.current, type: 'text' })}>`;
+    return html`<div class="filter-field"><label for="${id}">${field.label}</label>${control}</div>`;
+  });
+  return html`<form class="filter filterset" method="get" action="${page.path}" aria-label="${filter.title}" data-drop-empty>
+<fieldset><legend>${filter.title}</legend>
+${hidden}${inputs}<button type="submit" class="btn btn-primary">Apply</button>
+</fieldset></form>`;
 }
 
 function paginationHtml(page: PageContext): SafeHtml | string {

@@ -26,6 +26,19 @@ document.addEventListener('change', (event) => {
   }
 });
 
+// A filter set's form leaves its empty inputs out of the URL (they filter nothing).
+document.addEventListener(
+  'submit',
+  (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches('form[data-drop-empty]')) return;
+    for (const control of form.querySelectorAll('input[name], select[name]')) {
+      if (control.value === '') control.disabled = true;
+    }
+  },
+  true,
+);
+
 /** Turns on the controls that need this script. */
 function enable(root) {
   for (const control of root.querySelectorAll('.needs-js')) control.disabled = false;

@@ -1,0 +1,216 @@
+/**
+ * Search, as DRF's `SearchFilter`: `?search=dune herbert` keeps the rows where every term
+ * matches at least one of the view's `searchFields`. A field's prefix picks how it matches:
+ * none `icontains`, `^` starts with, `=` equals (ignoring case), `@` full-text search
+ * (PostgreSQL's text search; elsewhere every word must be contained), `$` regular expression
+ * (where the database has them: PostgreSQL). Terms are taken literally: `%` and `_` match
+ * themselves.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   queryset = Book.objects.all();
+ *   serializerClass = BookSerializer;
+ *   filterBackends = [SearchFilter];
+ *   searchFields = ['title', '^isbn', '@description'];
+ * }
+ * // GET /books/?search=dune "first edition"
+ * ```
+ * @module
+ */
+import type { Lookup } from '../db/lookups.ts';
+import { lookupsFor } from '../db/lookups.ts';
+import type { Filter, QuerySet } from '../db/query-set.ts';
+import { ValidationError } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { Request } from '../http/request.ts';
+import { defaultSettings } from '../settings/default-settings.ts';
+import { BaseFilterBackend } from './filter-backend.ts';
+import { missingRegex } from './missing-regex.ts';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms.ts';
+
+/** What a view using {@link SearchFilter} may declare. */
+export interface SearchView {
+  /** Paths searched, each with an optional prefix: `^` `=` `@` `$`. */
+  readonly searchFields?: readonly string[] | undefined;
+  readonly queryset?: QuerySet<any> | undefined;
+  readonly request?: Request | undefined;
+}
+
+/** A search field as prepared: its path and the lookup its prefix asks for. */
+export interface SearchField {
+  readonly path: string;
+  readonly lookup: Lookup;
+  /** The key handed to `filter()` (`title__icontains`). */
+  readonly key: string;
+}
+
+const CODE = 'REST_ERR_SEARCH_FIELDS';
+const prepared = new WeakMap<object, readonly SearchField[]>();
+
+/**
+ * Searches a list (see the module). Steps, each a method to override: {@link getSearchFields}
+ * → {@link getSearchTerms} → {@link constructSearch} → {@link filterQueryset}.
+ *
+ * @example
+ * ```ts
+ * class QSearch extends SearchFilter {
+ *   override searchParam = 'q'; // ?q=dune
+ * }
+ * ```
+ */
+export class SearchFilter extends BaseFilterBackend {
+  /** The query parameter; defaults to the `SEARCH_PARAM` setting (`search`). */
+  searchParam: string | undefined = undefined;
+  readonly searchTitle = 'Search';
+  readonly searchDescription = 'A search term.';
+  /** The lookup of each prefix (DRF's `lookup_prefixes`). */
+  readonly lookupPrefixes: Readonly<Record<string, Lookup>> = {
+    '^': 'istartswith',
+    '=': 'iexact',
+    '@': 'search',
+    $: 'iregex',
+  };
+
+  getSearchParam(request: Request | undefined): string {
+    return this.searchParam ?? request?.settings.SEARCH_PARAM ?? defaultSettings.SEARCH_PARAM;
+  }
+
+  /** The view's search fields, prepared and checked once per view class. */
+  getSearchFields(view: SearchView): readonly SearchField[] {
+    let found = prepared.get(view.constructor);
+    if (!found) {
+      found = this.#prepare(view);
+      prepared.set(view.constructor, found);
+    }
+    return found;
+  }
+
+  /**
+   * The terms of this request: split on spaces and commas, quoted phrases kept whole; over
+   * {@link MAX_SEARCH_LENGTH} characters or {@link MAX_SEARCH_TERMS} terms is a 400.
+   */
+  getSearchTerms(request: Request): string[] {
+    const param = this.getSearchParam(request);
+    const text = request.queryParam(param) ?? '';
+    if (text.length > MAX_SEARCH_LENGTH) {
+      throw new ValidationError({
+        [param]: [`Ensure this value has at most ${MAX_SEARCH_LENGTH} characters.`],
+      });
+    }
+    const terms = searchTerms(text);
+    if (terms.length > MAX_SEARCH_TERMS) {
+      throw new ValidationError({ [param]: [`Use at most ${MAX_SEARCH_TERMS} search terms.`] });
+    }
+    return terms;
+  }
+
+  /**
+   * The query set narrowed by `terms`: each term must match one of the fields. Fields reach
+   * only across to-one relations (ForeignKey, OneToOneField), so a row can match through
+   * them at most once: results are distinct without DISTINCT.
+   */
+  constructSearch(
+    queryset: QuerySet<any>,
+    fields: readonly SearchField[],
+    terms: readonly string[],
+  ): QuerySet<any> {
+    let result = queryset;
+    for (const term of terms) {
+      result = result.filterAny(fields.map((field): Filter => ({ [field.key]: term })));
+    }
+    return result;
+  }
+
+  override filterQueryset(
+    request: Request,
+    queryset: QuerySet<any>,
+    view: SearchView,
+  ): QuerySet<any> {
+    const fields = this.getSearchFields(view);
+    if (fields.length === 0) return queryset;
+    const terms = this.getSearchTerms(request);
+    if (terms.length === 0) return queryset;
+    return this.constructSearch(queryset, fields, terms);
+  }
+
+  /**
+   * Start-up check (called by the router): every path must be a text field of the model
+   * (across to-one relations), and a `$` field needs a database with regular expressions.
+   */
+  check(view: SearchView): void {
+    const fields = this.getSearchFields(view);
+    if (!fields.some((field) => field.lookup === 'iregex')) return;
+    const vendor = missingRegex(view.queryset);
+    if (vendor) {
+      throw new ImproperlyConfigured(
+        CODE,
+        `${view.constructor.name}.searchFields: "$" searches by regular expression, which ${vendor} does not have; ` +
+          'use "^", "=", "@" or no prefix, or a database whose adapter declares capabilities.regex (PostgreSQL).',
+      );
+    }
+  }
+
+  getSchemaOperationParameters(view: SearchView): Record<string, unknown>[] {
+    if (this.getSearchFields(view).length === 0) return [];
+    return [
+      {
+        name: this.getSearchParam(view.request),
+        required: false,
+        in: 'query',
+        description: this.searchDescription,
+        schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH },
+      },
+    ];
+  }
+
+  /** The browsable API's search box. */
+  describe(view: SearchView): Record<string, unknown> | undefined {
+    if (this.getSearchFields(view).length === 0) return undefined;
+    return { param: this.getSearchParam(view.request), title: this.searchTitle };
+  }
+
+  #prepare(view: SearchView): readonly SearchField[] {
+    const where = `${view.constructor.name}.searchFields`;
+    const declared = view.searchFields;
+    if (declared === undefined || declared === null) return [];
+    if (!Array.isArray(declared)) {
+      throw new ImproperlyConfigured(
+        CODE,
+        `${where} must be a list of paths, each with an optional prefix (['title', '^isbn', '=user__email']).`,
+      );
+    }
+    const model = view.queryset?.model;
+    if (!model) {
+      throw new ImproperlyConfigured(
+        CODE,
+        `${where} needs the view's queryset to know the model: set queryset on the view.`,
+      );
+    }
+    return declared.map((entry: unknown) => {
+      if (typeof entry !== 'string' || entry === '') {
+        throw new ImproperlyConfigured(CODE, `${where}: ${JSON.stringify(entry)} is not a path.`);
+      }
+      const prefix = entry[0] as string;
+      const lookup: Lookup = this.lookupPrefixes[prefix] ?? 'icontains';
+      const path = Object.hasOwn(this.lookupPrefixes, prefix) ? entry.slice(1) : entry;
+      let field: ReturnType<typeof model.resolvePath>['field'];
+      try {
+        field = model.resolvePath(path, `${where}: "${entry}"`).field;
+      } catch (error) {
+        if (!(error instanceof ImproperlyConfigured)) throw error;
+        throw new ImproperlyConfigured(
+          CODE,
+          `${error.message} Search text fields of ${model.name}, across relations with "__".`,
+        );
+      }
+      if (!lookupsFor(field).has(lookup) || !field.isText) {
+        throw new ImproperlyConfigured(
+          CODE,
+          `${where}: "${entry}" is a ${field.kind} field; search text fields (char, text, email, url) only, or filter it with DjangoFilterBackend.`,
+        );
+      }
+      return Object.freeze({ path, lookup, key: `${path}__${lookup}` });
+    });
+  }
+}
