@@ -1,8 +1,10 @@
 /**
  * Faults of the database under load:
  *
- * - PostgreSQL restarted while clients write and read (only where TEST_POSTGRES_URL names a
- *   server on this machine that `pg_ctlcluster` can restart; skipped with a notice otherwise):
+ * - PostgreSQL restarted while clients write and read (only where TEST_POSTGRES_RESTART=1 says
+ *   the server may be restarted — `.ci/run` sets it — and TEST_POSTGRES_URL names a server on
+ *   this machine that `pg_ctlcluster` can restart; skipped with a notice otherwise; a restart
+ *   would cut every other client of a shared server, such as a developer's other test runs):
  *   requests during the outage answer 503 `{"detail": ...}` within the connection timeout (no
  *   hang, never a 500), the service recovers by itself once the server is back, and no request
  *   leaves a partial record (a stored file without its row, a row without its file, a PATCH
@@ -31,6 +33,8 @@ const UNAVAILABLE = '{"detail":"Service temporarily unavailable, try again later
 function restartSkip(): string | false {
   const url = testPostgresUrl();
   if (!url) return 'TEST_POSTGRES_URL is not set: PostgreSQL restart test skipped';
+  if (process.env.TEST_POSTGRES_RESTART !== '1')
+    return 'TEST_POSTGRES_RESTART=1 is not set (it restarts the whole server): PostgreSQL restart test skipped';
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(host))
     return `PostgreSQL at ${host} is not on this machine: restart test skipped`;
