@@ -108,7 +108,7 @@ class StockSerializer extends ModelSerializer.with({
   nestedProxyField: true,
 }) {}
 
-class BookSerializer extends ModelSerializer.with({
+export class BookSerializer extends ModelSerializer.with({
   model: Book,
   fields: ['id', 'title', 'author', 'publishing', 'stock'],
   declaredFields: {
@@ -191,27 +191,23 @@ try {
  */
 export const WIRE_TYPES_TS = `import type { CreateInput, PartialInput, Representation } from '@restframework/core';
 import { ModelSerializer } from '@restframework/tricks';
+import type { BookSerializer } from './app.ts';
 import { Book } from './models.ts';
-
-class StockSerializer extends ModelSerializer.with({
-  model: Book,
-  fields: ['price', 'state'],
-  nestedProxyField: true,
-}) {}
-
-class BookSerializer extends ModelSerializer.with({
-  model: Book,
-  fields: ['id', 'title', 'stock'],
-  declaredFields: { stock: new StockSerializer() },
-}) {}
 
 type NewBook = CreateInput<BookSerializer>;
 
-export const ok: NewBook = { title: 'Dune', stock: { price: '9.99', state: 'in_progress' } };
+const publishing = { isbn: 'D-1' };
+export const ok: NewBook = { title: 'Dune', publishing, stock: { price: '9.99', state: 'in_progress' } };
 // @ts-expect-error: no title.
-export const noTitle: NewBook = { stock: { price: '9.99' } };
-// @ts-expect-error: 'sold' is no state.
-export const sold: NewBook = { title: 'Sold', stock: { price: '1.00', state: 'sold' } };
+export const noTitle: NewBook = { publishing, stock: { price: '9.99' } };
+// @ts-expect-error: no isbn, a NOT NULL column without a default.
+export const noIsbn: NewBook = { title: 'Dune', publishing: {}, stock: { price: '9.99' } };
+export const sold: NewBook = {
+  title: 'Sold',
+  publishing,
+  // @ts-expect-error: 'sold' is no state.
+  stock: { price: '1.00', state: 'sold' },
+};
 export const patch: PartialInput<BookSerializer> = { stock: { state: 'published' } };
 export const title: Representation<BookSerializer>['title'] = 'Dune';
 export const id: Representation<BookSerializer>['id'] = 1;
