@@ -9,6 +9,7 @@ import type { AnyModelField } from '../models/model-field.ts';
 import {
   CheckViolationError,
   DatabaseUnavailableError,
+  DataError,
   ForeignKeyViolationError,
   NotNullViolationError,
   UniqueViolationError,
@@ -211,6 +212,9 @@ export class PostgresAdapter extends DialectAdapterBase {
           options,
         );
       default:
+        // Class 22, data exception: a value the server cannot take (invalid byte sequence,
+        // numeric value out of range, ...).
+        if (code?.startsWith('22')) return new DataError(message, options);
         return error;
     }
   }

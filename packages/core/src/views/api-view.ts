@@ -16,7 +16,12 @@
  */
 import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
 import type { Database } from '../db/database.ts';
-import { DatabaseUnavailableError, DoesNotExist, IntegrityError } from '../db/database-errors.ts';
+import {
+  DatabaseUnavailableError,
+  DataError,
+  DoesNotExist,
+  IntegrityError,
+} from '../db/database-errors.ts';
 import {
   APIException,
   AuthenticationFailed,
@@ -72,6 +77,23 @@ function instances<T>(classes: readonly (new () => T)[]): T[] {
   const made = new Array<T>(classes.length);
   for (let i = 0; i < classes.length; i++) made[i] = new (classes[i] as new () => T)();
   return made;
+}
+
+/**
+ * 415 for a body in a `Content-Encoding` (gzip, br, ...): parsers read bytes as they came, so
+ * a compressed body would be parsed as garbage, and a body labelled as compressed but sent as
+ * it is would be taken on a label the server ignored. `identity` is the only coding accepted;
+ * the answer says so in `Accept-Encoding` (RFC 9110, 15.5.16).
+ */
+function refuseContentEncoding(request: Request): void {
+  const coding = request.raw.headers['content-encoding'];
+  if (coding === undefined || /^\s*(?:identity\s*)?$/i.test(coding)) return;
+  const error = new UnsupportedMediaType(
+    '',
+    'Unsupported Content-Encoding in request: send the body uncompressed.',
+  );
+  error.headers['Accept-Encoding'] = 'identity';
+  throw error;
 }
 
 /** The base view. Configure it with the fields below; override the `get*` seams. */
@@ -309,6 +331,7 @@ export class APIView {
     if (!mediaType) return {};
     const parser = new this.contentNegotiationClass().selectParser(request, this.getParsers());
     if (!parser) throw new UnsupportedMediaType(String(request.raw.headers['content-type']));
+    refuseContentEncoding(request);
     return parser.parse(request, this.getParserContext());
   }
 
@@ -371,7 +394,8 @@ export class APIView {
 
   /**
    * Turns an error into a response: API errors keep their status and body, a missing row is
-   * 404, an unavailable database 503, a stray integrity error 400; anything else is logged
+   * 404, an unavailable database 503, a stray integrity error or a value the database refused
+   * 400; anything else is logged
    * and answered 500 without internals.
    */
   handleException(error: unknown): Response {
@@ -382,6 +406,10 @@ export class APIView {
     else if (error instanceof IntegrityError)
       exception = new ValidationError({
         non_field_errors: ['The data conflicts with stored data.'],
+      });
+    else if (error instanceof DataError)
+      exception = new ValidationError({
+        non_field_errors: ['The data holds a value the database cannot store.'],
       });
     else {
       this.request?.raw.log.error({ err: error }, 'unhandled error in view');
