@@ -35,6 +35,11 @@ export {
 } from './db/query-set.ts';
 export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
 export {
+  logUnavailable,
+  UNAVAILABLE_LOG_INTERVAL_MS,
+  type WarningLog,
+} from './db/unavailable-log.ts';
+export {
   API_EXCEPTIONS,
   APIException,
   AuthenticationFailed,

@@ -36,6 +36,13 @@ export interface DatabaseOptions {
   /** PostgreSQL statement timeout in ms (default 30000). */
   readonly statementTimeoutMs?: number;
   /**
+   * PostgreSQL: how long a statement waits for a lock another transaction holds before the
+   * request answers 503, in ms (default 5000; 0 for no limit). Without it a table held under
+   * an exclusive lock keeps every request to it, and its pool connection, until the
+   * statement timeout. (SQLite waits for its lock for `connectionTimeoutMs`.)
+   */
+  readonly lockTimeoutMs?: number;
+  /**
    * PostgreSQL: prepare each query once per connection (default true); turn it off behind a
    * pooler that does not keep prepared statements.
    */
@@ -347,6 +354,7 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
       ...(options.statementTimeoutMs !== undefined
         ? { statementTimeoutMs: options.statementTimeoutMs }
         : {}),
+      ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
       ...(options.preparedStatements !== undefined
         ? { preparedStatements: options.preparedStatements }
         : {}),

@@ -22,6 +22,7 @@ import {
   DoesNotExist,
   IntegrityError,
 } from '../db/database-errors.ts';
+import { logUnavailable } from '../db/unavailable-log.ts';
 import {
   APIException,
   AuthenticationFailed,
@@ -402,8 +403,11 @@ export class APIView {
     let exception: APIException;
     if (error instanceof APIException) exception = error;
     else if (error instanceof DoesNotExist) exception = new NotFound();
-    else if (error instanceof DatabaseUnavailableError) exception = new ServiceUnavailable();
-    else if (error instanceof IntegrityError)
+    else if (error instanceof DatabaseUnavailableError) {
+      // Once per interval, not once per request: an outage fails every request alike.
+      logUnavailable(this.request?.raw.log, error);
+      exception = new ServiceUnavailable();
+    } else if (error instanceof IntegrityError)
       exception = new ValidationError({
         non_field_errors: ['The data conflicts with stored data.'],
       });
