@@ -40,6 +40,7 @@ import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
+import { guardConnections } from './connection-guard.ts';
 
 /** Options of {@link restFramework}. */
 export interface RestFrameworkOptions {
@@ -197,6 +198,16 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   // client got no answer at all. The toolkit serves no tunnels: 405, as for any other method
   // no route takes. An app that serves CONNECT itself (a listener of its own) keeps it.
   if (app.server.listenerCount('connect') === 0) app.server.on('connect', refuseConnect);
+  // Connections whose client does not read: a bound on how long an answer waits, and on how
+  // many answers queue on one connection.
+  const stopGuard = guardConnections(app.server, {
+    writeTimeoutMs: settings.RESPONSE_WRITE_TIMEOUT,
+    maxPendingResponses: settings.MAX_PENDING_RESPONSES,
+  });
+  app.addHook('onClose', (_instance, done) => {
+    stopGuard();
+    done();
+  });
 
   app.setNotFoundHandler((_request, reply) =>
     sendResponse(undefined, null, new Response(new NotFound().toJSON(), 404), reply),

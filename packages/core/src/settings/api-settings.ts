@@ -57,6 +57,16 @@ export interface APISettings {
   readonly MAX_UPLOAD_PARTS: number;
   /** The largest text value of a multipart part, in bytes (413 above). */
   readonly MAX_UPLOAD_FIELD_SIZE: number;
+  /**
+   * How long an answer may wait for a client that does not read it, in ms (no byte of it
+   * taken for that long); the connection is closed after that. 0 for no limit.
+   */
+  readonly RESPONSE_WRITE_TIMEOUT: number;
+  /**
+   * The most answers one connection may have pending at once (pipelined requests whose
+   * answers are not yet written); one more closes the connection. 0 for no limit.
+   */
+  readonly MAX_PENDING_RESPONSES: number;
   /** Where uploaded files are stored (used by the default storage). */
   readonly MEDIA_ROOT: string;
   /** The URL prefix where stored files are served. */

@@ -32,6 +32,8 @@ export const defaultSettings: APISettings = Object.freeze({
   MAX_UPLOAD_BODY_SIZE: 100 * MiB,
   MAX_UPLOAD_PARTS: 1000,
   MAX_UPLOAD_FIELD_SIZE: 2.5 * MiB,
+  RESPONSE_WRITE_TIMEOUT: 30_000,
+  MAX_PENDING_RESPONSES: 32,
   MEDIA_ROOT: 'media',
   MEDIA_URL: '/media/',
   STORAGE: null,
