@@ -21,7 +21,7 @@ import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
-import { formKeyTooDeep, tooDeep } from './body-text.ts';
+import { decodeStrictly, formKeyTooDeep, tooDeep } from './body-text.ts';
 import { MultipartError, multipartParts } from './multipart-parts.ts';
 import { BaseParser, type ParserContext, UNPARSED_BODY } from './parser.ts';
 
@@ -111,9 +111,9 @@ export class MultiPartParser extends BaseParser {
               `A form value is larger than ${MAX_UPLOAD_FIELD_SIZE} bytes.`,
             );
           }
-          total += Buffer.byteLength(part.value);
+          total += part.value.length;
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = part.value;
+          data[part.fieldname] = textValue(request, part.value);
           continue;
         }
         if (!part.filename) {
@@ -240,6 +240,21 @@ export class MultiPartParser extends BaseParser {
     }
     return size;
   }
+}
+
+/** Characters past Latin-1: the part named a charset of its own, and busboy decoded it. */
+const DECODED = /[^\u0000-\u00ff]/;
+
+/**
+ * A text part's value: busboy hands the bytes of a part without a charset as Latin-1 (see
+ * `multipartParts`); they are decoded here strictly, in the body's charset (UTF-8 unless the
+ * `Content-Type` names another), so bytes that are not valid text are a 400, not a U+FFFD.
+ */
+function textValue(request: Request, value: string): string {
+  if (DECODED.test(value)) return value;
+  // Plain ASCII reads the same in every charset the parser takes.
+  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  return decodeStrictly(request, Buffer.from(value, 'latin1'), 'Multipart form parse error');
 }
 
 /**
