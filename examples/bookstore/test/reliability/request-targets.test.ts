@@ -133,6 +133,30 @@ describe('request targets and body labels over a socket', () => {
     }
   });
 
+  it('decodes a body in the charset its Content-Type names, and refuses one it does not know', async () => {
+    const cases: [string, Buffer, number, string | null][] = [
+      ['application/json; charset=iso-8859-1', Buffer.from('{"name": "Zoë"}', 'latin1'), 200, 'Zoë'],
+      ['application/json; charset="UTF-8"', Buffer.from('{"name": "Zoë"}'), 200, 'Zoë'],
+      ['application/json; charset=utf-16le', Buffer.from('{"name": "Zoë"}', 'utf16le'), 200, 'Zoë'],
+      ['application/x-www-form-urlencoded; charset=iso-8859-1', Buffer.from('name=Zo%EB'), 200, 'Zoë'],
+      ['application/json', Buffer.from('{"name": "Zo\xeb"}', 'latin1'), 400, null],
+      ['application/x-www-form-urlencoded', Buffer.from('name=Zo%EB'), 400, null],
+      ['application/json; charset=no-such-charset', Buffer.from('{"name": "x"}'), 415, null],
+    ];
+    for (const [type, payload, status, name] of cases) {
+      const before_ = await snapshot(store.db, store.media);
+      const response = await send(store.app, {
+        method: 'PATCH',
+        url: '/books/api/authors/1/',
+        payload,
+        headers: { 'content-type': type },
+      });
+      assert.equal(response.statusCode, status, `${type}: ${response.body}`);
+      if (name === null) assert.deepEqual(await snapshot(store.db, store.media), before_, type);
+      else assert.equal((response.json() as { name: string }).name, name, type);
+    }
+  });
+
   it('refuses a malformed Content-Type and any Content-Encoding with 415, changing nothing', async () => {
     const before_ = await snapshot(store.db, store.media);
     const contentType = fc.oneof(
