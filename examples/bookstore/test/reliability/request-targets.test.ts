@@ -45,7 +45,6 @@ describe('request targets and body labels over a socket', () => {
   let store: Bookstore;
   let port: number;
   before(async () => {
-    // A second page exists, so lists carry `next` links.
     store = await startBookstore(sqlite);
     port = await listen(store.app);
   });
@@ -135,10 +134,20 @@ describe('request targets and body labels over a socket', () => {
 
   it('decodes a body in the charset its Content-Type names, and refuses one it does not know', async () => {
     const cases: [string, Buffer, number, string | null][] = [
-      ['application/json; charset=iso-8859-1', Buffer.from('{"name": "Zoë"}', 'latin1'), 200, 'Zoë'],
+      [
+        'application/json; charset=iso-8859-1',
+        Buffer.from('{"name": "Zoë"}', 'latin1'),
+        200,
+        'Zoë',
+      ],
       ['application/json; charset="UTF-8"', Buffer.from('{"name": "Zoë"}'), 200, 'Zoë'],
       ['application/json; charset=utf-16le', Buffer.from('{"name": "Zoë"}', 'utf16le'), 200, 'Zoë'],
-      ['application/x-www-form-urlencoded; charset=iso-8859-1', Buffer.from('name=Zo%EB'), 200, 'Zoë'],
+      [
+        'application/x-www-form-urlencoded; charset=iso-8859-1',
+        Buffer.from('name=Zo%EB'),
+        200,
+        'Zoë',
+      ],
       ['application/json', Buffer.from('{"name": "Zo\xeb"}', 'latin1'), 400, null],
       ['application/x-www-form-urlencoded', Buffer.from('name=Zo%EB'), 400, null],
       ['application/json; charset=no-such-charset', Buffer.from('{"name": "x"}'), 415, null],

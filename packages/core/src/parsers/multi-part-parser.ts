@@ -242,18 +242,17 @@ export class MultiPartParser extends BaseParser {
   }
 }
 
-/** Characters past Latin-1: the part named a charset of its own, and busboy decoded it. */
-const DECODED = /[^\u0000-\u00ff]/;
-
 /**
  * A text part's value: busboy hands the bytes of a part without a charset as Latin-1 (see
  * `multipartParts`); they are decoded here strictly, in the body's charset (UTF-8 unless the
  * `Content-Type` names another), so bytes that are not valid text are a 400, not a U+FFFD.
  */
 function textValue(request: Request, value: string): string {
-  if (DECODED.test(value)) return value;
-  // Plain ASCII reads the same in every charset the parser takes.
-  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  let highest = 0;
+  for (let i = 0; i < value.length; i++) highest = Math.max(highest, value.charCodeAt(i));
+  // Plain ASCII reads the same in every charset the parser takes; a character past Latin-1
+  // means the part named a charset of its own, and busboy decoded it already.
+  if (highest < 0x80 || highest > 0xff) return value;
   return decodeStrictly(request, Buffer.from(value, 'latin1'), 'Multipart form parse error');
 }
 
