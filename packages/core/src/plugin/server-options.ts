@@ -30,11 +30,19 @@ export interface ServerOptionsInput {
    * that. Default 30 000.
    */
   readonly requestTimeout?: number;
+  /**
+   * How long an idle connection stays open after its last answer, in ms (default 72 000,
+   * Fastify's own, longer than a load balancer's usual 60 s). It is also the bound for a
+   * client that never reads answers small enough to sit whole in the kernel's buffers: to the
+   * server such a connection is idle.
+   */
+  readonly keepAliveTimeout?: number;
 }
 
 /** What {@link serverOptions} returns: options for `Fastify()`. */
 export interface ToolkitServerOptions {
   readonly requestTimeout: number;
+  readonly keepAliveTimeout: number;
   readonly http: {
     readonly requestTimeout: number;
     readonly headersTimeout: number;
@@ -54,6 +62,7 @@ export function serverOptions(input: ServerOptionsInput = {}): ToolkitServerOpti
   const requestTimeout = input.requestTimeout ?? 30_000;
   return {
     requestTimeout,
+    keepAliveTimeout: input.keepAliveTimeout ?? 72_000,
     http: {
       requestTimeout,
       headersTimeout: requestTimeout,
