@@ -20,6 +20,7 @@ import {
   openApi,
   PageNumberPagination,
   restFramework,
+  type SettingsInput,
   serveMedia,
   serverOptions,
 } from '@restframework/core';
@@ -43,6 +44,8 @@ export interface BookstoreOptions {
    * stops sending gets a 408 and its connection is closed, so it cannot hold a socket forever.
    */
   readonly requestTimeout?: number;
+  /** Core settings on top of the bookstore's own (tests use short limits). */
+  readonly settings?: SettingsInput;
 }
 
 /** The books router (`/books/api/`): books, proxy-books, authors, books-nullable. */
@@ -80,6 +83,7 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
       MEDIA_ROOT: options.mediaRoot ?? 'media',
       MEDIA_URL: '/media/',
       ...(options.allowedHosts ? { ALLOWED_HOSTS: options.allowedHosts } : {}),
+      ...options.settings,
     },
   });
   // Uploaded files under MEDIA_URL, served so that a browser never runs them as a page here.

@@ -13,6 +13,7 @@ export {
   CheckViolationError,
   DatabaseError,
   DatabaseUnavailableError,
+  DataError,
   DoesNotExist,
   ForeignKeyViolationError,
   IntegrityError,
@@ -42,6 +43,11 @@ export {
   QuerySet,
 } from './db/query-set.ts';
 export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
+export {
+  logUnavailable,
+  UNAVAILABLE_LOG_INTERVAL_MS,
+  type WarningLog,
+} from './db/unavailable-log.ts';
 export {
   API_EXCEPTIONS,
   APIException,
@@ -79,6 +85,8 @@ export {
   type FieldOptions,
   type JsonSchema,
   type JsonSchemaOptions,
+  markQueriesDatabase,
+  queriesDatabase,
   type RequestLike,
   type RunContext,
   type SerializerContext,

@@ -982,6 +982,41 @@ for (const dialect of testDialects()) {
       assert.match(ansiQuoted(patched[0]), /set "title" = (\?|\$1) where/);
     });
 
+    it('never queries for uniqueness with a value another check refused', async () => {
+      // Table-driven: each value fails a check that runs before the unique one (a NUL, which
+      // PostgreSQL cannot even compare; a lone surrogate; a value too long for the column).
+      const cases: [string, string][] = [
+        ['978\u0000', 'Null characters are not allowed.'],
+        ['978\uD800', 'Surrogate characters are not allowed: U+D800.'],
+        ['9'.repeat(1000), 'Ensure this field has no more than 20 characters.'],
+      ];
+      for (const [isbn, message] of cases) {
+        let queries = 0;
+        const stop = db.onQuery(() => queries++);
+        const serializer = new BookSerializer({ data: { ...dune, isbn } });
+        try {
+          assert.equal(await serializer.isValid(), false);
+        } finally {
+          stop();
+        }
+        assert.deepEqual((serializer.errors as Record<string, unknown>).isbn, [message]);
+        assert.equal(
+          queries,
+          0,
+          `the unique check queried with ${JSON.stringify(isbn.slice(0, 10))}`,
+        );
+      }
+      // A value the other checks accept is still checked against the table.
+      const first = new BookSerializer({ data: dune });
+      assert.equal(await first.isValid(), true);
+      await first.save();
+      const again = new BookSerializer({ data: dune });
+      assert.equal(await again.isValid(), false);
+      assert.deepEqual((again.errors as Record<string, unknown>).isbn, [
+        'book with this isbn already exists.',
+      ]);
+    });
+
     it('accepts its own unique value on update', async () => {
       const book = await Book.objects.create(dune);
       const serializer = new BookSerializer({

@@ -49,6 +49,15 @@ export class CheckViolationError extends IntegrityError {
   override readonly name = 'CheckViolationError';
 }
 
+/**
+ * The database refused a value it cannot hold or compare (PostgreSQL's class 22: a NUL
+ * character in text, a number out of range). The answer is 400: such a value can only come
+ * from a client, past a check that should have refused it.
+ */
+export class DataError extends DatabaseError {
+  override readonly name: string = 'DataError';
+}
+
 /** The database cannot be reached, is shutting down, or stayed locked past the timeout. */
 export class DatabaseUnavailableError extends DatabaseError {
   override readonly name = 'DatabaseUnavailableError';
@@ -84,7 +93,7 @@ export class MultipleObjectsReturned extends DatabaseError {
  * }
  * ```
  */
-export class InvalidLookupValueError extends DatabaseError {
+export class InvalidLookupValueError extends DataError {
   override readonly name = 'InvalidLookupValueError';
   /** The model field compared with, when known. */
   readonly field: { readonly name: string } | undefined;

@@ -46,6 +46,7 @@ export function requireServerOptions(options: {
   readonly poolSize?: unknown;
   readonly connectionTimeoutMs?: unknown;
   readonly statementTimeoutMs?: unknown;
+  readonly lockTimeoutMs?: unknown;
 }): void {
   requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
   requireWholeNumber('connectionTimeoutMs', options.connectionTimeoutMs, 0, 'milliseconds');
@@ -55,6 +56,7 @@ export function requireServerOptions(options: {
     0,
     'milliseconds; 0 for no limit',
   );
+  requireWholeNumber('lockTimeoutMs', options.lockTimeoutMs, 0, 'milliseconds; 0 for no limit');
 }
 
 function describe(value: unknown): string {

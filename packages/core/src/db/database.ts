@@ -37,6 +37,13 @@ export interface DatabaseOptions {
   /** PostgreSQL and MySQL statement timeout in ms (default 30000). */
   readonly statementTimeoutMs?: number;
   /**
+   * PostgreSQL: how long a statement waits for a lock another transaction holds before the
+   * request answers 503, in ms (default 5000; 0 for no limit). Without it a table held under
+   * an exclusive lock keeps every request to it, and its pool connection, until the
+   * statement timeout. (SQLite waits for its lock for `connectionTimeoutMs`.)
+   */
+  readonly lockTimeoutMs?: number;
+  /**
    * PostgreSQL: prepare each query once per connection (default true); turn it off behind a
    * pooler that does not keep prepared statements.
    */
@@ -372,5 +379,6 @@ function serverOptions(options: DatabaseOptions) {
     ...(options.statementTimeoutMs !== undefined
       ? { statementTimeoutMs: options.statementTimeoutMs }
       : {}),
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
   };
 }

@@ -38,11 +38,13 @@ export interface MysqlAdapterOptions {
   readonly poolSize?: number;
   /** How long a request waits for a connection before a 503, in ms (default 5000). */
   readonly connectionTimeoutMs?: number;
-  /**
-   * The server stops a statement running longer than this, and a write waiting this long for
-   * a row lock, in ms (default 30000; 0 for no limit on statements).
-   */
+  /** The server stops a statement running longer than this, in ms (default 30000; 0: no limit). */
   readonly statementTimeoutMs?: number;
+  /**
+   * A write waits this long for a row lock another transaction holds, then answers 503, in ms
+   * (default 5000; InnoDB counts whole seconds, so it is rounded up; 0: the server's own 50 s).
+   */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -107,6 +109,10 @@ export class MysqlAdapter extends DialectAdapterBase {
     this.#options = Object.freeze({ ...options });
   }
 
+  override get lockTimeoutMs(): number {
+    return this.#options.lockTimeoutMs ?? 5000;
+  }
+
   createDialect(): Dialect {
     const pool = createMysqlPool({
       url: this.#options.connectionString.replace(/^mariadb:/, 'mysql:'),
@@ -114,9 +120,10 @@ export class MysqlAdapter extends DialectAdapterBase {
       connectionTimeoutMs: this.#options.connectionTimeoutMs ?? 5000,
     });
     const statementMs = this.#options.statementTimeoutMs ?? 30000;
+    const lockMs = this.lockTimeoutMs;
     return new MysqlDialect({
       pool,
-      onCreateConnection: (connection) => prepareSession(connection, statementMs),
+      onCreateConnection: (connection) => prepareSession(connection, statementMs, lockMs),
     });
   }
 
@@ -277,11 +284,15 @@ function limitProblem(field: AnyModelField): string | undefined {
 }
 
 /** Sets up a new connection's session (see `SESSION`), with its timeouts. */
-async function prepareSession(connection: DatabaseConnection, statementMs: number): Promise<void> {
+async function prepareSession(
+  connection: DatabaseConnection,
+  statementMs: number,
+  lockMs: number,
+): Promise<void> {
   for (const statement of SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
   // 0 is no limit: the server's own lock wait timeout (50 s by default) then applies.
-  if (statementMs > 0) {
-    const seconds = Math.ceil(statementMs / 1000);
+  if (lockMs > 0) {
+    const seconds = Math.ceil(lockMs / 1000);
     await connection.executeQuery(
       CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
     );

@@ -8,6 +8,7 @@ import type { AnyModel } from '../models/model.ts';
 import {
   CheckViolationError,
   DatabaseUnavailableError,
+  DataError,
   ForeignKeyViolationError,
   InvalidLookupValueError,
   NotNullViolationError,
@@ -36,6 +37,11 @@ const ER = {
   QUERY_TIMEOUT: 3024,
   /** MariaDB: Regex error '...' (an invalid pattern). */
   REGEXP_ERROR: 1139,
+  /** Data too long for column; out of range; an incorrect value (strict mode). */
+  DATA_TOO_LONG: 1406,
+  OUT_OF_RANGE: 1264,
+  TRUNCATED_WRONG_VALUE: 1292,
+  INCORRECT_VALUE: 1366,
 } as const;
 
 /** MySQL 8 (ICU): ER_REGEXP_PATTERN_SYNTAX and the other ER_REGEXP_* errors. */
@@ -145,6 +151,13 @@ export function translateMysqlError(error: unknown, model: AnyModel | undefined)
         'The database did not answer in time; try again.',
         options,
       );
+    // A value the column cannot hold, past the checks that should have refused it: a 400, as
+    // PostgreSQL's class 22.
+    case ER.DATA_TOO_LONG:
+    case ER.OUT_OF_RANGE:
+    case ER.TRUNCATED_WRONG_VALUE:
+    case ER.INCORRECT_VALUE:
+      return new DataError(message, options);
     default:
       return error;
   }

@@ -19,6 +19,7 @@ import { requireOptional } from '../utils/optional-dependency.ts';
 import {
   CheckViolationError,
   DatabaseUnavailableError,
+  DataError,
   ForeignKeyViolationError,
   InvalidLookupValueError,
   NotNullViolationError,
@@ -44,6 +45,12 @@ export interface PostgresAdapterOptions {
   readonly connectionTimeoutMs?: number;
   /** The server cancels a statement running longer than this, in ms (default 30000). */
   readonly statementTimeoutMs?: number;
+  /**
+   * The server cancels a statement that waits longer than this for a lock (a table or row
+   * another transaction holds), in ms (default 5000; 0 for no limit): the request answers 503
+   * instead of holding a pool connection until the statement timeout.
+   */
+  readonly lockTimeoutMs?: number;
   /**
    * Prepare each query once per connection as a named statement (default true). Turn it off
    * behind a pooler that does not keep prepared statements (PgBouncer before 1.21 in
@@ -78,6 +85,15 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
   '08006',
   '53300',
+  // The database does not exist (dropped, or not created yet).
+  '3D000',
+  // Login refused: no such role, a role that may not log in, a wrong password.
+  '28000',
+  '28P01',
+  // The database was dropped under an open connection.
+  '57P04',
+  // lock_not_available: waited past lockTimeoutMs for a lock another transaction holds.
+  '55P03',
 ]);
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
@@ -86,6 +102,8 @@ const UNAVAILABLE_MESSAGES = [
   'Connection ended unexpectedly',
   'Cannot use a pool after calling end',
   'terminating connection',
+  // ALTER DATABASE ... ALLOW_CONNECTIONS false (code 55000, which also means other things).
+  'is not currently accepting connections',
 ];
 
 /** Text in the "C" collation: byte order, as SQLite. */
@@ -116,6 +134,10 @@ export class PostgresAdapter extends DialectAdapterBase {
     this.#options = Object.freeze({ ...options });
   }
 
+  override get lockTimeoutMs(): number {
+    return this.#options.lockTimeoutMs ?? 5000;
+  }
+
   createDialect(): Dialect {
     const parsers: Record<number, (value: string) => unknown> = {
       [OID.DATE]: identity,
@@ -129,6 +151,7 @@ export class PostgresAdapter extends DialectAdapterBase {
       max: this.#options.poolSize ?? 10,
       connectionTimeoutMillis: this.#options.connectionTimeoutMs ?? 5000,
       statement_timeout: this.#options.statementTimeoutMs ?? 30000,
+      lock_timeout: this.lockTimeoutMs,
       options: '-c TimeZone=UTC',
       Client:
         this.#options.preparedStatements === false ? CallbackQueryClient : NamedStatementClient,
@@ -252,6 +275,9 @@ export class PostgresAdapter extends DialectAdapterBase {
           options,
         );
       default:
+        // Class 22, data exception: a value the server cannot take (invalid byte sequence,
+        // numeric value out of range, ...).
+        if (code?.startsWith('22')) return new DataError(message, options);
         return error;
     }
   }

@@ -81,6 +81,29 @@ export type Validator<T = unknown> = (
   field: Field<any, any, any>,
 ) => void | Promise<void>;
 
+const kQueriesDatabase = Symbol.for('restframework.queriesDatabase');
+
+/**
+ * Marks a validator as one that queries the database: a field runs it after its other
+ * validators, and only on a value they all accepted (see {@link Field.runValidators}).
+ *
+ * @example
+ * ```ts
+ * const notTaken = markQueriesDatabase(async (value: unknown) => {
+ *   if (await Book.objects.filter({ isbn: value }).exists()) throw new ValidationError(['Taken.']);
+ * });
+ * ```
+ */
+export function markQueriesDatabase<V extends Validator<any>>(validator: V): V {
+  Object.defineProperty(validator, kQueriesDatabase, { value: true });
+  return validator;
+}
+
+/** True for validators marked with {@link markQueriesDatabase}. */
+export function queriesDatabase(validator: Validator<any>): boolean {
+  return (validator as unknown as Record<symbol, unknown>)[kQueriesDatabase] === true;
+}
+
 /** Options every field accepts (DRF's names, camel-cased). */
 export interface FieldOptions<T = unknown> {
   /** Shown in output, ignored in input. */
@@ -360,7 +383,13 @@ export abstract class Field<
     return this.runValidators(internal, ctx);
   }
 
-  /** Runs every validator, collecting all their messages. */
+  /**
+   * Runs every validator, collecting all their messages. Validators that query the database
+   * ({@link queriesDatabase}, such as `uniqueValidator`) run last, and only when every other
+   * check accepted the value: a value already refused (a NUL character, a string too long for
+   * the column) never reaches a query, where the database might refuse it with an error of
+   * its own instead of the field's message.
+   */
   runValidators(value: TValue, ctx: RunContext): TValue | Promise<TValue> {
     if (this.validators.length === 0) return value;
     const errors: string[] = [];
@@ -369,19 +398,29 @@ export abstract class Field<
       if (!(error instanceof ValidationError)) throw error;
       errors.push(...flattenMessages(error.detail));
     };
-    for (const validator of this.validators) {
+    const run = (validator: Validator<any>) => {
       try {
         const result = validator(value, ctx, this);
         if (result instanceof Promise) pending.push(result.catch(collect));
       } catch (error) {
         collect(error);
       }
+    };
+    let deferred = false;
+    for (const validator of this.validators) {
+      if (queriesDatabase(validator)) deferred = true;
+      else run(validator);
     }
     const finish = () => {
       if (errors.length) throw new ValidationError(errors);
       return value;
     };
-    return pending.length ? Promise.all(pending).then(finish) : finish();
+    if (!deferred) return pending.length ? Promise.all(pending).then(finish) : finish();
+    return Promise.all(pending).then(() => {
+      if (errors.length) return finish();
+      for (const validator of this.validators) if (queriesDatabase(validator)) run(validator);
+      return Promise.all(pending).then(finish);
+    });
   }
 
   /** Converts and validates what a client sent. Throw with {@link fail}. */

@@ -4,10 +4,11 @@
  */
 import type { QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
-import type { RunContext, Validator } from './field.ts';
+import { markQueriesDatabase, type RunContext, type Validator } from './field.ts';
 
 /**
- * Refuses a value another row already has. On update the row itself is excluded. Two
+ * Refuses a value another row already has. On update the row itself is excluded. It runs
+ * after the field's other validators, and only when they accepted the value. Two
  * requests may still race past this check; the model serializer then turns the database's
  * unique violation into the same message.
  *
@@ -27,5 +28,8 @@ export function uniqueValidator(
     if (instance) query = query.exclude({ pk: instance[queryset.model.pk.attname] });
     if (await query.exists()) throw new ValidationError([message], 'unique');
   };
-  return Object.assign(validator, { unique: { queryset, fieldName, message } });
+  // It queries: run after the field's other checks, on a value they accepted.
+  return markQueriesDatabase(
+    Object.assign(validator, { unique: { queryset, fieldName, message } }),
+  );
 }

@@ -12,7 +12,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { link, mkdir, open, rm, stat } from 'node:fs/promises';
+import { chmod, link, mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -185,11 +185,14 @@ export class FileSystemStorage implements Storage {
   protected async linkFile(source: string, target: string): Promise<boolean> {
     try {
       await link(source, target);
-      return true;
     } catch (error) {
       if (errno(error) === 'EEXIST') return false;
       throw error;
     }
+    // The temporary file is private (0600); a stored file is readable as a copied one would
+    // be (Django's FILE_UPLOAD_PERMISSIONS default), so that a web server may serve MEDIA_ROOT.
+    await chmod(target, 0o644);
+    return true;
   }
 
   /** Creates `target`, which must not exist; false when it does. */

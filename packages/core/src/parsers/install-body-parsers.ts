@@ -11,7 +11,8 @@ import { UNPARSED_BODY } from './parser.ts';
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/i;
 
 /**
- * JSON and url-encoded bodies are read into a string here, within `MAX_BODY_SIZE` (413
+ * JSON and url-encoded bodies are read into a `Buffer` here (decoded by the parser, in the
+ * charset the request names), within `MAX_BODY_SIZE` (413
  * above), and parsed by the view's parser class, so that parse errors are answered by the
  * view like any other error. Multipart bodies are left unread for the multipart parser, which
  * streams them; so is any other type, and the view answers 415 when no parser takes it.
@@ -21,7 +22,7 @@ export function installBodyParsers(instance: FastifyInstance, settings: APISetti
   for (const type of [JSON_TYPES, 'application/x-www-form-urlencoded']) {
     instance.addContentTypeParser(
       type,
-      { parseAs: 'string', bodyLimit: settings.MAX_BODY_SIZE },
+      { parseAs: 'buffer', bodyLimit: settings.MAX_BODY_SIZE },
       (_request, body, done) => done(null, body),
     );
   }

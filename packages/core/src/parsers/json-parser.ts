@@ -4,23 +4,33 @@
  */
 import { ParseError } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
+import { decodeBody, jsonTooDeep, tooDeep } from './body-text.ts';
 import { BaseParser } from './parser.ts';
+
+const LABEL = 'JSON parse error';
 
 /**
  * `application/json`: an empty body is `{}`; a body that is not JSON is 400
- * `{"detail": "JSON parse error - ..."}`. Keys such as `__proto__` stay plain keys
- * (`JSON.parse` never touches prototypes), and serializers read only declared fields.
+ * `{"detail": "JSON parse error - ..."}`, and so is one whose bytes are not valid in its
+ * charset (UTF-8 unless the `Content-Type` names another; 415 for one the platform does not
+ * know) or that nests arrays and objects deeper than `MAX_BODY_DEPTH`. Keys such as
+ * `__proto__` stay plain keys (`JSON.parse` never touches prototypes), and serializers read
+ * only declared fields.
  */
 export class JSONParser extends BaseParser {
   readonly mediaType = 'application/json';
 
   async parse(request: Request): Promise<unknown> {
-    const body = request.raw.body;
-    if (typeof body !== 'string' || body.length === 0) return {};
+    const text = decodeBody(request, LABEL);
+    if (text.length === 0) return {};
+    const maxDepth = request.settings.MAX_BODY_DEPTH;
+    // Checked before parsing, so that no deep structure is ever built: messages, renderers and
+    // logs then only meet values they can walk.
+    if (jsonTooDeep(text, maxDepth)) throw tooDeep(LABEL, maxDepth);
     try {
-      return JSON.parse(body);
+      return JSON.parse(text);
     } catch (error) {
-      throw new ParseError(`JSON parse error - ${(error as Error).message}`);
+      throw new ParseError(`${LABEL} - ${(error as Error).message}`);
     }
   }
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -21,11 +21,36 @@ import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
+import { decodeStrictly, formKeyTooDeep, tooDeep } from './body-text.ts';
 import { MultipartError, multipartParts } from './multipart-parts.ts';
 import { BaseParser, type ParserContext, UNPARSED_BODY } from './parser.ts';
 
-/** Where temporary files go when `FILE_UPLOAD_TEMP_DIR` is not set. */
-export const DEFAULT_UPLOAD_TEMP_DIR: string = join(tmpdir(), 'restframework-uploads');
+/**
+ * Where the private folder of temporary upload files is made when `FILE_UPLOAD_TEMP_DIR` is
+ * not set: the system's temporary folder.
+ */
+export const DEFAULT_UPLOAD_TEMP_DIR: string = tmpdir();
+
+// One private folder per process and base folder, made when the first file part arrives.
+const privateDirs = new Map<string, Promise<string>>();
+
+/**
+ * A folder of this process's own under `base`, made with `mkdtemp` (mode 0700, a new name no
+ * other user can have made beforehand): a fixed, shared name could be a folder another local
+ * user made, or a link to one, and would let others read the uploads.
+ */
+function privateUploadDir(base: string): Promise<string> {
+  let dir = privateDirs.get(base);
+  if (!dir) {
+    dir = mkdir(base, { recursive: true }).then(() =>
+      mkdtemp(join(base, 'restframework-uploads-')),
+    );
+    // A failure (a base that cannot be written) is not kept: the next upload tries again.
+    dir.catch(() => privateDirs.delete(base));
+    privateDirs.set(base, dir);
+  }
+  return dir;
+}
 
 /** What became of one file part. */
 interface Received {
@@ -42,14 +67,15 @@ interface Received {
  * parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part with an
  * empty file name is a text value, as in DRF ("not a file").
  *
- * Limits: `MAX_UPLOAD_PARTS` parts, `MAX_UPLOAD_FIELD_SIZE` bytes per text value and
+ * Limits: part names (`a.b.c`) at most `MAX_BODY_DEPTH` levels deep (400), `MAX_UPLOAD_PARTS` parts, `MAX_UPLOAD_FIELD_SIZE` bytes per text value and
  * `MAX_UPLOAD_BODY_SIZE` bytes in all give 413; a file field's own `maxUploadSize` gives that
  * field's 400. A part over its field's limit is not kept: it becomes an
  * {@link OversizedUpload}, which the field reports with the other fields' errors. Reading stops
  * early when an oversized part is far past its limit (four times): the answer is then that
  * field's error alone, and the connection is closed rather than drained.
  *
- * Temporary files go to `FILE_UPLOAD_TEMP_DIR` (default: the system's temporary folder) and
+ * Temporary files (mode 0600) go to a private folder the process makes with `mkdtemp` (0700)
+ * in `FILE_UPLOAD_TEMP_DIR` (default: the system's temporary folder), and
  * are listed in `request.uploadedFiles`, which the router empties when the view is done;
  * a part that fails half-way is removed at once.
  */
@@ -61,8 +87,9 @@ export class MultiPartParser extends BaseParser {
     if (request.raw.body !== UNPARSED_BODY) {
       throw new ParseError('Multipart form parse error - Invalid boundary in multipart: None');
     }
-    const { MAX_UPLOAD_PARTS, MAX_UPLOAD_FIELD_SIZE, MAX_UPLOAD_BODY_SIZE } = request.settings;
-    const tempDir = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
+    const { MAX_UPLOAD_PARTS, MAX_UPLOAD_FIELD_SIZE, MAX_UPLOAD_BODY_SIZE, MAX_BODY_DEPTH } =
+      request.settings;
+    const tempBase = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
     const data = createFormInput();
     let total = 0;
     // File names come as sent (busboy's `preservePath`), made safe below as Django's parser does.
@@ -75,15 +102,18 @@ export class MultiPartParser extends BaseParser {
     });
     try {
       for await (const part of parts) {
+        if (formKeyTooDeep(part.fieldname, MAX_BODY_DEPTH)) {
+          throw tooDeep('Multipart form parse error', MAX_BODY_DEPTH);
+        }
         if (part.type === 'field') {
           if (part.valueTruncated || part.fieldnameTruncated) {
             throw new PayloadTooLarge(
               `A form value is larger than ${MAX_UPLOAD_FIELD_SIZE} bytes.`,
             );
           }
-          total += Buffer.byteLength(part.value);
+          total += part.value.length;
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = part.value;
+          data[part.fieldname] = textValue(request, part.value);
           continue;
         }
         if (!part.filename) {
@@ -104,6 +134,7 @@ export class MultiPartParser extends BaseParser {
         }
         const field = context.fileField(part.fieldname);
         const limit = field instanceof FileField ? field.maxUploadSize : undefined;
+        const tempDir = await privateUploadDir(tempBase);
         const path = join(tempDir, randomUUID());
         const received = await this.#receive(
           part.file,
@@ -155,8 +186,10 @@ export class MultiPartParser extends BaseParser {
     limit: number | undefined,
     budget: number,
   ): Promise<Received> {
-    await mkdir(dir, { recursive: true });
-    const out = createWriteStream(path, { flags: 'wx' });
+    // Made again if something removed it meanwhile (a cleaner of old temporary files).
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Readable by this user only; 'wx' never opens a file that is already there.
+    const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     // Recorded here so that a write error never goes unhandled; it is rethrown below.
     let writeError: Error | undefined;
     out.on('error', (error) => {
@@ -207,6 +240,20 @@ export class MultiPartParser extends BaseParser {
     }
     return size;
   }
+}
+
+/**
+ * A text part's value: busboy hands the bytes of a part without a charset as Latin-1 (see
+ * `multipartParts`); they are decoded here strictly, in the body's charset (UTF-8 unless the
+ * `Content-Type` names another), so bytes that are not valid text are a 400, not a U+FFFD.
+ */
+function textValue(request: Request, value: string): string {
+  let highest = 0;
+  for (let i = 0; i < value.length; i++) highest = Math.max(highest, value.charCodeAt(i));
+  // Plain ASCII reads the same in every charset the parser takes; a character past Latin-1
+  // means the part named a charset of its own, and busboy decoded it already.
+  if (highest < 0x80 || highest > 0xff) return value;
+  return decodeStrictly(request, Buffer.from(value, 'latin1'), 'Multipart form parse error');
 }
 
 /**

@@ -83,7 +83,15 @@ export async function* multipartParts(
 ): AsyncGenerator<MultipartPart, void, undefined> {
   let busboy: BusboyInstance;
   try {
-    busboy = new Busboy({ headers: raw.headers as BusboyHeaders, limits, preservePath: true });
+    // Text values without a charset of their own come as Latin-1, one character per byte:
+    // the parser decodes those bytes strictly (busboy's own UTF-8 decoding would turn bytes
+    // that are not UTF-8 into U+FFFD without a word).
+    busboy = new Busboy({
+      headers: raw.headers as BusboyHeaders,
+      limits,
+      preservePath: true,
+      defCharset: 'latin1',
+    });
   } catch (error) {
     const message = (error as Error).message;
     throw /boundary/i.test(message)

@@ -15,17 +15,22 @@
  * ```
  * @module
  */
+
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Database } from '../db/database.ts';
 import {
   type APIException,
   DisallowedHost,
+  MethodNotAllowed,
   NotFound,
   ParseError,
   PayloadTooLarge,
+  UnsupportedMediaType,
 } from '../errors/api-exception.ts';
 import { FileSystemStorage } from '../files/file-system-storage.ts';
+import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
@@ -35,6 +40,7 @@ import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
+import { guardConnections } from './connection-guard.ts';
 
 /** Options of {@link restFramework}. */
 export interface RestFrameworkOptions {
@@ -66,13 +72,7 @@ declare module 'fastify' {
   }
 }
 
-/** Headers every response carries. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'same-origin',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-});
+export { SECURITY_HEADERS } from '../http/raw-answer.ts';
 
 // Lower-case, as Fastify keeps header names: its lookups then find them as they are.
 const SECURITY_HEADER_NAMES = Object.keys(SECURITY_HEADERS).map((name) => name.toLowerCase());
@@ -97,11 +97,40 @@ function hostChecker(allowed: readonly string[]): (host: string | undefined) => 
   };
 }
 
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
+
+/**
+ * Turns an absolute-form request target into origin form: the authority becomes the `Host`
+ * header and the URL keeps the path and query. False (nothing changed) for a target that is
+ * neither (`*`, or a URL with user info), which is then refused as a bad host.
+ */
+function useAbsoluteTarget(raw: FastifyRequest['raw']): boolean {
+  const match = ABSOLUTE_FORM.exec(raw.url as string);
+  if (!match || (match[1] as string).includes('@')) {
+    raw.headers.host = '';
+    return false;
+  }
+  raw.headers.host = match[1] as string;
+  const rest = match[2] as string;
+  raw.url = rest.startsWith('/') ? rest : `/${rest}`;
+  return true;
+}
+
+/** Answers a CONNECT with 405 `{"detail": ...}` and the security headers. */
+function refuseConnect(_request: unknown, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  writeRawAnswer(socket, 405, new MethodNotAllowed('CONNECT').toJSON(), { Allow: '' });
+}
+
 /** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      // A Content-Type Fastify cannot parse (`application/json, text/plain`, `;`): no parser
+      // takes it, as for any other type none takes. Its text is not echoed: it may be anything.
+      return new UnsupportedMediaType('', 'Unsupported media type in request.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ParseError('The request body does not match its Content-Length.');
     case 'FST_ERR_BAD_URL':
@@ -154,8 +183,30 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     for (let i = 0; i < SECURITY_HEADER_NAMES.length; i++) {
       reply.header(SECURITY_HEADER_NAMES[i] as string, SECURITY_HEADER_VALUES[i]);
     }
-    if (allowedHost(request.headers.host)) return done();
+    // RFC 9112, 3.2.2: with an absolute-form target (`GET http://host/path`) the target's
+    // authority is the request's host, whatever `Host` says. It is the one checked, and it
+    // becomes the request's `Host` and its URL the path, so that every URL built from the
+    // request (redirects, pagination links, the browsable API's links) uses what was checked.
+    const raw = request.raw;
+    if (raw.url !== undefined && raw.url.charCodeAt(0) !== 47 && useAbsoluteTarget(raw)) {
+      if (allowedHost(raw.headers.host)) return done();
+    } else if (allowedHost(request.headers.host)) return done();
     void sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
+  });
+
+  // Node hands a CONNECT to 'connect' listeners and drops the socket when there is none: the
+  // client got no answer at all. The toolkit serves no tunnels: 405, as for any other method
+  // no route takes. An app that serves CONNECT itself (a listener of its own) keeps it.
+  if (app.server.listenerCount('connect') === 0) app.server.on('connect', refuseConnect);
+  // Connections whose client does not read: a bound on how long an answer waits, and on how
+  // many answers queue on one connection.
+  const stopGuard = guardConnections(app.server, {
+    writeTimeoutMs: settings.RESPONSE_WRITE_TIMEOUT,
+    maxPendingResponses: settings.MAX_PENDING_RESPONSES,
+  });
+  app.addHook('onClose', (_instance, done) => {
+    stopGuard();
+    done();
   });
 
   app.setNotFoundHandler((_request, reply) =>

@@ -18,9 +18,10 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound, ParseError, RequestTimeout } from '../errors/api-exception.ts';
+import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
-import { fastifyErrorToApi, SECURITY_HEADERS } from './rest-framework.ts';
+import { fastifyErrorToApi } from './rest-framework.ts';
 
 /** Options of {@link serverOptions}. */
 export interface ServerOptionsInput {
@@ -29,11 +30,19 @@ export interface ServerOptionsInput {
    * that. Default 30 000.
    */
   readonly requestTimeout?: number;
+  /**
+   * How long an idle connection stays open after its last answer, in ms (default 72 000,
+   * Fastify's own, longer than a load balancer's usual 60 s). It is also the bound for a
+   * client that never reads answers small enough to sit whole in the kernel's buffers: to the
+   * server such a connection is idle.
+   */
+  readonly keepAliveTimeout?: number;
 }
 
 /** What {@link serverOptions} returns: options for `Fastify()`. */
 export interface ToolkitServerOptions {
   readonly requestTimeout: number;
+  readonly keepAliveTimeout: number;
   readonly http: {
     readonly requestTimeout: number;
     readonly headersTimeout: number;
@@ -53,6 +62,7 @@ export function serverOptions(input: ServerOptionsInput = {}): ToolkitServerOpti
   const requestTimeout = input.requestTimeout ?? 30_000;
   return {
     requestTimeout,
+    keepAliveTimeout: input.keepAliveTimeout ?? 72_000,
     http: {
       requestTimeout,
       headersTimeout: requestTimeout,
@@ -62,12 +72,6 @@ export function serverOptions(input: ServerOptionsInput = {}): ToolkitServerOpti
     frameworkErrors,
   };
 }
-
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-};
 
 /**
  * Fastify's `clientErrorHandler` option, for requests the HTTP parser gives up on: writes a
@@ -87,31 +91,19 @@ export function clientErrorHandler(
     return;
   }
   let status: number;
-  let body: string;
+  let data: unknown;
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     // Not an APIException: no view can raise it, only Node's HTTP parser.
     status = 431;
-    body = JSON.stringify({ detail: 'Request header fields are too large.' });
+    data = { detail: 'Request header fields are too large.' };
   } else {
     const exception =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new RequestTimeout() : new ParseError();
     status = exception.statusCode;
-    body = JSON.stringify(exception.toJSON());
+    data = exception.toJSON();
   }
   this?.log?.debug({ err: error }, 'client error');
-  const headers = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    Connection: 'close',
-    ...SECURITY_HEADERS,
-  };
-  const head = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  // end() sends the answer and a FIN; the socket is destroyed once that is flushed.
-  socket.once('finish', () => socket.destroy());
-  socket.once('error', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`);
+  writeRawAnswer(socket, status, data);
 }
 
 /**

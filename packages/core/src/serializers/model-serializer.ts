@@ -29,6 +29,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField, FieldOptions } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ReadOnlyField } from '../fields/read-only-field.ts';
+import { deleteFilesOnCommit } from '../files/delete-files-on-commit.ts';
 import type { Storage } from '../files/storage.ts';
 import { UploadedFile } from '../files/uploaded-file.ts';
 import type { AnyModel } from '../models/model.ts';
@@ -290,11 +291,33 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       const written = await this.model.objects.updateRow(instance as never, data, {
         skipUnchanged: !this.partial,
       });
+      await this.deleteReplacedFiles(instance as Record<string, unknown>, data);
       return await this.withRelated(written);
     } catch (error) {
       await unstore();
       throw this.integrityError(error, data);
     }
+  }
+
+  /**
+   * Removes, once the transaction commits, the stored files `data` replaced or cleared in
+   * `instance`; nothing when the context says `deleteOrphanedFiles: false` (the view passes
+   * the `DELETE_ORPHANED_FILES` setting).
+   */
+  protected async deleteReplacedFiles(
+    instance: Record<string, unknown>,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    if (this.context.deleteOrphanedFiles === false) return;
+    const replaced = this.model.fieldList
+      .filter(
+        (field) =>
+          field.kind === 'file' &&
+          Object.hasOwn(data, field.name) &&
+          data[field.name] !== instance[field.attname],
+      )
+      .map((field) => instance[field.attname]);
+    await deleteFilesOnCommit(this.context.storage as Storage | undefined, replaced);
   }
 
   /**

@@ -47,12 +47,28 @@ export interface APISettings {
   readonly ALLOWED_HOSTS: readonly string[];
   /** The largest JSON or url-encoded body, in bytes (413 above). */
   readonly MAX_BODY_SIZE: number;
+  /**
+   * How deep a body may nest arrays and objects (a JSON body's top-level object is depth 1; a
+   * form key `a.b.c` is depth 3); 400 above. Checked as the body is parsed, so that nothing
+   * after the parser (messages, renderers, logs) ever walks a deeper value.
+   */
+  readonly MAX_BODY_DEPTH: number;
   /** The largest multipart body, in bytes (413 above). */
   readonly MAX_UPLOAD_BODY_SIZE: number;
   /** The most parts a multipart body may have (413 above). */
   readonly MAX_UPLOAD_PARTS: number;
   /** The largest text value of a multipart part, in bytes (413 above). */
   readonly MAX_UPLOAD_FIELD_SIZE: number;
+  /**
+   * How long an answer may wait for a client that does not read it, in ms (no byte of it
+   * taken for that long); the connection is closed after that. 0 for no limit.
+   */
+  readonly RESPONSE_WRITE_TIMEOUT: number;
+  /**
+   * The most answers one connection may have pending at once (pipelined requests whose
+   * answers are not yet written); one more closes the connection. 0 for no limit.
+   */
+  readonly MAX_PENDING_RESPONSES: number;
   /** Where uploaded files are stored (used by the default storage). */
   readonly MEDIA_ROOT: string;
   /** The URL prefix where stored files are served. */
@@ -65,6 +81,12 @@ export interface APISettings {
    * not a copy.
    */
   readonly FILE_UPLOAD_TEMP_DIR: string | null;
+  /**
+   * Remove a stored file once the record that named it is deleted, or once an update replaces
+   * or clears it, after the transaction commits (a rollback keeps it). `false` keeps every
+   * file, as Django does.
+   */
+  readonly DELETE_ORPHANED_FILES: boolean;
 }
 
 /** User-provided settings: any subset. */

@@ -29,13 +29,17 @@ export const defaultSettings: APISettings = Object.freeze({
   URL_FORMAT_OVERRIDE: 'format',
   ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]'],
   MAX_BODY_SIZE: 2.5 * MiB,
+  MAX_BODY_DEPTH: 64,
   MAX_UPLOAD_BODY_SIZE: 100 * MiB,
   MAX_UPLOAD_PARTS: 1000,
   MAX_UPLOAD_FIELD_SIZE: 2.5 * MiB,
+  RESPONSE_WRITE_TIMEOUT: 30_000,
+  MAX_PENDING_RESPONSES: 32,
   MEDIA_ROOT: 'media',
   MEDIA_URL: '/media/',
   STORAGE: null,
   FILE_UPLOAD_TEMP_DIR: null,
+  DELETE_ORPHANED_FILES: true,
 });
 
 /** The defaults with `input` on top; unknown names and wrong types fail at start-up. */
@@ -53,6 +57,12 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
       throw new ImproperlyConfigured(
         'REST_ERR_SETTINGS',
         `${key} must be a non-negative integer, got ${JSON.stringify(value)}.`,
+      );
+    }
+    if (typeof expected === 'boolean' && typeof value !== 'boolean') {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SETTINGS',
+        `${key} must be true or false, got ${JSON.stringify(value)}.`,
       );
     }
     if (Array.isArray(expected) && !Array.isArray(value)) {

@@ -18,10 +18,12 @@ import type { Authentication, AuthenticationClass } from '../authentication/auth
 import type { Database } from '../db/database.ts';
 import {
   DatabaseUnavailableError,
+  DataError,
   DoesNotExist,
   IntegrityError,
   InvalidLookupValueError,
 } from '../db/database-errors.ts';
+import { logUnavailable } from '../db/unavailable-log.ts';
 import {
   APIException,
   AuthenticationFailed,
@@ -77,6 +79,23 @@ function instances<T>(classes: readonly (new () => T)[]): T[] {
   const made = new Array<T>(classes.length);
   for (let i = 0; i < classes.length; i++) made[i] = new (classes[i] as new () => T)();
   return made;
+}
+
+/**
+ * 415 for a body in a `Content-Encoding` (gzip, br, ...): parsers read bytes as they came, so
+ * a compressed body would be parsed as garbage, and a body labelled as compressed but sent as
+ * it is would be taken on a label the server ignored. `identity` is the only coding accepted;
+ * the answer says so in `Accept-Encoding` (RFC 9110, 15.5.16).
+ */
+function refuseContentEncoding(request: Request): void {
+  const coding = request.raw.headers['content-encoding'];
+  if (coding === undefined || /^\s*(?:identity\s*)?$/i.test(coding)) return;
+  const error = new UnsupportedMediaType(
+    '',
+    'Unsupported Content-Encoding in request: send the body uncompressed.',
+  );
+  error.headers['Accept-Encoding'] = 'identity';
+  throw error;
 }
 
 /** The base view. Configure it with the fields below; override the `get*` seams. */
@@ -314,6 +333,7 @@ export class APIView {
     if (!mediaType) return {};
     const parser = new this.contentNegotiationClass().selectParser(request, this.getParsers());
     if (!parser) throw new UnsupportedMediaType(String(request.raw.headers['content-type']));
+    refuseContentEncoding(request);
     return parser.parse(request, this.getParserContext());
   }
 
@@ -376,20 +396,28 @@ export class APIView {
 
   /**
    * Turns an error into a response: API errors keep their status and body, a missing row is
-   * 404, an unavailable database 503, a stray integrity error 400; anything else is logged
+   * 404, an unavailable database 503, a stray integrity error or a value the database refused
+   * 400; anything else is logged
    * and answered 500 without internals.
    */
   handleException(error: unknown): Response {
     let exception: APIException;
     if (error instanceof APIException) exception = error;
     else if (error instanceof DoesNotExist) exception = new NotFound();
-    else if (error instanceof DatabaseUnavailableError) exception = new ServiceUnavailable();
-    else if (error instanceof InvalidLookupValueError)
+    else if (error instanceof DatabaseUnavailableError) {
+      // Once per interval, not once per request: an outage fails every request alike.
+      logUnavailable(this.request?.raw.log, error);
+      exception = new ServiceUnavailable();
+    } else if (error instanceof InvalidLookupValueError)
       // A query value the database refused (an invalid regular expression): the client's.
       exception = new ValidationError({ detail: [error.message] });
     else if (error instanceof IntegrityError)
       exception = new ValidationError({
         non_field_errors: ['The data conflicts with stored data.'],
+      });
+    else if (error instanceof DataError)
+      exception = new ValidationError({
+        non_field_errors: ['The data holds a value the database cannot store.'],
       });
     else {
       this.request?.raw.log.error({ err: error }, 'unhandled error in view');

@@ -150,13 +150,17 @@ export class GenericAPIView extends APIView {
     return this.serializerClass;
   }
 
-  /** The context every serializer of this view gets: request, view, format, storage. */
+  /**
+   * The context every serializer of this view gets: request, view, format, storage, and
+   * whether a replaced file is removed (`DELETE_ORPHANED_FILES`).
+   */
   getSerializerContext(): SerializerContext {
     return {
       request: this.request,
       view: this,
       format: this.request?.acceptedRenderer?.format,
       storage: this.request?.settings.STORAGE,
+      deleteOrphanedFiles: this.request?.settings.DELETE_ORPHANED_FILES,
     };
   }
 

@@ -16,6 +16,7 @@
  * @module
  */
 import { QuerySet } from '../db/query-set.ts';
+import { deleteFilesOnCommit, storedFileNames } from '../files/delete-files-on-commit.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { Serializer } from '../serializers/serializer.ts';
@@ -167,8 +168,16 @@ export function DestroyModelMixin<B extends GenericViewClass>(
       return new Response(null, 204);
     }
 
+    /**
+     * Deletes the row; with `DELETE_ORPHANED_FILES` (the default) its stored files are removed
+     * once the transaction commits.
+     */
     async performDestroy(instance: Record<string, unknown>): Promise<void> {
-      await this.getQueryset().model.objects.deleteRow(instance as never);
+      const model = this.getQueryset().model;
+      const deleted = await model.objects.deleteRow(instance as never);
+      if (deleted && this.settings.DELETE_ORPHANED_FILES) {
+        await deleteFilesOnCommit(this.settings.STORAGE, storedFileNames(model, instance));
+      }
     }
   }
   return DestroyModel;

@@ -5,7 +5,7 @@
  * 413, client gone), no stored file when the request fails after storing it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +80,10 @@ class UploadViewSet extends ModelViewSet {
   override queryset = Upload.objects.all();
   override serializerClass = UploadSerializer;
   override parserClasses = [MultiPartParser, FormParser, JSONParser];
+  override async performCreate(serializer: Serializer<any, any>): Promise<void> {
+    for (const file of this.request.uploadedFiles) tempModes.push(statSync(file.path).mode & 0o777);
+    await serializer.save();
+  }
 }
 
 /** `code` declared without its unique validator: the database finds the duplicate, after the file is stored. */
@@ -98,7 +102,19 @@ class DocumentViewSet extends ModelViewSet {
     if (code === 'refuse') throw new ValidationError({ code: ['Refused after saving.'] });
     if (code === 'crash') throw new Error('crashed after saving');
   }
+  override async performUpdate(serializer: Serializer<any, any>): Promise<void> {
+    await serializer.save();
+    if ((this.request.data as Record<string, unknown>).code === 'refuse')
+      throw new ValidationError({ code: ['Refused after saving.'] });
+  }
+  override async performDestroy(instance: Record<string, unknown>): Promise<void> {
+    await super.performDestroy(instance);
+    if (instance.code === 'undeletable') throw new ValidationError(['Refused after deleting.']);
+  }
 }
+
+/** The modes of the temporary upload files seen while views ran (by UploadViewSet). */
+const tempModes: number[] = [];
 
 /** Files left under a folder, recursively (none when it does not exist). */
 function filesUnder(dir: string): string[] {
@@ -491,6 +507,86 @@ for (const dialect of testDialects()) {
       } finally {
         await server.close();
       }
+    });
+
+    const send = (method: 'PATCH' | 'DELETE', path: string, parts: readonly MultipartPart[] = []) =>
+      app.inject({
+        method,
+        url: path,
+        ...(parts.length ? multipartBody(parts) : {}),
+        headers: {
+          ...(parts.length ? multipartBody(parts).headers : {}),
+          host: HOST,
+          accept: 'application/json',
+        },
+      });
+
+    it('removes the stored file once its record is deleted, and the file it replaced', async () => {
+      const created = await post(app, '/api/upload/', [username, resume('first', 'a.txt')]);
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json().id as number;
+      const replaced = await send('PATCH', `/api/upload/${id}/`, [resume('second', 'b.txt')]);
+      assert.equal(replaced.statusCode, 200, replaced.body);
+      assert.deepEqual(filesUnder(media), ['b.txt']);
+      const deleted = await send('DELETE', `/api/upload/${id}/`);
+      assert.equal(deleted.statusCode, 204);
+      assert.deepEqual(filesUnder(media), []);
+    });
+
+    it('keeps the files when the delete or the update rolls back', async () => {
+      const code = { name: 'code', value: 'undeletable' };
+      const created = await post(app, '/api/documents/', [
+        code,
+        { name: 'attachment', filename: 'd.txt', content: 'doc' },
+      ]);
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json().id as number;
+      const deleted = await send('DELETE', `/api/documents/${id}/`);
+      assert.equal(deleted.statusCode, 400, deleted.body);
+      assert.deepEqual(filesUnder(media), ['docs/d.txt']);
+      const refused = await send('PATCH', `/api/documents/${id}/`, [
+        { name: 'code', value: 'refuse' },
+        { name: 'attachment', filename: 'e.txt', content: 'new' },
+      ]);
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.deepEqual(filesUnder(media), ['docs/d.txt']);
+      assert.equal((await Document.objects.using(db).get({ pk: id })).attachment, 'docs/d.txt');
+    });
+
+    it('keeps every file with DELETE_ORPHANED_FILES: false, as Django does', async () => {
+      const keeping = await buildApp({ DELETE_ORPHANED_FILES: false });
+      try {
+        const created = await post(keeping, '/api/upload/', [username, resume('first', 'a.txt')]);
+        const id = created.json().id as number;
+        const patch = multipartBody([resume('second', 'b.txt')]);
+        await keeping.inject({
+          method: 'PATCH',
+          url: `/api/upload/${id}/`,
+          ...patch,
+          headers: { ...patch.headers, host: HOST },
+        });
+        const deleted = await keeping.inject({
+          method: 'DELETE',
+          url: `/api/upload/${id}/`,
+          headers: { host: HOST },
+        });
+        assert.equal(deleted.statusCode, 204);
+        assert.deepEqual(filesUnder(media), ['a.txt', 'b.txt']);
+      } finally {
+        await keeping.close();
+      }
+    });
+
+    it('writes temporary files 0600 in a private folder made with mkdtemp (0700)', async () => {
+      tempModes.length = 0;
+      const created = await post(app, '/api/upload/', [username, resume('secret')]);
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual(tempModes, [0o600]);
+      const folders = readdirSync(temp).filter((name) => name.startsWith('restframework-uploads-'));
+      assert.equal(folders.length, 1, `folders: ${readdirSync(temp).join(', ')}`);
+      assert.equal(statSync(join(temp, folders[0] as string)).mode & 0o777, 0o700);
+      // The stored file is readable as any stored file (a web server may serve MEDIA_ROOT).
+      assert.equal(statSync(join(media, 'resume.txt')).mode & 0o777, 0o644);
     });
   });
 }

@@ -176,5 +176,17 @@ describe('start-up errors', () => {
       'REST_ERR_SETTINGS',
       /PAGE_SIZE must be a non-negative integer, got -1\./,
     );
+    for (const [setting, value, message] of [
+      ['DELETE_ORPHANED_FILES', 'no', /DELETE_ORPHANED_FILES must be true or false, got "no"\./],
+      ['MAX_BODY_DEPTH', 1.5, /MAX_BODY_DEPTH must be a non-negative integer, got 1\.5\./],
+      ['RESPONSE_WRITE_TIMEOUT', -1, /RESPONSE_WRITE_TIMEOUT must be a non-negative integer/],
+      ['MAX_PENDING_RESPONSES', '32', /MAX_PENDING_RESPONSES must be a non-negative integer/],
+    ] as const) {
+      await failsWith(
+        () => start([['books', BookViewSet]], { [setting]: value } as SettingsInput),
+        'REST_ERR_SETTINGS',
+        message,
+      );
+    }
   });
 });
