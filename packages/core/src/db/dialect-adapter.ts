@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  type ColumnDefinitionBuilder,
   type Dialect,
   type Expression,
   type Kysely,
@@ -11,9 +12,10 @@ import {
   type RawBuilder,
   sql,
 } from 'kysely';
+import { MigrationError } from '../migrations/migration-error.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import { DatabaseError } from './database-errors.ts';
+import { DatabaseError, UniqueViolationError } from './database-errors.ts';
 
 /** Converts a value read from the driver into the value a row holds. */
 export type ValueReader = (value: unknown) => unknown;
@@ -25,6 +27,9 @@ export interface OpenTransaction {
   /** Commits (or rolls back) and frees the connection; throws what a failed COMMIT throws. */
   end(commit: boolean): void;
 }
+
+/** Runs one SQL statement in the migration's connection (or transaction) and returns its rows. */
+export type RunStatement = (sql: string) => Promise<unknown[]>;
 
 /**
  * A database dialect as the toolkit sees it. Implement it by extending
@@ -107,6 +112,35 @@ export interface DialectAdapter {
   explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
   /** Checks dialect limits of a model (SQLite's 15 exact digits, say) before tables are made. */
   checkModel(model: AnyModel): void;
+  /**
+   * Schema changes (CREATE, ALTER, DROP) can run inside a transaction and roll back with it
+   * (PostgreSQL, SQLite; not MySQL). Migrations then run each in one transaction.
+   */
+  readonly supportsTransactionalDdl: boolean;
+  /**
+   * A column's type, NULL or foreign key can change in place (`ALTER TABLE ... ALTER COLUMN`).
+   * When false (SQLite), migrations rebuild the table instead: create, copy, drop, rename.
+   */
+  readonly canAlterColumns: boolean;
+  /** Foreign keys and checks have names that `ALTER TABLE` can drop and rename. */
+  readonly namedConstraints: boolean;
+  /** Makes an integer primary key column generate its values. */
+  autoIncrement(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** The expression converting `column` to `field`'s column type, for a type change. */
+  castColumn(column: string, field: AnyModelField): string;
+  /** True when an index of this name exists. */
+  indexExists(db: Kysely<any>, name: string): Promise<boolean>;
+  /**
+   * Takes the lock that lets one process migrate at a time; waits up to `timeoutMs` for
+   * another process to release it. Resolves to the function that releases it.
+   */
+  acquireMigrationLock(db: Kysely<any>, timeoutMs: number): Promise<() => Promise<void>>;
+  /** Runs before a migration's transaction begins (SQLite turns foreign keys off). */
+  beginSchemaChange(run: RunStatement): Promise<void>;
+  /** Runs inside the transaction before it commits; throws when the data breaks a constraint. */
+  checkSchemaChange(run: RunStatement): Promise<void>;
+  /** Runs after the transaction ended, committed or not. */
+  endSchemaChange(run: RunStatement): Promise<void>;
   /** Releases the driver's resources. */
   destroy(): Promise<void>;
 }
@@ -173,7 +207,76 @@ export abstract class DialectAdapterBase implements DialectAdapter {
 
   checkModel(_model: AnyModel): void {}
 
+  readonly supportsTransactionalDdl: boolean = false;
+  readonly canAlterColumns: boolean = true;
+  readonly namedConstraints: boolean = true;
+
+  autoIncrement(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
+    return column.autoIncrement();
+  }
+
+  castColumn(column: string, field: AnyModelField): string {
+    return `cast("${column}" as ${this.columnType(field)})`;
+  }
+
+  /** Through the standard `information_schema`; dialects without it override. */
+  async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
+    const rows =
+      await sql`select 1 from information_schema.statistics where index_name = ${name}`.execute(db);
+    return rows.rows.length > 0;
+  }
+
+  /**
+   * A row in a lock table: inserting it takes the lock, deleting it releases it; a second
+   * process finds the row there and tries again every 100 ms. A process killed while it
+   * migrates leaves the row behind: the error then says how to remove it.
+   */
+  async acquireMigrationLock(db: Kysely<any>, timeoutMs: number): Promise<() => Promise<void>> {
+    await sql`create table if not exists ${sql.id(MIGRATION_LOCK_TABLE)} (id integer primary key, locked_at varchar(40) not null)`.execute(
+      db,
+    );
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await sql`insert into ${sql.id(MIGRATION_LOCK_TABLE)} (id, locked_at) values (1, ${new Date().toISOString()})`.execute(
+          db,
+        );
+        break;
+      } catch (error) {
+        if (!this.#isLockHeld(error) || Date.now() >= deadline) {
+          if (this.#isLockHeld(error)) throw migrationLockTimeout(timeoutMs);
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return async () => {
+      await sql`delete from ${sql.id(MIGRATION_LOCK_TABLE)} where id = 1`.execute(db);
+    };
+  }
+
+  #isLockHeld(error: unknown): boolean {
+    return this.translateError(error, undefined) instanceof UniqueViolationError;
+  }
+
+  async beginSchemaChange(_run: RunStatement): Promise<void> {}
+  async checkSchemaChange(_run: RunStatement): Promise<void> {}
+  async endSchemaChange(_run: RunStatement): Promise<void> {}
+
   async destroy(): Promise<void> {}
+}
+
+/** The table whose one row is the migration lock (dialects without an advisory lock). */
+export const MIGRATION_LOCK_TABLE = 'restframework_migration_lock';
+
+/** The error of a migration lock held for longer than the wait allows. */
+export function migrationLockTimeout(timeoutMs: number): MigrationError {
+  return new MigrationError(
+    'REST_ERR_MIGRATION_LOCKED',
+    `Another process has been migrating this database for more than ${timeoutMs} ms. ` +
+      'Wait for it to finish and run migrate again. If no migrate is running (a process was killed ' +
+      `while migrating), release the lock: delete from ${MIGRATION_LOCK_TABLE};`,
+  );
 }
 
 /** Maps a table and column back to a model field, for error messages that name fields. */
