@@ -144,6 +144,11 @@ export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/si
 export { type ApplyMigrationsOptions, applyMigrations } from './migrations/apply-migrations.ts';
 export { type AutodetectorOptions, detectChanges } from './migrations/autodetector.ts';
 export type { FieldSpec, JsonValue } from './migrations/field-spec.ts';
+export {
+  type MadeMigration,
+  type MakeMigrationOptions,
+  makeMigration,
+} from './migrations/make-migration.ts';
 export type { LoadedMigration, Migration } from './migrations/migration.ts';
 export { MigrationError } from './migrations/migration-error.ts';
 export {
