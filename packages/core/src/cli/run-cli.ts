@@ -72,7 +72,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`${error.code}: ${error.message}`);
       return 1;
     }
-    io.err(`restframework ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    // A failure nobody foresaw (the database unreachable, say): the message, and the stack
+    // when RESTFRAMEWORK_DEBUG is set.
+    const shown = process.env.RESTFRAMEWORK_DEBUG
+      ? (error as Error)?.stack
+      : (error as Error)?.message;
+    io.err(`restframework ${name} failed: ${shown ?? String(error)}`);
     return 1;
   }
 }

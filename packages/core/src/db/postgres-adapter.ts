@@ -27,7 +27,7 @@ import {
   migrationLockTimeout,
   type ValueReader,
 } from './dialect-adapter.ts';
-import { CallbackQueryClient, NamedStatementClient } from './postgres-client.ts';
+import { CallbackQueryClient, NamedStatementClient, renameStatements } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -231,6 +231,11 @@ export class PostgresAdapter extends DialectAdapterBase {
       release();
       await held;
     };
+  }
+
+  /** Statements prepared before the migration may not match its tables any more. */
+  override async endSchemaChange(): Promise<void> {
+    renameStatements();
   }
 
   override reader(field: AnyModelField): ValueReader | null {

@@ -5,6 +5,25 @@
  */
 import type { AnyModelField, Choice, ModelFieldKind, OnDelete } from '../models/model-field.ts';
 
+/** Every field kind, for checking migration files written by hand. */
+export const FIELD_KINDS: readonly ModelFieldKind[] = [
+  'auto',
+  'char',
+  'text',
+  'email',
+  'url',
+  'integer',
+  'positive_integer',
+  'big_integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'foreign_key',
+  'one_to_one',
+  'file',
+];
+
 /** A JSON value: what a default can be in a migration file. */
 export type JsonValue =
   | string

@@ -208,7 +208,8 @@ export class MigrationExecutor {
         if (backwards) await kind.databaseBackwards?.(operation, context);
         else await kind.databaseForwards(operation, context);
       } catch (error) {
-        throw this.#failure(migration, kind.describe(operation), error);
+        const what = kind.describe(operation);
+        throw this.#failure(migration, backwards ? `Reversing "${what}"` : what, error);
       }
     }
   }

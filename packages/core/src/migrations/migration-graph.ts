@@ -6,7 +6,7 @@
  */
 import type { LoadedMigration } from './migration.ts';
 import { MigrationError } from './migration-error.ts';
-import { StateError } from './operations/operation.ts';
+import { checkState, StateError } from './operations/operation.ts';
 import { operationKind } from './operations/operation-registry.ts';
 import { ProjectState } from './project-state.ts';
 
@@ -57,6 +57,7 @@ export class MigrationGraph {
         }
         try {
           kind.stateForwards(operation, state);
+          checkState(state);
         } catch (error) {
           if (!(error instanceof StateError)) throw error;
           throw new MigrationError(

@@ -75,7 +75,13 @@ export class ProjectState {
     let model = this.#rendered.get(name);
     if (model) return model;
     const spec = this.#models.get(name);
-    if (!spec) throw new Error(`The migration state has no model ${name}.`);
+    if (!spec) {
+      throw new Error(
+        `the model ${name} does not exist in the state the earlier migrations produce (models: ${
+          this.models.map((m) => m.name).join(', ') || 'none'
+        }).`,
+      );
+    }
     const rendered = this.#rendered;
     model = renderModel(spec, (other) =>
       other === name ? (model as AnyModel) : this.render(other),

@@ -141,7 +141,10 @@ export class SchemaEditor {
     fill: unknown,
   ): Promise<void> {
     const adapter = this.db.adapter;
-    const simple = field.nullable && !field.isRelation && field.kind !== 'positive_integer';
+    // Existing rows get the value (as in Django, a nullable field with a default too).
+    const needsFill = fill !== undefined && fill !== null;
+    const simple =
+      field.nullable && !needsFill && !field.isRelation && field.kind !== 'positive_integer';
     if (!adapter.canAlterColumns && !simple) {
       const expressions = new Map<string, RawBuilder<unknown>>();
       expressions.set(field.column, this.#literal(field, fill));
@@ -151,7 +154,6 @@ export class SchemaEditor {
     const type = sql.raw(adapter.columnType(field));
     const table = sql.id(after.table);
     const column = sql.id(field.column);
-    const needsFill = !field.nullable && fill !== undefined && fill !== null;
     const notNull = field.nullable ? sql`` : sql` not null`;
     const filled = needsFill ? sql` default ${this.#literal(field, fill)}` : sql``;
     await this.execute(sql`alter table ${table} add column ${column} ${type}${notNull}${filled}`);
@@ -192,9 +194,10 @@ export class SchemaEditor {
       oldField.kind !== newField.kind ||
       this.#relationTarget(oldField) !== this.#relationTarget(newField) ||
       oldField.extra.onDelete !== newField.extra.onDelete;
+    const fills = oldField.nullable && !newField.nullable && fill !== undefined && fill !== null;
     if (columnChanged && !adapter.canAlterColumns) {
       const expressions = new Map<string, RawBuilder<unknown>>();
-      if (fill !== undefined && fill !== null) {
+      if (fills) {
         expressions.set(
           newField.column,
           sql`coalesce(${sql.ref(oldField.column)}, ${this.#literal(newField, fill)})`,
@@ -231,7 +234,7 @@ export class SchemaEditor {
         );
       }
       if (oldField.nullable && !newField.nullable) {
-        if (fill !== undefined && fill !== null) {
+        if (fills) {
           await this.execute(
             sql`update ${table} set ${column} = ${this.#literal(newField, fill)} where ${column} is null`,
           );

@@ -21,11 +21,9 @@ export interface SchemaIndex {
 export function modelIndexes(model: AnyModel, only?: AnyModelField): SchemaIndex[] {
   const result: SchemaIndex[] = [];
   for (const field of model.fieldList) {
-    if (field.isPrimaryKey || (only && field !== only)) continue;
-    if (!field.unique && !field.options.dbIndex && !field.isRelation) continue;
-    const unique = field.unique;
-    const name = constraintName(model.table, [field.column], unique ? 'key' : 'idx');
-    result.push({ name, columns: [field.column], unique });
+    if (only && field !== only) continue;
+    const index = fieldIndex(model.table, field);
+    if (index) result.push(index);
   }
   if (only) return result;
   const columnsOf = (fields: readonly string[]) =>
@@ -37,6 +35,15 @@ export function modelIndexes(model: AnyModel, only?: AnyModelField): SchemaIndex
     result.push({ name: index.name, columns: columnsOf(index.fields), unique: true });
   }
   return result;
+}
+
+/** The index a field asks for (unique, `dbIndex`, or a relation's), or undefined. */
+export function fieldIndex(table: string, field: AnyModelField): SchemaIndex | undefined {
+  if (field.isPrimaryKey) return undefined;
+  if (!field.unique && !field.options.dbIndex && !field.isRelation) return undefined;
+  const unique = field.unique;
+  const name = constraintName(table, [field.column], unique ? 'key' : 'idx');
+  return { name, columns: [field.column], unique };
 }
 
 /** The name of a field's foreign-key constraint. */

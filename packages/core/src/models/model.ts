@@ -22,6 +22,7 @@
 import { constraintName } from '../db/dialect-adapter.ts';
 import { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { fieldIndex } from '../migrations/schema-index.ts';
 import { isIdentifier, snakeCase } from '../utils/text.ts';
 import { type AnyModelField, ModelField } from './model-field.ts';
 import type { ModelProperty } from './model-property.ts';
@@ -201,11 +202,18 @@ export class Model<
     }
     this.properties = Object.freeze({ ...properties });
 
-    this.indexes = this.#namedIndexes(definition.indexes, 'indexes', 'idx');
+    // Every index of the table needs its own name: the fields' own first, then the model's.
+    const taken = new Map<string, string>();
+    for (const field of this.fieldList) {
+      const index = fieldIndex(this.table, field);
+      if (index) taken.set(index.name, `the index of field ${field.name}`);
+    }
+    this.indexes = this.#namedIndexes(definition.indexes, 'indexes', 'idx', taken);
     this.uniqueConstraints = this.#namedIndexes(
       definition.uniqueConstraints,
       'uniqueConstraints',
       'uniq',
+      taken,
     );
 
     this.ordering = Object.freeze([...(definition.ordering ?? [])]);
@@ -290,6 +298,7 @@ export class Model<
     declared: readonly ModelIndex[] | undefined,
     option: string,
     suffix: string,
+    taken: Map<string, string>,
   ): readonly NamedIndex[] {
     const result: NamedIndex[] = [];
     for (const index of declared ?? []) {
@@ -312,6 +321,15 @@ export class Model<
       });
       const name = index.name ?? constraintName(this.table, columns, suffix);
       this.#assertIdentifier(name, `the name of an entry of ${option}`);
+      const owner = taken.get(name);
+      if (owner) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${this.name}.${option}: the index ${name} (on ${fields.join(', ')}) has the name of ${owner}. ` +
+            'Remove the duplicate, or give this one a name of its own ({ fields, name }).',
+        );
+      }
+      taken.set(name, `the entry of ${option} on ${fields.join(', ')}`);
       result.push(Object.freeze({ name, fields: Object.freeze([...fields]) }));
     }
     return Object.freeze(result);

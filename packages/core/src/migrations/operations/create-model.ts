@@ -3,7 +3,7 @@
  * @module
  */
 import type { ModelSpec } from '../model-spec.ts';
-import { type OperationKind, requireName, StateError } from './operation.ts';
+import { type OperationKind, requireFieldSpec, requireName, StateError } from './operation.ts';
 
 /** `{ op: 'CreateModel', name, table, fields, indexes?, uniqueConstraints? }`. */
 export interface CreateModelOperation extends ModelSpec {
@@ -18,13 +18,11 @@ export const CreateModel: OperationKind<CreateModelOperation> = {
     if (!operation.fields || typeof operation.fields !== 'object') {
       throw new StateError('fields must be an object of field specs.');
     }
+    for (const [field, spec] of Object.entries(operation.fields)) {
+      requireFieldSpec(spec, `field ${field}`);
+    }
     const { op: _op, ...spec } = operation;
     state.set(spec);
-    try {
-      state.render(name);
-    } catch (error) {
-      throw new StateError((error as Error).message);
-    }
   },
   async databaseForwards(operation, { editor, after }) {
     await editor.createModel(after.render(operation.name));

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../../db/database.ts';
 import type { AnyModel } from '../../models/model.ts';
-import type { FieldSpec } from '../field-spec.ts';
+import { FIELD_KINDS, type FieldSpec } from '../field-spec.ts';
 import type { ModelSpec } from '../model-spec.ts';
 import type { ProjectState } from '../project-state.ts';
 import type { SchemaEditor } from '../schema-editor.ts';
@@ -74,10 +74,31 @@ export function requireName(value: unknown, what: string): string {
 
 /** Throws a {@link StateError} unless `value` is a field spec (an object with a known kind). */
 export function requireFieldSpec(value: unknown, what: string): FieldSpec {
-  if (!value || typeof value !== 'object' || typeof (value as FieldSpec).kind !== 'string') {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new StateError(`${what} must be a field spec such as { kind: 'char', maxLength: 100 }.`);
   }
+  const kind = (value as FieldSpec).kind;
+  if (!FIELD_KINDS.includes(kind)) {
+    throw new StateError(
+      `${what}: the kind ${JSON.stringify(kind)} is unknown (kinds: ${FIELD_KINDS.join(', ')}).`,
+    );
+  }
   return value as FieldSpec;
+}
+
+/**
+ * Renders every model of `state` (and resolves its relations), so that a field spec the
+ * models would refuse (a char without maxLength, a relation to a model that does not exist)
+ * is found while the files are checked, not halfway through a migration.
+ */
+export function checkState(state: ProjectState): void {
+  for (const spec of state.models) {
+    try {
+      state.render(spec.name).check();
+    } catch (error) {
+      throw new StateError((error as Error).message);
+    }
+  }
 }
 
 /** The rendered model `name` in `state`. */
