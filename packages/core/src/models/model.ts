@@ -320,7 +320,13 @@ export class Model<
         return field.column;
       });
       const name = index.name ?? constraintName(this.table, columns, suffix);
-      this.#assertIdentifier(name, `the name of an entry of ${option}`);
+      if (!isIdentifier(name)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${this.name}.${option}: the name ${JSON.stringify(name)} must be a plain identifier ` +
+            '(letters, digits and _, not starting with a digit, at most 63 characters).',
+        );
+      }
       const owner = taken.get(name);
       if (owner) {
         throw new ImproperlyConfigured(

@@ -13,9 +13,10 @@ export interface RunSqlOperation {
   readonly reverseSql?: string | readonly string[];
 }
 
-function statements(value: string | readonly string[] | undefined): readonly string[] {
+function statements(value: string | readonly string[] | undefined): readonly unknown[] {
   if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
+  // A hand-written file may hold anything here: a non-list is one (possibly wrong) statement.
+  return Array.isArray(value) ? value : [value];
 }
 
 export const RunSQL: OperationKind<RunSqlOperation> = {
@@ -26,11 +27,13 @@ export const RunSQL: OperationKind<RunSqlOperation> = {
     }
   },
   async databaseForwards(operation, { editor }) {
-    for (const text of statements(operation.sql)) await editor.execute(sql.raw(text));
+    for (const text of statements(operation.sql)) await editor.execute(sql.raw(text as string));
   },
   async databaseBackwards(operation, { editor }) {
-    for (const text of statements(operation.reverseSql)) await editor.execute(sql.raw(text));
+    for (const text of statements(operation.reverseSql)) {
+      await editor.execute(sql.raw(text as string));
+    }
   },
   reversible: (operation) => operation.reverseSql !== undefined,
-  describe: (operation) => `Raw SQL: ${statements(operation.sql)[0]?.slice(0, 60) ?? ''}`,
+  describe: (operation) => `Raw SQL: ${String(statements(operation.sql)[0] ?? '').slice(0, 60)}`,
 };
