@@ -86,7 +86,15 @@ export function findConfig(cwd: string, given?: string): string {
   );
 }
 
-/** Imports and checks the config file. */
+/**
+ * Imports and checks the config file.
+ *
+ * @example
+ * ```ts
+ * const config = await loadConfig(findConfig(process.cwd()));
+ * config.migrationsFolder; // '/srv/app/migrations'
+ * ```
+ */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   let module: { default?: unknown };
   try {

@@ -126,8 +126,22 @@ export interface DialectAdapter {
   readonly namedConstraints: boolean;
   /** Makes an integer primary key column generate its values. */
   autoIncrement(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
-  /** The expression converting `column` to `field`'s column type, for a type change. */
-  castColumn(column: string, field: AnyModelField): string;
+  /**
+   * The statement changing the type of `field`'s column of `table` in place, converting the
+   * stored values (used when {@link canAlterColumns}).
+   */
+  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown>;
+  /** The statement making `field`'s column accept NULL, or refuse it (when {@link canAlterColumns}). */
+  alterColumnNull(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown>;
+  /** The statement dropping a named foreign key or check of `table` (when {@link namedConstraints}). */
+  dropConstraint(table: string, name: string, kind: 'foreign_key' | 'check'): RawBuilder<unknown>;
+  /** The statement renaming a named foreign key or check of `table` (when {@link namedConstraints}). */
+  renameConstraint(
+    table: string,
+    from: string,
+    to: string,
+    kind: 'foreign_key' | 'check',
+  ): RawBuilder<unknown>;
   /** True when an index of this name exists. */
   indexExists(db: Kysely<any>, name: string): Promise<boolean>;
   /**
@@ -215,8 +229,29 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return column.autoIncrement();
   }
 
-  castColumn(column: string, field: AnyModelField): string {
-    return `cast("${column}" as ${this.columnType(field)})`;
+  /** Standard SQL (`ALTER COLUMN ... TYPE ... USING CAST(...)`), as PostgreSQL takes it. */
+  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+    const type = sql.raw(this.columnType(field));
+    const column = sql.id(field.column);
+    return sql`alter table ${sql.id(table)} alter column ${column} type ${type} using cast(${column} as ${type})`;
+  }
+
+  alterColumnNull(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown> {
+    const change = nullable ? sql`drop not null` : sql`set not null`;
+    return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} ${change}`;
+  }
+
+  dropConstraint(table: string, name: string, _kind: 'foreign_key' | 'check'): RawBuilder<unknown> {
+    return sql`alter table ${sql.id(table)} drop constraint ${sql.id(name)}`;
+  }
+
+  renameConstraint(
+    table: string,
+    from: string,
+    to: string,
+    _kind: 'foreign_key' | 'check',
+  ): RawBuilder<unknown> {
+    return sql`alter table ${sql.id(table)} rename constraint ${sql.id(from)} to ${sql.id(to)}`;
   }
 
   /** Through the standard `information_schema`; dialects without it override. */

@@ -8,6 +8,7 @@ import {
   type Kysely,
   type OrderByItemBuilder,
   PostgresDialect,
+  type RawBuilder,
   sql,
 } from 'kysely';
 import pg from 'pg';
@@ -173,9 +174,11 @@ export class PostgresAdapter extends DialectAdapterBase {
     return column.generatedByDefaultAsIdentity();
   }
 
-  override castColumn(column: string, field: AnyModelField): string {
+  override alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+    const type = this.columnType(field);
     // The collation belongs to the column, not to the cast.
-    return `"${column}"::${this.columnType(field).replace(/ collate "C"$/, '')}`;
+    const cast = type.replace(/ collate "C"$/, '');
+    return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} type ${sql.raw(type)} using ${sql.id(field.column)}::${sql.raw(cast)}`;
   }
 
   override async indexExists(db: Kysely<any>, name: string): Promise<boolean> {

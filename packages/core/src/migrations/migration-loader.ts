@@ -24,6 +24,11 @@ export function migrationFiles(folder: string): string[] {
 /**
  * Imports every migration of `folder`. A file that does not load, or whose default export is
  * not a migration, fails with a {@link MigrationError} naming the file.
+ *
+ * @example
+ * ```ts
+ * const graph = new MigrationGraph(await loadMigrations('migrations'));
+ * ```
  */
 export async function loadMigrations(folder: string): Promise<LoadedMigration[]> {
   const result: LoadedMigration[] = [];

@@ -215,33 +215,25 @@ export class SchemaEditor {
     }
     if (columnChanged) {
       if (oldField.isRelation) {
-        await this.execute(
-          sql`alter table ${table} drop constraint ${sql.id(foreignKeyName(after.table, oldField.column))}`,
-        );
+        const name = foreignKeyName(after.table, oldField.column);
+        await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));
       }
       if (oldField.kind === 'positive_integer') {
-        await this.execute(
-          sql`alter table ${table} drop constraint ${sql.id(checkName(after.table, oldField.column))}`,
-        );
+        const name = checkName(after.table, oldField.column);
+        await this.execute(adapter.dropConstraint(after.table, name, 'check'));
       }
       const oldType = adapter.columnType(oldField);
       const newType = adapter.columnType(newField);
-      if (oldType !== newType) {
-        await this.execute(
-          sql`alter table ${table} alter column ${column} type ${sql.raw(newType)} using ${sql.raw(
-            adapter.castColumn(newField.column, newField),
-          )}`,
-        );
-      }
+      if (oldType !== newType) await this.execute(adapter.alterColumnType(after.table, newField));
       if (oldField.nullable && !newField.nullable) {
         if (fills) {
           await this.execute(
             sql`update ${table} set ${column} = ${this.#literal(newField, fill)} where ${column} is null`,
           );
         }
-        await this.execute(sql`alter table ${table} alter column ${column} set not null`);
+        await this.execute(adapter.alterColumnNull(after.table, newField, false));
       } else if (!oldField.nullable && newField.nullable) {
-        await this.execute(sql`alter table ${table} alter column ${column} drop not null`);
+        await this.execute(adapter.alterColumnNull(after.table, newField, true));
       }
       if (newField.isRelation) await this.#addForeignKey(after.table, newField);
       if (newField.kind === 'positive_integer') await this.#addCheck(after.table, newField);
@@ -317,24 +309,23 @@ export class SchemaEditor {
       await this.createIndex(table, renamed);
     }
     if (!this.db.adapter.namedConstraints) return;
-    const renames: [string, string][] = [];
+    const renames: [string, string, 'foreign_key' | 'check'][] = [];
     if (oldField.isRelation) {
       renames.push([
         foreignKeyName(before.table, oldField.column),
         foreignKeyName(after.table, newField.column),
+        'foreign_key',
       ]);
     }
     if (oldField.kind === 'positive_integer') {
       renames.push([
         checkName(before.table, oldField.column),
         checkName(after.table, newField.column),
+        'check',
       ]);
     }
-    for (const [from, to] of renames) {
-      if (from === to) continue;
-      await this.execute(
-        sql`alter table ${sql.id(table)} rename constraint ${sql.id(from)} to ${sql.id(to)}`,
-      );
+    for (const [from, to, kind] of renames) {
+      if (from !== to) await this.execute(this.db.adapter.renameConstraint(table, from, to, kind));
     }
   }
 
