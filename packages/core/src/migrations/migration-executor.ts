@@ -138,18 +138,35 @@ export class MigrationExecutor {
     }
   }
 
-  /** The SQL a migration runs, forwards or backwards, without running it. */
+  /**
+   * The SQL a migration runs, forwards or backwards, without running it: the dialect's
+   * statements around the transaction (SQLite's foreign-key pragmas), the transaction, and
+   * the operations' statements.
+   */
   async sqlFor(name: string, backwards = false): Promise<string[]> {
     const migration = this.resolveTarget(name);
-    if (!migration)
+    if (!migration) {
       throw new MigrationError(
         'REST_ERR_MIGRATION_TARGET',
         'sqlmigrate needs a migration name, not zero.',
       );
+    }
     if (backwards) this.#checkReversible([{ migration, backwards }]);
+    const adapter = this.db.adapter;
     const editor = new SchemaEditor(this.db, { collect: true });
+    const shown: string[] = [];
+    const show = async (text: string) => {
+      shown.push(`${text};`);
+      return [];
+    };
+    await adapter.beginSchemaChange(show);
+    if (adapter.supportsTransactionalDdl) shown.push('begin;');
     await this.#operations(editor, migration, backwards);
-    return editor.statements;
+    shown.push(...editor.statements);
+    await adapter.checkSchemaChange(show);
+    if (adapter.supportsTransactionalDdl) shown.push('commit;');
+    await adapter.endSchemaChange(show);
+    return shown;
   }
 
   /** Every migration in order, with whether the database applied it. */

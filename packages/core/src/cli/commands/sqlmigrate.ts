@@ -20,11 +20,9 @@ export const sqlmigrate: Command = {
     const graph = await projectGraph(config);
     return withDatabase(config, async (db) => {
       const executor = new MigrationExecutor(db, graph, config.app);
-      const statements = await executor.sqlFor(name, context.values.backwards === true);
-      const transactional = db.adapter.supportsTransactionalDdl;
-      if (transactional) context.out('begin;');
-      for (const statement of statements) context.out(statement);
-      if (transactional) context.out('commit;');
+      for (const statement of await executor.sqlFor(name, context.values.backwards === true)) {
+        context.out(statement);
+      }
       return 0;
     });
   },
