@@ -188,7 +188,9 @@ export class SchemaEditor {
     fill: unknown,
   ): Promise<void> {
     const adapter = this.db.adapter;
+    const renamed = oldField.column !== newField.column;
     const columnChanged =
+      renamed ||
       adapter.columnType(oldField) !== adapter.columnType(newField) ||
       oldField.nullable !== newField.nullable ||
       oldField.kind !== newField.kind ||
@@ -197,12 +199,11 @@ export class SchemaEditor {
     const fills = oldField.nullable && !newField.nullable && fill !== undefined && fill !== null;
     if (columnChanged && !adapter.canAlterColumns) {
       const expressions = new Map<string, RawBuilder<unknown>>();
-      if (fills) {
-        expressions.set(
-          newField.column,
-          sql`coalesce(${sql.ref(oldField.column)}, ${this.#literal(newField, fill)})`,
-        );
-      }
+      const old = sql.ref(oldField.column);
+      // A new column name (dbColumn) takes the old column's values.
+      if (fills)
+        expressions.set(newField.column, sql`coalesce(${old}, ${this.#literal(newField, fill)})`);
+      else if (renamed) expressions.set(newField.column, old);
       await this.rebuild(before, after, expressions);
       return;
     }
@@ -214,6 +215,14 @@ export class SchemaEditor {
       if (!newIndexes.some((n) => sameIndex(n, index))) await this.dropIndex(index.name);
     }
     if (columnChanged) {
+      if (renamed) {
+        await this.execute(
+          this.db.kysely.schema
+            .alterTable(after.table)
+            .renameColumn(oldField.column, newField.column)
+            .compile(),
+        );
+      }
       if (oldField.isRelation) {
         const name = foreignKeyName(after.table, oldField.column);
         await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));

@@ -21,6 +21,8 @@ interface Variant {
   readonly fill?: string | number;
   /** The value the one row holds (`null` allowed where the first spec allows it). */
   readonly value: string | number | null;
+  /** The column after the change, when it is not `v`. */
+  readonly column?: string;
   /** What the row holds after the change. */
   readonly changed?: string | number | null;
   /** SQL that fails after the change and succeeds after the reverse, or the other way. */
@@ -82,6 +84,13 @@ const VARIANTS: Variant[] = [
     after: { kind: 'positive_integer' },
     value: 3,
     enforced: { sql: 'insert into "thing" ("v", "parent_id") values (-1, null)', after: 'fails' },
+  },
+  {
+    what: 'a column of another name (dbColumn), its values kept',
+    before: { kind: 'integer' },
+    after: { kind: 'integer', column: 'w', dbIndex: true },
+    value: 11,
+    column: 'w',
   },
   {
     what: 'a default and choices only (no SQL needed)',
@@ -183,15 +192,19 @@ for (const dialect of testDialects()) {
           ),
           [],
         );
-        const value = async () =>
+        const value = async (column = 'v') =>
           (
-            (await db.query('select "v" from "thing" order by "id" limit 1', [])) as {
+            (await db.query(
+              `select "${column}" as "v" from "thing" order by "id" limit 1`,
+              [],
+            )) as {
               v: unknown;
             }[]
           )[0]?.v;
         await executor.migrate();
+        const changed = await value(variant.column);
         assert.equal(
-          Number.isNaN(Number(await value())) ? await value() : Number(await value()),
+          Number.isNaN(Number(changed)) ? changed : Number(changed),
           variant.changed !== undefined ? variant.changed : variant.value,
         );
         if (variant.enforced)
