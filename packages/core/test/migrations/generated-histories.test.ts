@@ -46,6 +46,8 @@ interface FieldPlan {
   readonly dbIndex: boolean;
   readonly maxLength: number;
   readonly withDefault: boolean;
+  /** Stored under a column of another name (`<name>_c`). */
+  readonly dbColumn: boolean;
 }
 interface ModelPlan {
   readonly name: string;
@@ -87,6 +89,7 @@ const fieldPlan = fc.record({
   dbIndex: fc.boolean(),
   maxLength: fc.integer({ min: 1, max: 40 }),
   withDefault: fc.boolean(),
+  dbColumn: fc.boolean(),
 });
 
 const fieldsPlan = fc.dictionary(fc.constantFrom(...FIELD_NAMES), fieldPlan, {
@@ -161,8 +164,9 @@ function nextVersion(plans: readonly ModelPlan[]) {
   );
 }
 
-function field(plan: FieldPlan): AnyModelField {
+function field(name: string, plan: FieldPlan): AnyModelField {
   const options: Record<string, unknown> = {};
+  if (plan.dbColumn) options.dbColumn = `${name}_c`;
   if (plan.null) options.null = true;
   if (plan.unique && plan.kind !== 'boolean') options.unique = true;
   if (plan.dbIndex) options.dbIndex = true;
@@ -177,7 +181,7 @@ function build(plans: readonly ModelPlan[]): AnyModel[] {
   const built: AnyModel[] = [];
   for (const plan of plans) {
     const fields: Record<string, AnyModelField> = {};
-    for (const [name, f] of Object.entries(plan.fields)) fields[name] = field(f);
+    for (const [name, f] of Object.entries(plan.fields)) fields[name] = field(name, f);
     const previous = built.at(-1);
     if (plan.relation && previous) {
       fields.parent = new ModelField(
