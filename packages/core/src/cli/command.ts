@@ -6,6 +6,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { Database } from '../db/database.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { MigrationGraph } from '../migrations/migration-graph.ts';
 import { loadMigrations } from '../migrations/migration-loader.ts';
 import type { LoadedConfig } from './project-config.ts';
@@ -21,6 +22,8 @@ export interface CommandContext {
   config(): Promise<LoadedConfig>;
   out(line: string): void;
   err(line: string): void;
+  /** Asks a yes/no question when a terminal is attached; absent otherwise. */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 /**
@@ -55,6 +58,13 @@ export async function withDatabase<T>(
   config: LoadedConfig,
   fn: (db: Database) => Promise<T>,
 ): Promise<T> {
+  if (!config.databaseUrl) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_CONFIG',
+      `${config.file}: databaseUrl is empty, and this command opens the database. Set it (for example ` +
+        'databaseUrl: process.env.DATABASE_URL ?? "sqlite:db.sqlite3"), or set DATABASE_URL if the config reads it.',
+    );
+  }
   const db = Database.connect(config.databaseUrl, config.databaseOptions);
   try {
     return await fn(db);

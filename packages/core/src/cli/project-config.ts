@@ -30,8 +30,12 @@ export interface ProjectConfig {
   readonly app?: string;
   /** Every model the migrations cover. */
   readonly models: readonly AnyModel[];
-  /** `sqlite:PATH`, `sqlite::memory:` or `postgres://...`. */
-  readonly databaseUrl: string;
+  /**
+   * `sqlite:PATH`, `sqlite::memory:` or `postgres://...`. Needed by the commands that open the
+   * database (`migrate`, `showmigrations`, `sqlmigrate`), not by `makemigrations`, which reads
+   * only the models and the migration files (so CI runs `makemigrations --check` without one).
+   */
+  readonly databaseUrl?: string;
   /** Options of `Database.connect`. */
   readonly databaseOptions?: DatabaseOptions;
   /** The migrations folder, relative to the config file (default `migrations`). */
@@ -43,7 +47,7 @@ export interface LoadedConfig {
   readonly file: string;
   readonly app: string;
   readonly models: readonly AnyModel[];
-  readonly databaseUrl: string;
+  readonly databaseUrl: string | undefined;
   readonly databaseOptions: DatabaseOptions;
   readonly migrationsFolder: string;
   /** The language new migration files are written in: the config file's. */
@@ -121,7 +125,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
       fail(`${file}: two models are named ${model.name}; model names must differ.`);
     names.add(model.name);
   }
-  if (typeof config.databaseUrl !== 'string' || !config.databaseUrl) {
+  if (config.databaseUrl !== undefined && typeof config.databaseUrl !== 'string') {
     fail(
       `${file}: databaseUrl must be a database URL such as "sqlite:db.sqlite3" or "postgres://user@host/name".`,
     );
@@ -137,7 +141,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     file,
     app,
     models: config.models,
-    databaseUrl: config.databaseUrl,
+    databaseUrl: config.databaseUrl || undefined,
     databaseOptions: config.databaseOptions ?? {},
     migrationsFolder: resolve(dirname(file), config.migrations ?? 'migrations'),
     language: ext === '.ts' || ext === '.mts' ? 'ts' : 'js',

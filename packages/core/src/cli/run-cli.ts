@@ -16,6 +16,8 @@ export interface CliIo {
   readonly cwd: string;
   out(line: string): void;
   err(line: string): void;
+  /** Asks a yes/no question (given when a terminal is attached); absent, nothing is asked. */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       },
       out: io.out,
       err: io.err,
+      ...(io.ask ? { ask: io.ask } : {}),
     });
   } catch (error) {
     if (

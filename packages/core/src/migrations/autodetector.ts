@@ -6,7 +6,7 @@
  * with a message saying what to add, unless the caller gives the value.
  * @module
  */
-import { type JsonValue, sameFieldSpec } from './field-spec.ts';
+import { canonical, type FieldSpec, type JsonValue, sameFieldSpec } from './field-spec.ts';
 import { MigrationError } from './migration-error.ts';
 import type { IndexSpec, ModelSpec } from './model-spec.ts';
 import { type Operation, operationKind } from './operations/operation-registry.ts';
@@ -161,6 +161,54 @@ export function detectChanges(
     );
   }
   return operations;
+}
+
+/**
+ * Renames that are likely (Django's questioner asks about these): a model that went and one
+ * that came with the same fields, or in a model a field that went and one that came with the
+ * same definition. Keys and values as {@link AutodetectorOptions.renames} takes them. Never
+ * applied without asking: `makemigrations` asks when a terminal is attached.
+ *
+ * @example
+ * ```ts
+ * renameCandidates(graph.finalState, ProjectState.fromModels(models)); // Map { 'Book.title' => 'name' }
+ * ```
+ */
+export function renameCandidates(from: ProjectState, to: ProjectState): Map<string, string> {
+  const result = new Map<string, string>();
+  const gone = from.models.filter((m) => !to.has(m.name));
+  const came = to.models.filter((m) => !from.has(m.name));
+  for (const old of gone) {
+    const match = came.find(
+      (m) =>
+        canonical(m.fields) === canonical(old.fields) && ![...result.values()].includes(m.name),
+    );
+    if (match) result.set(old.name, match.name);
+  }
+  for (const model of to.models) {
+    const before = from.get(model.name);
+    if (!before) continue;
+    const added = Object.entries(model.fields).filter(
+      ([name]) => !Object.hasOwn(before.fields, name),
+    );
+    const taken = new Set<string>();
+    for (const [oldName, oldSpec] of Object.entries(before.fields)) {
+      if (Object.hasOwn(model.fields, oldName)) continue;
+      const match = added.find(
+        ([name, spec]) =>
+          !taken.has(name) && sameFieldSpec(withoutColumn(spec), withoutColumn(oldSpec)),
+      );
+      if (!match) continue;
+      taken.add(match[0]);
+      result.set(`${model.name}.${oldName}`, match[0]);
+    }
+  }
+  return result;
+}
+
+function withoutColumn(spec: FieldSpec): FieldSpec {
+  const { column: _column, ...rest } = spec;
+  return rest;
 }
 
 function fail(message: string): never {

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyModel } from '../models/model.ts';
-import { type AutodetectorOptions, detectChanges } from './autodetector.ts';
+import { type AutodetectorOptions, detectChanges, renameCandidates } from './autodetector.ts';
 import { MigrationError } from './migration-error.ts';
 import { MigrationGraph } from './migration-graph.ts';
 import { loadMigrations } from './migration-loader.ts';
@@ -25,6 +25,11 @@ export interface MakeMigrationOptions extends AutodetectorOptions {
   readonly dryRun?: boolean;
   /** `ts` (default) or `js`. */
   readonly language?: MigrationLanguage;
+  /**
+   * Asks a person whether a likely rename is one (`Was Book.title renamed to Book.name?`);
+   * without it, only `renames` count. `makemigrations` passes it when a terminal is attached.
+   */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 /** What {@link makeMigration} found (and wrote, unless it was a dry run). */
@@ -49,9 +54,22 @@ export async function makeMigration(
   options: MakeMigrationOptions = {},
 ): Promise<MadeMigration | null> {
   const graph = new MigrationGraph(await loadMigrations(folder));
+  const target = ProjectState.fromModels(models);
+  const renames = new Map(options.renames ?? []);
+  if (options.ask && !options.empty) {
+    for (const [old, renamed] of renameCandidates(graph.finalState, target)) {
+      if (renames.has(old)) continue;
+      const dot = old.indexOf('.');
+      const question =
+        dot === -1
+          ? `Was the model ${old} renamed to ${renamed}? [y/N] `
+          : `Was ${old} renamed to ${old.slice(0, dot)}.${renamed}? [y/N] `;
+      if (await options.ask(question)) renames.set(old, renamed);
+    }
+  }
   const operations = options.empty
     ? []
-    : detectChanges(graph.finalState, ProjectState.fromModels(models), options);
+    : detectChanges(graph.finalState, target, { ...options, renames });
   if (operations.length === 0 && !options.empty) return null;
   const numbers = graph.order.map((m) => Number(m.name.slice(0, 4)));
   const number = String(Math.max(0, ...numbers) + 1).padStart(4, '0');

@@ -45,8 +45,8 @@ describe('restframework: configuration and usage errors', () => {
       /models must be a list of models/,
     ],
     [
-      'no databaseUrl',
-      `export default { app: 'shop', models: [] };`,
+      'a databaseUrl that is not text',
+      `export default { app: 'shop', models: [], databaseUrl: 42 };`,
       /databaseUrl must be a database URL/,
     ],
     [
@@ -65,6 +65,21 @@ describe('restframework: configuration and usage errors', () => {
       assert.match(run.stderr, message);
     });
   }
+
+  it('opens no database for makemigrations; the commands that do need databaseUrl', async () => {
+    project.config(TAG_V1, ['Tag']);
+    const made = await runCli(project.dir, ['makemigrations', '--check'], { DATABASE_URL: '' });
+    assert.equal(made.code, 1, made.stderr); // changes found, and no database needed to say so
+    assert.match(made.stderr, /makemigrations would write migrations\/0001_initial\.ts/);
+    for (const command of ['migrate', 'showmigrations']) {
+      const run = await runCli(project.dir, [command], { DATABASE_URL: '' });
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        /REST_ERR_CONFIG: .*restframework\.config\.ts: databaseUrl is empty, and this command opens the database/,
+      );
+    }
+  });
 
   const usage: [string[], RegExp][] = [
     [['frobnicate'], /Unknown command "frobnicate"/],

@@ -13,13 +13,14 @@ export const makemigrations: Command = {
   name: 'makemigrations',
   summary: 'Writes the migration that takes the database from the migrations to the models.',
   usage:
-    'makemigrations [--check] [--name NAME] [--empty] [--rename Old:New | --rename Model.old:new]... [--default Model.field=JSON]...',
+    'makemigrations [--check] [--name NAME] [--empty] [--rename Old:New | --rename Model.old:new]... [--default Model.field=JSON]... [--no-input]',
   options: {
     check: { type: 'boolean' },
     name: { type: 'string' },
     empty: { type: 'boolean' },
     rename: { type: 'string', multiple: true },
     default: { type: 'string', multiple: true },
+    'no-input': { type: 'boolean' },
   },
   async run(context) {
     const config = await context.config();
@@ -57,6 +58,8 @@ export const makemigrations: Command = {
       dryRun: check,
       empty: context.values.empty === true,
       language: config.language,
+      // A terminal attached: likely renames are asked about (never assumed).
+      ...(context.ask && !check && context.values['no-input'] !== true ? { ask: context.ask } : {}),
       ...(name !== undefined ? { name } : {}),
     });
     if (!made) {
