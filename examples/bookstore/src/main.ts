@@ -1,21 +1,30 @@
 /**
  * Starts the bookstore service: `npm start` at the repository root. Creates the database
- * (MySQL/MariaDB, when missing) and the tables,
- * seeds an empty database, listens, and shuts down gracefully on SIGINT/SIGTERM.
+ * (MySQL/MariaDB, when missing), applies the pending migrations (`migrations/`), seeds an
+ * empty database, listens, and shuts down gracefully on SIGINT/SIGTERM.
  * @module
  */
-import { Database } from '@restframework/core';
+import { fileURLToPath } from 'node:url';
+import { applyMigrations, Database } from '@restframework/core';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { createDatabaseIfMissing } from './create-database.ts';
-import { ALL_MODELS } from './models/index.ts';
 import { seed } from './seed.ts';
 
 const config = readConfig();
 if (await createDatabaseIfMissing(config.databaseUrl))
   console.log('Created the database DATABASE_URL names.');
 const db = Database.connect(config.databaseUrl);
-await db.migrate(ALL_MODELS);
+// A database made before the bookstore had migrations (by db.migrate) is adopted: its tables
+// are there, so the initial migration is recorded without running.
+await applyMigrations(db, {
+  folder: fileURLToPath(new URL('../migrations', import.meta.url)),
+  app: 'books',
+  fakeInitial: true,
+  log: (line) => {
+    if (!line.endsWith('...')) console.log(line.trim());
+  },
+});
 const seeded = await seed(db);
 if (seeded.books)
   console.log(`Seeded ${seeded.books} books, ${seeded.authors} authors, ${seeded.users} users.`);

@@ -8,6 +8,14 @@ export {
   type AuthenticationClass,
   BaseAuthentication,
 } from './authentication/authentication.ts';
+export type { Command, CommandContext } from './cli/command.ts';
+export {
+  defineConfig,
+  type LoadedConfig,
+  loadConfig,
+  type ProjectConfig,
+} from './cli/project-config.ts';
+export { type CliIo, runCli } from './cli/run-cli.ts';
 export { Database, type DatabaseOptions, type QueryEvent } from './db/database.ts';
 export {
   CheckViolationError,
@@ -185,6 +193,32 @@ export {
 export { Response } from './http/response.ts';
 export { sendResponse } from './http/send-response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
+export { type ApplyMigrationsOptions, applyMigrations } from './migrations/apply-migrations.ts';
+export { type AutodetectorOptions, detectChanges } from './migrations/autodetector.ts';
+export type { FieldSpec, JsonValue } from './migrations/field-spec.ts';
+export {
+  type MadeMigration,
+  type MakeMigrationOptions,
+  makeMigration,
+} from './migrations/make-migration.ts';
+export type { LoadedMigration, Migration } from './migrations/migration.ts';
+export { MigrationError } from './migrations/migration-error.ts';
+export {
+  type MigrateOptions,
+  type MigrateResult,
+  MigrationExecutor,
+  type PlanStep,
+} from './migrations/migration-executor.ts';
+export { MigrationGraph } from './migrations/migration-graph.ts';
+export { loadMigrations } from './migrations/migration-loader.ts';
+export { MigrationRecorder } from './migrations/migration-recorder.ts';
+export { writeMigration } from './migrations/migration-writer.ts';
+export type { IndexSpec, ModelSpec } from './migrations/model-spec.ts';
+export type { OperationContext, OperationKind } from './migrations/operations/operation.ts';
+export type { Operation } from './migrations/operations/operation-registry.ts';
+export type { RunCodeContext } from './migrations/operations/run-code.ts';
+export { ProjectState } from './migrations/project-state.ts';
+export { SchemaEditor } from './migrations/schema-editor.ts';
 export {
   type AnyModel,
   type BoundProperties,
@@ -193,6 +227,8 @@ export {
   type GroupValue,
   Model,
   type ModelDefinition,
+  type ModelIndex,
+  type NamedIndex,
   type PrimaryKey,
   type PropertyValue,
   type Row,

@@ -296,7 +296,12 @@ export class Database {
     if (scope?.db === this && scope.trx) scope.onRollback.push(hook);
   }
 
-  /** Creates the missing tables, columns and indexes of `models`. */
+  /**
+   * Creates the missing tables, columns and indexes of `models`, and never alters or drops
+   * anything: the quick path for tests and scripts. A service whose data must survive a change
+   * of its models uses migration files (`restframework makemigrations` / `migrate`,
+   * docs/migrations.md).
+   */
   migrate(models: readonly AnyModel[]): Promise<MigrationReport> {
     return migrate(this, models);
   }

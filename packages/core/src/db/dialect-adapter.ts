@@ -13,9 +13,10 @@ import {
   type SelectQueryBuilder,
   sql,
 } from 'kysely';
+import { MigrationError } from '../migrations/migration-error.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import { DatabaseError } from './database-errors.ts';
+import { DatabaseError, UniqueViolationError } from './database-errors.ts';
 
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
 export type TextMatchMode = 'exact' | 'contains' | 'startswith';
@@ -52,6 +53,9 @@ export interface OpenTransaction {
   end(commit: boolean): void;
 }
 
+/** Runs one SQL statement in the migration's connection (or transaction) and returns its rows. */
+export type RunStatement = (sql: string) => Promise<unknown[]>;
+
 /**
  * A database dialect as the toolkit sees it. Implement it by extending
  * {@link DialectAdapterBase}, which gives defaults for everything optional.
@@ -69,11 +73,6 @@ export interface DialectAdapter {
    * one (SQLite: -1, MySQL: a number past any table); null where it has.
    */
   readonly offsetOnlyLimit: number | null;
-  /**
-   * True when a foreign key can be declared in its column's definition (`REFERENCES`); else
-   * `migrate` declares it as a table constraint (MySQL ignores the column form).
-   */
-  readonly inlineReferences: boolean;
   /** Makes an `auto` primary key generate its values (AUTOINCREMENT, or an identity). */
   autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /**
@@ -81,11 +80,6 @@ export interface DialectAdapter {
    * other schema change) calls it: MySQL looks up its binary collation.
    */
   prepareSchema(db: Kysely<any>): Promise<void>;
-  /**
-   * The names of the indexes the database has, where it cannot `CREATE INDEX IF NOT EXISTS`
-   * (MySQL); null where it can.
-   */
-  indexNames(db: Kysely<any>): Promise<Set<string> | null>;
   /**
    * The keys an UPDATE or DELETE changes, as its `IN` subquery: `keys` itself, or (MySQL,
    * which refuses a subquery on the table it changes) `keys` wrapped in a derived table.
@@ -189,6 +183,47 @@ export interface DialectAdapter {
   explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
   /** Checks dialect limits of a model (SQLite's 15 exact digits, say) before tables are made. */
   checkModel(model: AnyModel): void;
+  /**
+   * Schema changes (CREATE, ALTER, DROP) can run inside a transaction and roll back with it
+   * (PostgreSQL, SQLite; not MySQL). Migrations then run each in one transaction.
+   */
+  readonly supportsTransactionalDdl: boolean;
+  /**
+   * A column's type, NULL or foreign key can change in place (`ALTER TABLE ... ALTER COLUMN`).
+   * When false (SQLite), migrations rebuild the table instead: create, copy, drop, rename.
+   */
+  readonly canAlterColumns: boolean;
+  /** Foreign keys and checks have names that `ALTER TABLE` can drop and rename. */
+  readonly namedConstraints: boolean;
+  /**
+   * The statement changing the type of `field`'s column of `table` in place, converting the
+   * stored values (used when {@link canAlterColumns}).
+   */
+  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown>;
+  /** The statement making `field`'s column accept NULL, or refuse it (when {@link canAlterColumns}). */
+  alterColumnNull(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown>;
+  /** The statement dropping a named foreign key or check of `table` (when {@link namedConstraints}). */
+  dropConstraint(table: string, name: string, kind: 'foreign_key' | 'check'): RawBuilder<unknown>;
+  /** The statement renaming a named foreign key or check of `table` (when {@link namedConstraints}). */
+  renameConstraint(
+    table: string,
+    from: string,
+    to: string,
+    kind: 'foreign_key' | 'check',
+  ): RawBuilder<unknown>;
+  /** True when an index of this name exists. */
+  indexExists(db: Kysely<any>, name: string): Promise<boolean>;
+  /**
+   * Takes the lock that lets one process migrate at a time; waits up to `timeoutMs` for
+   * another process to release it. Resolves to the function that releases it.
+   */
+  acquireMigrationLock(db: Kysely<any>, timeoutMs: number): Promise<() => Promise<void>>;
+  /** Runs before a migration's transaction begins (SQLite turns foreign keys off). */
+  beginSchemaChange(run: RunStatement): Promise<void>;
+  /** Runs inside the transaction before it commits; throws when the data breaks a constraint. */
+  checkSchemaChange(run: RunStatement): Promise<void>;
+  /** Runs after the transaction ended, committed or not. */
+  endSchemaChange(run: RunStatement): Promise<void>;
   /** Releases the driver's resources. */
   destroy(): Promise<void>;
 }
@@ -202,7 +237,6 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly inlineLimits: boolean = false;
   readonly returning: boolean = true;
   readonly offsetOnlyLimit: number | null = null;
-  readonly inlineReferences: boolean = true;
   readonly capabilities: DialectCapabilities = { regex: false, fullTextSearch: false };
 
   abstract createDialect(): Dialect;
@@ -216,10 +250,6 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   }
 
   async prepareSchema(_db: Kysely<any>): Promise<void> {}
-
-  async indexNames(_db: Kysely<any>): Promise<Set<string> | null> {
-    return null;
-  }
 
   keysForWrite(
     _db: Kysely<any>,
@@ -298,6 +328,79 @@ export abstract class DialectAdapterBase implements DialectAdapter {
 
   checkModel(_model: AnyModel): void {}
 
+  readonly supportsTransactionalDdl: boolean = false;
+  readonly canAlterColumns: boolean = true;
+  readonly namedConstraints: boolean = true;
+
+  /** Standard SQL (`ALTER COLUMN ... TYPE ... USING CAST(...)`), as PostgreSQL takes it. */
+  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+    const type = sql.raw(this.columnType(field));
+    const column = sql.id(field.column);
+    return sql`alter table ${sql.id(table)} alter column ${column} type ${type} using cast(${column} as ${type})`;
+  }
+
+  alterColumnNull(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown> {
+    const change = nullable ? sql`drop not null` : sql`set not null`;
+    return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} ${change}`;
+  }
+
+  dropConstraint(table: string, name: string, _kind: 'foreign_key' | 'check'): RawBuilder<unknown> {
+    return sql`alter table ${sql.id(table)} drop constraint ${sql.id(name)}`;
+  }
+
+  renameConstraint(
+    table: string,
+    from: string,
+    to: string,
+    _kind: 'foreign_key' | 'check',
+  ): RawBuilder<unknown> {
+    return sql`alter table ${sql.id(table)} rename constraint ${sql.id(from)} to ${sql.id(to)}`;
+  }
+
+  /** Through the standard `information_schema`; dialects without it override. */
+  async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
+    const rows =
+      await sql`select 1 from information_schema.statistics where index_name = ${name}`.execute(db);
+    return rows.rows.length > 0;
+  }
+
+  /**
+   * A row in a lock table: inserting it takes the lock, deleting it releases it; a second
+   * process finds the row there and tries again every 100 ms. A process killed while it
+   * migrates leaves the row behind: the error then says how to remove it.
+   */
+  async acquireMigrationLock(db: Kysely<any>, timeoutMs: number): Promise<() => Promise<void>> {
+    await sql`create table if not exists ${sql.id(MIGRATION_LOCK_TABLE)} (id integer primary key, locked_at varchar(40) not null)`.execute(
+      db,
+    );
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await sql`insert into ${sql.id(MIGRATION_LOCK_TABLE)} (id, locked_at) values (1, ${new Date().toISOString()})`.execute(
+          db,
+        );
+        break;
+      } catch (error) {
+        if (!this.#isLockHeld(error) || Date.now() >= deadline) {
+          if (this.#isLockHeld(error)) throw migrationLockTimeout(timeoutMs);
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return async () => {
+      await sql`delete from ${sql.id(MIGRATION_LOCK_TABLE)} where id = 1`.execute(db);
+    };
+  }
+
+  #isLockHeld(error: unknown): boolean {
+    return this.translateError(error, undefined) instanceof UniqueViolationError;
+  }
+
+  async beginSchemaChange(_run: RunStatement): Promise<void> {}
+  async checkSchemaChange(_run: RunStatement): Promise<void> {}
+  async endSchemaChange(_run: RunStatement): Promise<void> {}
+
   async destroy(): Promise<void> {}
 }
 
@@ -351,6 +454,19 @@ export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
     case 'datetime':
       return types.datetime;
   }
+}
+
+/** The table whose one row is the migration lock (dialects without an advisory lock). */
+export const MIGRATION_LOCK_TABLE = 'restframework_migration_lock';
+
+/** The error of a migration lock held for longer than the wait allows. */
+export function migrationLockTimeout(timeoutMs: number): MigrationError {
+  return new MigrationError(
+    'REST_ERR_MIGRATION_LOCKED',
+    `Another process has been migrating this database for more than ${timeoutMs} ms. ` +
+      'Wait for it to finish and run migrate again. If no migrate is running (a process was killed ' +
+      `while migrating), release the lock: delete from ${MIGRATION_LOCK_TABLE};`,
+  );
 }
 
 /** Maps a table and column back to a model field, for error messages that name fields. */

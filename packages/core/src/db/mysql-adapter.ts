@@ -97,8 +97,7 @@ export class MysqlAdapter extends DialectAdapterBase {
   override readonly returning = false;
   // MySQL accepts no OFFSET without a LIMIT.
   override readonly offsetOnlyLimit = Number.MAX_SAFE_INTEGER;
-  // MySQL parses a column's REFERENCES clause and ignores it: the key goes in the table.
-  override readonly inlineReferences = false;
+
   readonly #options: MysqlAdapterOptions;
   /** Known once {@link prepareSchema} found the server's binary collation. */
   #types: ColumnTypes | undefined;
@@ -208,14 +207,15 @@ export class MysqlAdapter extends DialectAdapterBase {
       : sql<boolean>`${column} like ${pattern}`;
   }
 
-  override async indexNames(db: Kysely<any>): Promise<Set<string>> {
-    // MySQL has no CREATE INDEX IF NOT EXISTS (MariaDB has).
-    const { rows } = await db.executeQuery<{ name: string }>(
+  // information_schema lists every database's indexes: only this one's count.
+  override async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
+    const { rows } = await db.executeQuery(
       CompiledQuery.raw(
-        'select distinct index_name as name from information_schema.statistics where table_schema = database()',
+        'select 1 from information_schema.statistics where table_schema = database() and index_name = ?',
+        [name],
       ),
     );
-    return new Set(rows.map((row) => row.name));
+    return rows.length > 0;
   }
 
   override checkModel(model: AnyModel): void {

@@ -31,9 +31,10 @@ import {
   columnTypeOf,
   DialectAdapterBase,
   fieldsForColumns,
+  migrationLockTimeout,
   type ValueReader,
 } from './dialect-adapter.ts';
-import { postgresClients } from './postgres-client.ts';
+import { postgresClients, renameStatements } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -68,6 +69,9 @@ const readDateTime: ValueReader = (v) =>
     ? null
     : new Date(String(v).replace(' ', 'T').replace(/\+00$/, 'Z')).toISOString();
 const readBigInt: ValueReader = (v) => (v === null || v === undefined ? null : Number(v));
+
+/** The advisory lock key migrations hold (any constant; the same in every process). */
+const MIGRATION_LOCK_KEY = 7_214_520_256_025;
 
 /** Error codes and messages that mean "the server is not there right now". */
 const UNAVAILABLE_CODES = new Set([
@@ -178,6 +182,75 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   override autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
     return pk.generatedByDefaultAsIdentity();
+  }
+
+  override readonly supportsTransactionalDdl = true;
+
+  override alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+    const type = this.columnType(field);
+    // The collation belongs to the column, not to the cast.
+    const cast = type.replace(/ collate "C"$/, '');
+    return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} type ${sql.raw(type)} using ${sql.id(field.column)}::${sql.raw(cast)}`;
+  }
+
+  override async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
+    const result =
+      await sql`select 1 from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(
+        db,
+      );
+    return result.rows.length > 0;
+  }
+
+  /**
+   * A session advisory lock on a connection held until the release: the server frees it when
+   * the connection ends, so a killed process leaves no lock behind.
+   */
+  override async acquireMigrationLock(
+    db: Kysely<any>,
+    timeoutMs: number,
+  ): Promise<() => Promise<void>> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    let failed!: (error: unknown) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      locked = resolve;
+      failed = reject;
+    });
+    const held = db
+      .connection()
+      .execute(async (connection) => {
+        await sql`set statement_timeout = 0`.execute(connection);
+        await sql`set lock_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(
+          connection,
+        );
+        try {
+          await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(connection);
+        } finally {
+          await sql`reset lock_timeout`.execute(connection);
+          await sql`reset statement_timeout`.execute(connection);
+        }
+        locked();
+        await released;
+        await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(connection);
+      })
+      .catch((error: unknown) => {
+        failed(
+          (error as { code?: unknown }).code === '55P03' ? migrationLockTimeout(timeoutMs) : error,
+        );
+      });
+    await ready;
+    return async () => {
+      release();
+      await held;
+    };
+  }
+
+  /** Statements prepared before the migration may not match its tables any more. */
+  override async endSchemaChange(): Promise<void> {
+    renameStatements();
   }
 
   override reader(field: AnyModelField): ValueReader | null {

@@ -25,6 +25,8 @@ const NAMEABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
 /** One name per text, shared by every connection (each prepares it on first use). */
 const names = new Map<string, string>();
+/** Names are never reused: a name once given may still be prepared on some connection. */
+let named = 0;
 
 /**
  * The statement name of a query text (`rf12`), or undefined for a text that is not named:
@@ -34,10 +36,27 @@ export function statementName(text: string): string | undefined {
   let name = names.get(text);
   if (name === undefined) {
     if (names.size >= MAX_NAMED_STATEMENTS || !NAMEABLE.test(text)) return undefined;
-    name = `rf${names.size}`;
+    name = `rf${named++}`;
     names.set(text, name);
   }
   return name;
+}
+
+/**
+ * Gives every text a new name from now on. After a migration changed a table, a statement
+ * prepared before it may no longer match the table (PostgreSQL refuses it: "cached plan must
+ * not change result type"); under new names every connection prepares the texts again.
+ */
+export function renameStatements(): void {
+  names.clear();
+}
+
+/** PostgreSQL's refusal of a statement prepared before its table changed. */
+function isStalePlan(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  return (
+    e?.code === '0A000' && String(e.message).includes('cached plan must not change result type')
+  );
 }
 
 type QueryConfig = { text: string; values: unknown[]; name?: string };
@@ -85,6 +104,20 @@ function makeClients(driver: typeof pg): PostgresClients {
       const config: QueryConfig = { text, values };
       const name = this.nameOf(text);
       if (name !== undefined) config.name = name;
+      return this.#run(config).catch((error: unknown) => {
+        // Another process migrated the table since this connection prepared the statement:
+        // prepare it again under a new name. (Inside a transaction the retry fails as the
+        // transaction is aborted, and the caller gets that error.)
+        if (name === undefined || !isStalePlan(error)) throw error;
+        if (names.get(text) === name) names.delete(text);
+        const retry: QueryConfig = { text, values };
+        const renamed = this.nameOf(text);
+        if (renamed !== undefined) retry.name = renamed;
+        return this.#run(retry);
+      });
+    }
+
+    #run(config: QueryConfig): Promise<unknown> {
       return new Promise((resolve, reject) => {
         super.query(config, (error: Error | undefined, result: unknown) =>
           error ? reject(error) : resolve(result),

@@ -132,6 +132,19 @@ const SELECT_OPTIONS: PrepareOptions = { ordered: true, paged: true, related: tr
 // Built once per model, dialect and related paths: the column list and the row reader.
 const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
 
+/**
+ * A model's part of a statement's cache key: its table and a number of its own. Two models of
+ * one table (a migration's historical model and today's, in one process) have different
+ * columns, so they must not share compiled SQL.
+ */
+const modelKeys = new WeakMap<AnyModel, string>();
+let modelCount = 0;
+function modelKey(model: AnyModel): string {
+  let key = modelKeys.get(model);
+  if (key === undefined) modelKeys.set(model, (key = `${model.table}#${++modelCount}`));
+  return key;
+}
+
 // Kysely's expression builder holds no state; making one per query (it creates dozens of
 // closures) was 5 % of the CPU time of a detail request.
 const EB = expressionBuilder<any, any>();
@@ -511,7 +524,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const returning = db.adapter.returning;
     const statement = compileStatement(
       db,
-      `insert|${this.model.table}|${columns.join(',')}`,
+      `insert|${modelKey(this.model)}|${columns.join(',')}`,
       Object.values(insert),
       (slot) => {
         const query = db.executor
@@ -573,7 +586,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const returning = db.adapter.returning;
     const statement = compileStatement(
       db,
-      `update|${this.model.table}|${columns.join(',')}`,
+      `update|${modelKey(this.model)}|${columns.join(',')}`,
       [...Object.values(values), pk],
       (slot) => {
         const query = db.executor
@@ -772,7 +785,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
         orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
       }
       key =
-        `${kind}|${this.model.table}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
+        `${kind}|${modelKey(this.model)}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
         // Inlined limits are part of the SQL, so of its shape.
         (inline
           ? `${limitValue}:${offsetValue}`

@@ -235,6 +235,43 @@ export class SqliteAdapter extends DialectAdapterBase {
       : sql<number>`cast(strftime('%d', ${column}) as integer)`;
   }
 
+  override readonly supportsTransactionalDdl = true;
+  /** SQLite alters a column only by rebuilding its table (https://sqlite.org/lang_altertable.html). */
+  override readonly canAlterColumns = false;
+  override readonly namedConstraints = false;
+
+  override async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
+    const result =
+      await sql`select 1 from sqlite_master where type = 'index' and name = ${name}`.execute(db);
+    return result.rows.length > 0;
+  }
+
+  /**
+   * A rebuilt table is dropped and created again: foreign keys must be off meanwhile (else the
+   * drop deletes, or refuses, the rows that refer to it), and SQLite ignores the pragma inside
+   * a transaction, so it goes before. The check inside the transaction finds any row the
+   * migration left pointing nowhere, and the migration then rolls back.
+   */
+  override async beginSchemaChange(run: (sql: string) => Promise<unknown[]>): Promise<void> {
+    await run('pragma foreign_keys = off');
+  }
+
+  override async checkSchemaChange(run: (sql: string) => Promise<unknown[]>): Promise<void> {
+    const broken = (await run('pragma foreign_key_check')) as { table: string; parent: string }[];
+    if (broken.length) {
+      const first = broken[0] as { table: string; parent: string };
+      throw new ForeignKeyViolationError(
+        `${broken.length} row(s) of ${first.table} refer to rows of ${first.parent} that do not exist.`,
+        undefined,
+        [],
+      );
+    }
+  }
+
+  override async endSchemaChange(run: (sql: string) => Promise<unknown[]>): Promise<void> {
+    await run('pragma foreign_keys = on');
+  }
+
   override checkModel(model: AnyModel): void {
     for (const field of model.fieldList) {
       if (field.kind === 'decimal' && (field.extra.maxDigits as number) > SQLITE_EXACT_DIGITS) {

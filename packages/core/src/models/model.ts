@@ -19,8 +19,10 @@
  * ```
  * @module
  */
+import { constraintName } from '../db/dialect-adapter.ts';
 import { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { fieldIndex } from '../migrations/schema-index.ts';
 import { isIdentifier, snakeCase } from '../utils/text.ts';
 import { type AnyModelField, ModelField } from './model-field.ts';
 import type { ModelProperty } from './model-property.ts';
@@ -46,6 +48,30 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
   readonly verboseName?: string;
   /** Plural human name; defaults to the verbose name plus `s`. */
   readonly verboseNamePlural?: string;
+  /** Indexes over one or more fields (Django's `Meta.indexes`). */
+  readonly indexes?: readonly ModelIndex[];
+  /** Sets of fields whose values together are unique (Django's `UniqueConstraint`). */
+  readonly uniqueConstraints?: readonly ModelIndex[];
+}
+
+/**
+ * An index, or a unique constraint, over fields of a model. The name defaults to
+ * `<table>_<columns>_idx` (`_uniq` for a unique constraint), bounded to 63 characters.
+ *
+ * @example
+ * ```ts
+ * const byTitle: ModelIndex = { fields: ['title', 'publication_date'] };
+ * ```
+ */
+export interface ModelIndex {
+  readonly fields: readonly string[];
+  readonly name?: string;
+}
+
+/** A {@link ModelIndex} with its name resolved. */
+export interface NamedIndex {
+  readonly name: string;
+  readonly fields: readonly string[];
 }
 
 type FieldValue<X> = X extends { readonly valueType: infer T } ? T : never;
@@ -175,6 +201,10 @@ export class Model<
   readonly verboseNamePlural: string;
   /** The primary key field. */
   readonly pk: AnyModelField;
+  /** The model's indexes over fields, named. */
+  readonly indexes: readonly NamedIndex[];
+  /** The model's unique constraints over fields, named. */
+  readonly uniqueConstraints: readonly NamedIndex[];
   /** Type-level only: the declared fields. */
   declare readonly declared: F;
 
@@ -259,6 +289,20 @@ export class Model<
     }
     this.properties = Object.freeze({ ...properties }) as BoundProperties<F, P>;
 
+    // Every index of the table needs its own name: the fields' own first, then the model's.
+    const taken = new Map<string, string>();
+    for (const field of this.fieldList) {
+      const index = fieldIndex(this.table, field);
+      if (index) taken.set(index.name, `the index of field ${field.name}`);
+    }
+    this.indexes = this.#namedIndexes(definition.indexes, 'indexes', 'idx', taken);
+    this.uniqueConstraints = this.#namedIndexes(
+      definition.uniqueConstraints,
+      'uniqueConstraints',
+      'uniq',
+      taken,
+    );
+
     this.ordering = Object.freeze([...(definition.ordering ?? [])]);
     for (const term of this.ordering) {
       const path = term.startsWith('-') ? term.slice(1) : term;
@@ -335,6 +379,53 @@ export class Model<
       model = field.relatedModel;
     }
     throw new ImproperlyConfigured('REST_ERR_MODEL_PATH', `${where}: the path is empty.`);
+  }
+
+  #namedIndexes(
+    declared: readonly ModelIndex[] | undefined,
+    option: string,
+    suffix: string,
+    taken: Map<string, string>,
+  ): readonly NamedIndex[] {
+    const result: NamedIndex[] = [];
+    for (const index of declared ?? []) {
+      const fields = Array.isArray(index?.fields) ? index.fields : [];
+      if (fields.length === 0) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${this.name}.${option}: each entry needs fields, a non-empty list of field names, for example { fields: ['title'] }.`,
+        );
+      }
+      const columns = fields.map((name) => {
+        const field = this.#byKey.get(name);
+        if (!field || field.name !== name) {
+          throw new ImproperlyConfigured(
+            'REST_ERR_MODEL_INDEX',
+            `${this.name}.${option}: unknown field "${name}". Use one of: ${Object.keys(this.fields).join(', ')}.`,
+          );
+        }
+        return field.column;
+      });
+      const name = index.name ?? constraintName(this.table, columns, suffix);
+      if (!isIdentifier(name)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${this.name}.${option}: the name ${JSON.stringify(name)} must be a plain identifier ` +
+            '(letters, digits and _, not starting with a digit, at most 63 characters).',
+        );
+      }
+      const owner = taken.get(name);
+      if (owner) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${this.name}.${option}: the index ${name} (on ${fields.join(', ')}) has the name of ${owner}. ` +
+            'Remove the duplicate, or give this one a name of its own ({ fields, name }).',
+        );
+      }
+      taken.set(name, `the entry of ${option} on ${fields.join(', ')}`);
+      result.push(Object.freeze({ name, fields: Object.freeze([...fields]) }));
+    }
+    return Object.freeze(result);
   }
 
   #assertIdentifier(value: string, what: string): void {

@@ -32,6 +32,11 @@ export interface TestDialect {
   readonly skip: string | false;
   /** Creates an empty database of this kind and connects to it. */
   create(options?: DatabaseOptions): Promise<Database>;
+  /**
+   * Creates an empty database of this kind without connecting (for a child process, say):
+   * its URL, and the function that removes it.
+   */
+  createUrl(): Promise<{ url: string; drop: () => Promise<void> }>;
   /** Closes and removes a database made by `create`. */
   drop(db: Database): Promise<void>;
 }
@@ -59,29 +64,45 @@ export function testDialects(): TestDialect[] {
 const sqliteDialect: TestDialect = {
   name: 'sqlite',
   skip: false,
-  async create(options) {
+  create(options) {
+    return connectTo(this, options);
+  },
+  async createUrl() {
     const dir = mkdtempSync(join(tmpdir(), 'rf-test-'));
-    const db = Database.connect(`sqlite:${join(dir, 'db.sqlite3')}`, options);
-    created.set(db, async () => rmSync(dir, { recursive: true, force: true }));
-    return db;
+    return {
+      url: `sqlite:${join(dir, 'db.sqlite3')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   },
   drop,
 };
+
+/** A new database of `dialect`, connected; `drop` closes and removes it. */
+async function connectTo(dialect: TestDialect, options?: DatabaseOptions): Promise<Database> {
+  const { url, drop: remove } = await dialect.createUrl();
+  const db = Database.connect(url, options);
+  created.set(db, remove);
+  return db;
+}
 
 function postgresDialect(): TestDialect {
   const url = testPostgresUrl();
   return {
     name: 'postgres',
     skip: url ? false : 'TEST_POSTGRES_URL is not set: PostgreSQL tests skipped',
-    async create(options) {
+    create(options) {
+      return connectTo(this, options);
+    },
+    async createUrl() {
       if (!url) throw new Error('TEST_POSTGRES_URL is not set.');
       const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
       await admin(url, `create database "${name}"`);
       const target = new URL(url);
       target.pathname = `/${name}`;
-      const db = Database.connect(target.toString(), options);
-      created.set(db, () => admin(url, `drop database if exists "${name}" with (force)`));
-      return db;
+      return {
+        url: target.toString(),
+        drop: () => admin(url, `drop database if exists "${name}" with (force)`),
+      };
     },
     drop,
   };
@@ -92,7 +113,10 @@ function mysqlDialect(): TestDialect {
   return {
     name: 'mysql',
     skip: url ? false : 'TEST_MYSQL_URL is not set: MySQL/MariaDB tests skipped',
-    async create(options) {
+    create(options) {
+      return connectTo(this, options);
+    },
+    async createUrl() {
       if (!url) throw new Error('TEST_MYSQL_URL is not set.');
       const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
       const run = async (statement: string) => {
@@ -106,9 +130,10 @@ function mysqlDialect(): TestDialect {
       await run(`create database \`${name}\``);
       const target = new URL(url);
       target.pathname = `/${name}`;
-      const db = Database.connect(target.toString(), options);
-      created.set(db, () => run(`drop database if exists \`${name}\``));
-      return db;
+      return {
+        url: target.toString(),
+        drop: () => run(`drop database if exists \`${name}\``),
+      };
     },
     drop,
   };

@@ -1,0 +1,15 @@
+/**
+ * The bookstore's project configuration for the `restframework` command line
+ * (`npx restframework makemigrations`, `migrate`, `showmigrations`, `sqlmigrate books NAME`).
+ * @module
+ */
+import { defineConfig } from '@restframework/core';
+import { readConfig } from './src/config.ts';
+import { ALL_MODELS } from './src/models/index.ts';
+
+export default defineConfig({
+  app: 'books',
+  models: ALL_MODELS,
+  databaseUrl: readConfig().databaseUrl,
+  migrations: 'migrations',
+});

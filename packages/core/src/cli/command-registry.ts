@@ -1,0 +1,12 @@
+/**
+ * The commands of the `restframework` command line, by name.
+ * @module
+ */
+import type { Command } from './command.ts';
+import { makemigrations } from './commands/makemigrations.ts';
+import { migrate } from './commands/migrate.ts';
+import { showmigrations } from './commands/showmigrations.ts';
+import { sqlmigrate } from './commands/sqlmigrate.ts';
+
+/** Every command; a new one is one more entry. */
+export const COMMANDS: readonly Command[] = [makemigrations, migrate, showmigrations, sqlmigrate];

@@ -1,0 +1,121 @@
+/**
+ * A field as a migration file writes it: plain data (no functions, no model objects), so the
+ * state a migration produces can be replayed from the files alone, compared, and written back.
+ * @module
+ */
+import type { AnyModelField, Choice, ModelFieldKind, OnDelete } from '../models/model-field.ts';
+
+/** Every field kind, for checking migration files written by hand. */
+export const FIELD_KINDS: readonly ModelFieldKind[] = [
+  'auto',
+  'char',
+  'text',
+  'email',
+  'url',
+  'integer',
+  'positive_integer',
+  'big_integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'foreign_key',
+  'one_to_one',
+  'file',
+];
+
+/** A JSON value: what a default can be in a migration file. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/**
+ * One column in a migration file. Only what the database or the history needs: a field's
+ * serializer-only options (`blank`, `verboseName`, `helpText`, `editable`) are not part of it.
+ *
+ * @example
+ * ```ts
+ * const title: FieldSpec = { kind: 'char', maxLength: 100, unique: true };
+ * ```
+ */
+export interface FieldSpec {
+  readonly kind: ModelFieldKind;
+  /** The column when it is not the field name (`<name>_id` for a relation). */
+  readonly column?: string;
+  readonly primaryKey?: boolean;
+  readonly null?: boolean;
+  readonly unique?: boolean;
+  readonly dbIndex?: boolean;
+  /** The model's default when it is a plain value (a function default is not recorded). */
+  readonly default?: JsonValue;
+  readonly choices?: readonly Choice[];
+  readonly maxLength?: number;
+  readonly maxDigits?: number;
+  readonly decimalPlaces?: number;
+  /** The related model's name, for a relation. */
+  readonly to?: string;
+  readonly onDelete?: OnDelete;
+}
+
+/** The field spec of a declared model field. */
+export function fieldSpecOf(field: AnyModelField): FieldSpec {
+  // Written in this order: what the column is first, then its options.
+  const spec: Record<string, unknown> = { kind: field.kind };
+  const { maxLength, maxDigits, decimalPlaces, onDelete } = field.extra;
+  if (maxLength !== undefined) spec.maxLength = maxLength;
+  if (maxDigits !== undefined) spec.maxDigits = maxDigits;
+  if (decimalPlaces !== undefined) spec.decimalPlaces = decimalPlaces;
+  if (field.isRelation) {
+    spec.to = field.relatedModel.name;
+    spec.onDelete = onDelete ?? 'CASCADE';
+  }
+  const defaultColumn = field.isRelation ? `${field.name}_id` : field.name;
+  if (field.column !== defaultColumn) spec.column = field.column;
+  if (field.isPrimaryKey) spec.primaryKey = true;
+  if (field.options.null) spec.null = true;
+  if (field.options.unique && !field.isPrimaryKey) spec.unique = true;
+  if (field.options.dbIndex) spec.dbIndex = true;
+  const def = field.options.default;
+  if (def !== undefined && typeof def !== 'function') spec.default = def;
+  if (field.options.choices) spec.choices = field.options.choices.map(([v, l]) => [v, l]);
+  return spec as unknown as FieldSpec;
+}
+
+/** The column a field spec stores into. */
+export function columnOf(name: string, spec: FieldSpec): string {
+  return (
+    spec.column ?? (spec.kind === 'foreign_key' || spec.kind === 'one_to_one' ? `${name}_id` : name)
+  );
+}
+
+/** True when two specs describe the same field (key order does not matter). */
+export function sameFieldSpec(a: FieldSpec, b: FieldSpec): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** Whether a change from `a` to `b` touches the column itself (type, NULL, relation, check). */
+export function columnChanged(a: FieldSpec, b: FieldSpec): boolean {
+  return (
+    a.kind !== b.kind ||
+    a.maxLength !== b.maxLength ||
+    a.maxDigits !== b.maxDigits ||
+    a.decimalPlaces !== b.decimalPlaces ||
+    Boolean(a.null) !== Boolean(b.null) ||
+    Boolean(a.primaryKey) !== Boolean(b.primaryKey) ||
+    a.to !== b.to ||
+    a.onDelete !== b.onDelete
+  );
+}
+
+/** JSON with sorted keys, for comparisons. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
+}

@@ -1,0 +1,283 @@
+/**
+ * Applies and rolls back migrations on a database (Django's `MigrationExecutor`): plans the
+ * steps to a target, refuses an irreversible plan before touching anything, runs each
+ * migration in its own transaction where the dialect allows DDL in one, records it, and holds
+ * the dialect's migration lock so that two processes never migrate at once.
+ * @module
+ */
+
+import type { Database } from '../db/database.ts';
+import { UniqueViolationError } from '../db/database-errors.ts';
+import type { LoadedMigration } from './migration.ts';
+import { MigrationError } from './migration-error.ts';
+import type { MigrationGraph } from './migration-graph.ts';
+import { MigrationRecorder } from './migration-recorder.ts';
+import { operationKind } from './operations/operation-registry.ts';
+import { SchemaEditor } from './schema-editor.ts';
+
+/** One step of a plan: a migration and its direction. */
+export interface PlanStep {
+  readonly migration: LoadedMigration;
+  readonly backwards: boolean;
+}
+
+/** Options of {@link MigrationExecutor.migrate}. */
+export interface MigrateOptions {
+  /**
+   * The migration to end at: its name (or a unique prefix such as `0003`), or `zero` to roll
+   * every migration back. Default: the latest.
+   */
+  readonly target?: string;
+  /** How long to wait for another process's migration lock, in ms (default 60000). */
+  readonly lockTimeoutMs?: number;
+  /**
+   * Records, without running it, a migration that only creates tables that all exist already
+   * (Django's `--fake-initial`): adopts a database made by `db.migrate(models)`.
+   */
+  readonly fakeInitial?: boolean;
+  /** Told each step as it starts and ends (`Applying 0002_book_pages... OK`). */
+  readonly log?: (line: string) => void;
+}
+
+/** What {@link MigrationExecutor.migrate} did. */
+export interface MigrateResult {
+  readonly applied: readonly string[];
+  readonly unapplied: readonly string[];
+}
+
+/**
+ * Runs the migrations of one app on a database.
+ *
+ * @example
+ * ```ts
+ * const graph = new MigrationGraph(await loadMigrations('migrations'));
+ * const executor = new MigrationExecutor(db, graph, 'books');
+ * await executor.migrate();                      // everything pending
+ * await executor.migrate({ target: '0001' });    // back to 0001_initial
+ * ```
+ */
+export class MigrationExecutor {
+  readonly db: Database;
+  readonly graph: MigrationGraph;
+  readonly app: string;
+  readonly recorder: MigrationRecorder;
+
+  constructor(db: Database, graph: MigrationGraph, app: string) {
+    this.db = db;
+    this.graph = graph;
+    this.app = app;
+    this.recorder = new MigrationRecorder(db);
+  }
+
+  /** The migration a target names (`zero` gives null). */
+  resolveTarget(target: string): LoadedMigration | null {
+    if (target === 'zero') return null;
+    const exact = this.graph.get(target);
+    if (exact) return exact;
+    const matches = this.graph.order.filter((m) => m.name.startsWith(target));
+    if (matches.length === 1) return matches[0] as LoadedMigration;
+    throw new MigrationError(
+      'REST_ERR_MIGRATION_TARGET',
+      matches.length
+        ? `"${target}" matches more than one migration of ${this.app} (${matches.map((m) => m.name).join(', ')}): give more of the name.`
+        : `${this.app} has no migration "${target}" (migrations: ${this.graph.order.map((m) => m.name).join(', ') || 'none'}; or zero).`,
+    );
+  }
+
+  /** The steps that take a database with `applied` migrations to `target`. */
+  plan(applied: ReadonlySet<string>, target?: string): PlanStep[] {
+    const order = this.graph.order;
+    if (target === undefined) {
+      return order
+        .filter((m) => !applied.has(m.name))
+        .map((migration) => ({ migration, backwards: false }));
+    }
+    const goal = this.resolveTarget(target);
+    if (goal && !applied.has(goal.name)) {
+      const needed = this.graph.ancestors(goal.name);
+      return order
+        .filter((m) => needed.has(m.name) && !applied.has(m.name))
+        .map((migration) => ({ migration, backwards: false }));
+    }
+    const undo = goal ? this.graph.descendants(goal.name) : new Set(order.map((m) => m.name));
+    return order
+      .filter((m) => undo.has(m.name) && applied.has(m.name))
+      .reverse()
+      .map((migration) => ({ migration, backwards: true }));
+  }
+
+  /** Applies or rolls back migrations to reach `options.target`. */
+  async migrate(options: MigrateOptions = {}): Promise<MigrateResult> {
+    const release = await this.db.adapter.acquireMigrationLock(
+      this.db.kysely,
+      options.lockTimeoutMs ?? 60_000,
+    );
+    try {
+      await this.recorder.ensureTable();
+      // Read after the lock: a process that waited finds what the other one applied.
+      const applied = await this.recorder.applied(this.app);
+      this.#checkHistory(applied);
+      const steps = this.plan(applied, options.target);
+      this.#checkReversible(steps);
+      const result = { applied: [] as string[], unapplied: [] as string[] };
+      for (const step of steps) {
+        const verb = step.backwards ? 'Unapplying' : 'Applying';
+        options.log?.(`  ${verb} ${this.app}.${step.migration.name}...`);
+        if (options.fakeInitial && !step.backwards && (await this.#tablesExist(step.migration))) {
+          await this.recorder.record(this.app, step.migration.name);
+          options.log?.(`  ${verb} ${this.app}.${step.migration.name}... FAKED (its tables exist)`);
+          continue;
+        }
+        await this.#run(step);
+        (step.backwards ? result.unapplied : result.applied).push(step.migration.name);
+        options.log?.(`  ${verb} ${this.app}.${step.migration.name}... OK`);
+      }
+      return result;
+    } finally {
+      await release();
+    }
+  }
+
+  /**
+   * The SQL a migration runs, forwards or backwards, without running it: the dialect's
+   * statements around the transaction (SQLite's foreign-key pragmas), the transaction, and
+   * the operations' statements.
+   */
+  async sqlFor(name: string, backwards = false): Promise<string[]> {
+    const migration = this.resolveTarget(name);
+    if (!migration) {
+      throw new MigrationError(
+        'REST_ERR_MIGRATION_TARGET',
+        'sqlmigrate needs a migration name, not zero.',
+      );
+    }
+    if (backwards) this.#checkReversible([{ migration, backwards }]);
+    const adapter = this.db.adapter;
+    const editor = new SchemaEditor(this.db, { collect: true });
+    const shown: string[] = [];
+    const show = async (text: string) => {
+      shown.push(`${text};`);
+      return [];
+    };
+    await adapter.beginSchemaChange(show);
+    if (adapter.supportsTransactionalDdl) shown.push('begin;');
+    await this.#operations(editor, migration, backwards);
+    shown.push(...editor.statements);
+    await adapter.checkSchemaChange(show);
+    if (adapter.supportsTransactionalDdl) shown.push('commit;');
+    await adapter.endSchemaChange(show);
+    return shown;
+  }
+
+  /** Every migration in order, with whether the database applied it. */
+  async status(): Promise<{ name: string; applied: boolean }[]> {
+    const applied = await this.recorder.applied(this.app);
+    return this.graph.order.map((m) => ({ name: m.name, applied: applied.has(m.name) }));
+  }
+
+  /** True when the migration only creates tables, and every one of them exists. */
+  async #tablesExist(migration: LoadedMigration): Promise<boolean> {
+    const creates = migration.operations.filter((o) => o.op === 'CreateModel');
+    if (creates.length === 0 || creates.length !== migration.operations.length) return false;
+    const tables = new Set((await this.db.kysely.introspection.getTables()).map((t) => t.name));
+    return creates.every((o) => tables.has(o.table));
+  }
+
+  async #run(step: PlanStep): Promise<void> {
+    const { db } = this;
+    const adapter = db.adapter;
+    const editor = new SchemaEditor(db);
+    const run = (text: string) => db.query(text, []);
+    const body = async () => {
+      await this.#operations(editor, step.migration, step.backwards);
+      if (step.backwards) await this.recorder.unrecord(this.app, step.migration.name);
+      else await this.recorder.record(this.app, step.migration.name);
+      await adapter.checkSchemaChange(run);
+    };
+    await adapter.beginSchemaChange(run);
+    try {
+      if (adapter.supportsTransactionalDdl) await db.transaction(body);
+      else await body();
+    } finally {
+      await adapter.endSchemaChange(run);
+    }
+  }
+
+  async #operations(
+    editor: SchemaEditor,
+    migration: LoadedMigration,
+    backwards: boolean,
+  ): Promise<void> {
+    const states = this.graph.statesOf(migration.name);
+    const indexes = migration.operations.map((_, i) => i);
+    if (backwards) indexes.reverse();
+    for (const i of indexes) {
+      const operation = migration.operations[i] as (typeof migration.operations)[number];
+      const kind = operationKind(operation);
+      if (!kind) continue; // the graph checked every operation
+      const context = {
+        editor,
+        db: this.db,
+        before: states[i] as (typeof states)[number],
+        after: states[i + 1] as (typeof states)[number],
+      };
+      try {
+        if (backwards) await kind.databaseBackwards?.(operation, context);
+        else await kind.databaseForwards(operation, context);
+      } catch (error) {
+        const what = kind.describe(operation);
+        throw this.#failure(migration, backwards ? `Reversing "${what}"` : what, error);
+      }
+    }
+  }
+
+  #failure(migration: LoadedMigration, what: string, error: unknown): MigrationError {
+    if (error instanceof MigrationError) return error;
+    const translated = this.db.translateError(error, undefined);
+    const file = migration.file.split(/[\\/]/).pop();
+    const reason = (error as Error)?.message ?? String(error);
+    const rolledBack = this.db.adapter.supportsTransactionalDdl
+      ? 'Nothing of this migration was applied (it ran in a transaction, rolled back).'
+      : 'This database cannot roll back schema changes: check what the statements before this one did.';
+    const hint =
+      translated instanceof UniqueViolationError
+        ? ' Existing rows hold duplicate values: remove or change them (a RunCode operation before this one can) and migrate again.'
+        : '';
+    return new MigrationError(
+      'REST_ERR_MIGRATION_FAILED',
+      `${file}: ${what} failed: ${reason}.${hint} ${rolledBack}`,
+      { cause: error },
+    );
+  }
+
+  #checkReversible(steps: readonly PlanStep[]): void {
+    for (const step of steps) {
+      if (!step.backwards) continue;
+      for (const [i, operation] of step.migration.operations.entries()) {
+        const kind = operationKind(operation);
+        if (kind && !kind.reversible(operation)) {
+          throw new MigrationError(
+            'REST_ERR_MIGRATION_IRREVERSIBLE',
+            `${step.migration.name} cannot be rolled back: operation ${i + 1} (${kind.describe(operation)}) is irreversible ` +
+              '(a RunSQL without reverseSql, a RunCode without reverseCode). Nothing was changed. Add the reverse to the migration to roll it back.',
+          );
+        }
+      }
+    }
+  }
+
+  /** Every applied migration's dependencies must be applied too (else the history is broken). */
+  #checkHistory(applied: ReadonlySet<string>): void {
+    for (const migration of this.graph.order) {
+      if (!applied.has(migration.name)) continue;
+      const missing = migration.dependencies.find((d) => !applied.has(d));
+      if (missing) {
+        throw new MigrationError(
+          'REST_ERR_MIGRATION_HISTORY',
+          `${migration.name} is applied but its dependency ${missing} is not: the database's history ` +
+            `(table restframework_migrations) disagrees with the migration files. Nothing was changed.`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * A model as a migration file writes it, and the conversions between declared models and
+ * specs (Django's `ModelState`): a spec renders back into a working model, so data migrations
+ * query the history's models, not today's.
+ * @module
+ */
+import { type AnyModel, defineModel, type NamedIndex } from '../models/model.ts';
+import { type AnyModelField, ModelField, type ModelFieldExtra } from '../models/model-field.ts';
+import { type FieldSpec, fieldSpecOf } from './field-spec.ts';
+
+/** An index or unique constraint in a migration file: its name and its fields (by name). */
+export interface IndexSpec {
+  readonly name: string;
+  readonly fields: readonly string[];
+}
+
+/**
+ * One model in a migration file: its name, table and fields in order.
+ *
+ * @example
+ * ```ts
+ * const book: ModelSpec = {
+ *   name: 'Book',
+ *   table: 'books_book',
+ *   fields: { id: { kind: 'auto', primaryKey: true }, title: { kind: 'char', maxLength: 100 } },
+ * };
+ * ```
+ */
+export interface ModelSpec {
+  readonly name: string;
+  readonly table: string;
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  readonly indexes?: readonly IndexSpec[];
+  readonly uniqueConstraints?: readonly IndexSpec[];
+}
+
+/** The spec of a declared model. */
+export function modelSpecOf(model: AnyModel): ModelSpec {
+  const fields: Record<string, FieldSpec> = {};
+  for (const field of model.fieldList) fields[field.name] = fieldSpecOf(field);
+  return {
+    name: model.name,
+    table: model.table,
+    fields,
+    ...(model.indexes.length ? { indexes: model.indexes.map(copyIndex) } : {}),
+    ...(model.uniqueConstraints.length
+      ? { uniqueConstraints: model.uniqueConstraints.map(copyIndex) }
+      : {}),
+  };
+}
+
+function copyIndex(index: NamedIndex): IndexSpec {
+  return { name: index.name, fields: [...index.fields] };
+}
+
+/** A model field built from a spec; relations resolve through `resolve` on first use. */
+export function fieldFromSpec(spec: FieldSpec, resolve: (name: string) => AnyModel): AnyModelField {
+  const extra: Record<string, unknown> = {};
+  if (spec.maxLength !== undefined) extra.maxLength = spec.maxLength;
+  if (spec.maxDigits !== undefined) extra.maxDigits = spec.maxDigits;
+  if (spec.decimalPlaces !== undefined) extra.decimalPlaces = spec.decimalPlaces;
+  if (spec.to !== undefined) {
+    const to = spec.to;
+    extra.to = () => resolve(to);
+    extra.onDelete = spec.onDelete ?? 'CASCADE';
+  }
+  const options: Record<string, unknown> = {};
+  if (spec.primaryKey) options.primaryKey = true;
+  if (spec.null) options.null = true;
+  if (spec.unique) options.unique = true;
+  if (spec.dbIndex) options.dbIndex = true;
+  if (spec.default !== undefined) options.default = spec.default;
+  if (spec.choices) options.choices = spec.choices;
+  if (spec.column !== undefined) options.dbColumn = spec.column;
+  return new ModelField(spec.kind, options, extra as ModelFieldExtra);
+}
+
+/** A working model for a spec (its relations resolved through `resolve`). */
+export function renderModel(spec: ModelSpec, resolve: (name: string) => AnyModel): AnyModel {
+  const fields: Record<string, AnyModelField> = {};
+  for (const [name, field] of Object.entries(spec.fields)) {
+    fields[name] = fieldFromSpec(field, resolve);
+  }
+  return defineModel({
+    name: spec.name,
+    table: spec.table,
+    fields,
+    ...(spec.indexes ? { indexes: spec.indexes } : {}),
+    ...(spec.uniqueConstraints ? { uniqueConstraints: spec.uniqueConstraints } : {}),
+  });
+}
