@@ -18,6 +18,7 @@ import {
   WIRE_TYPES_TS,
 } from './consumer-fixture.ts';
 import {
+  consumerEnv,
   npmInstall,
   type PackageName,
   packAll,
@@ -45,7 +46,7 @@ describe('the tarballs (npm pack)', () => {
       }
       const stray = files.filter(
         (file) =>
-          !/^(dist\/|template\/)/.test(file) &&
+          !/^(dist\/|template\/|bin\/)/.test(file) &&
           !['package.json', 'README.md', 'LICENSE'].includes(file),
       );
       assert.deepEqual(stray, [], `${name}: files outside dist/`);
@@ -72,7 +73,10 @@ describe('the tarballs (npm pack)', () => {
     ]) {
       assert.ok(files.includes(asset), asset);
     }
-    const js = files.filter((file) => file.endsWith('.js') && !file.includes('/static/'));
+    const js = files.filter(
+      (file) => file.startsWith('dist/') && file.endsWith('.js') && !file.includes('/static/'),
+    );
+    assert.ok(files.includes('bin/restframework.js'), 'the restframework command');
     const missing = js.filter((file) => !files.includes(file.replace(/\.js$/, '.d.ts')));
     assert.deepEqual(missing, []);
     assert.ok(files.includes('dist/index.js.map') && files.includes('dist/index.d.ts.map'));
@@ -280,7 +284,14 @@ describe('create-restframework-app, from its tarball', () => {
     assert.match(stdout, /^(?:ℹ|#) fail 0$/m);
   });
 
-  it('serves its API with npm start', async () => {
+  it('has a working restframework command: its migrations match its models', () => {
+    const { stdout } = run('npx', ['restframework', 'makemigrations', '--check'], {
+      cwd: project,
+    });
+    assert.match(stdout, /No changes detected\./);
+  });
+
+  it('serves its API with npm start, after applying its migrations', async () => {
     server = await startServer('npm', ['start'], project, /Serving (http:\/\/\S+)\/api\//, {
       PORT: '0',
       DATABASE_URL: `sqlite:${join(project, 'db.sqlite3')}`,
@@ -298,5 +309,10 @@ describe('create-restframework-app, from its tarball', () => {
     };
     assert.equal(list.count, 1);
     assert.equal(list.results[0]?.title, 'Ship it');
+    const { stdout } = run('npx', ['restframework', 'showmigrations'], {
+      cwd: project,
+      env: consumerEnv({ DATABASE_URL: `sqlite:${join(project, 'db.sqlite3')}` }),
+    });
+    assert.match(stdout, /\[X\] 0001_initial/);
   });
 });

@@ -18,7 +18,9 @@ describe('createProject', () => {
     assert.deepEqual(project.files, [
       '.gitignore',
       'README.md',
+      'migrations/0001_initial.ts',
       'package.json',
+      'restframework.config.ts',
       'src/app.ts',
       'src/main.ts',
       'src/models.ts',
@@ -93,7 +95,7 @@ describe('the template', () => {
     const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
     const shown = new Map<string, string>();
     for (const match of tutorial.matchAll(
-      /```ts\n\/\/ tasks\/((?:src|test)\/[\w.-]+\.ts)\n([\s\S]*?)```/g,
+      /```ts\n\/\/ tasks\/((?:src\/|test\/)?[\w.-]+\.ts)\n([\s\S]*?)```/g,
     )) {
       shown.set(match[1] as string, match[2] as string);
     }
@@ -104,6 +106,7 @@ describe('the template', () => {
       'src/app.ts',
       'src/main.ts',
       'test/tasks.test.ts',
+      'restframework.config.ts',
     ];
     for (const file of files) {
       assert.equal(

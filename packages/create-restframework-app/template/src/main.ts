@@ -1,9 +1,15 @@
-import { Database } from '@restframework/core';
+import { fileURLToPath } from 'node:url';
+import { applyMigrations, Database } from '@restframework/core';
+import { APP, DATABASE_URL } from '../restframework.config.ts';
 import { buildApp } from './app.ts';
-import { ALL_MODELS } from './models.ts';
 
-const db = Database.connect(process.env.DATABASE_URL ?? 'sqlite:db.sqlite3');
-await db.migrate(ALL_MODELS);
+const db = Database.connect(DATABASE_URL);
+// The committed migrations, applied before serving; when a model changes,
+// `npx restframework makemigrations` writes the next one.
+await applyMigrations(db, {
+  folder: fileURLToPath(new URL('../migrations', import.meta.url)),
+  app: APP,
+});
 const app = await buildApp(db);
 app.addHook('onClose', () => db.close());
 // Ctrl-C: finish the requests in flight, close the database, exit.
