@@ -160,6 +160,7 @@ export { FormParser } from './parsers/form-parser.ts';
 export { JSONParser } from './parsers/json-parser.ts';
 export { DEFAULT_UPLOAD_TEMP_DIR, MultiPartParser } from './parsers/multi-part-parser.ts';
 export { BaseParser, type Parser, type ParserClass, type ParserContext } from './parsers/parser.ts';
+export { and, not, or } from './permissions/composition.ts';
 export {
   AllowAny,
   BasePermission,
