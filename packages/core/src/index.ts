@@ -252,6 +252,28 @@ export type {
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
+export { parseRate, type Rate } from './throttling/parse-rate.ts';
+export {
+  RedisThrottleStore,
+  type RedisThrottleStoreOptions,
+  type WhenUnavailable,
+} from './throttling/redis-throttle-store.ts';
+export {
+  MemoryThrottleStore,
+  type MemoryThrottleStoreOptions,
+  type ThrottleDecision,
+  type ThrottleStore,
+} from './throttling/throttle-store.ts';
+export {
+  AnonRateThrottle,
+  BaseThrottle,
+  ScopedRateThrottle,
+  SimpleRateThrottle,
+  type Throttle,
+  type ThrottleClass,
+  type ThrottledView,
+  UserRateThrottle,
+} from './throttling/throttles.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';

@@ -143,6 +143,7 @@ export class DefaultRouter {
     for (const registration of this.#registrations) {
       const probe = new registration.viewset();
       checkViewSet(probe, registration, state.settings.DEFAULT_FILTER_BACKENDS);
+      checkThrottles(probe, state.settings);
       const lookup =
         probe instanceof GenericAPIView ? (probe.lookupUrlKwarg ?? probe.lookupField) : 'pk';
       for (const shape of this.routes(lookup)) {
@@ -388,6 +389,12 @@ function checkViewSet(
   }
   view.serializerClass?.prepare();
   for (const Backend of view.filterBackends ?? defaultFilterBackends) new Backend().check?.(view);
+}
+
+/** Each throttle of a view finds its rate (a missing or malformed one fails here, not per request). */
+function checkThrottles(view: APIView, settings: RestFrameworkState['settings']): void {
+  for (const Throttle of view.throttleClasses ?? settings.DEFAULT_THROTTLE_CLASSES)
+    new Throttle().check?.(settings, view);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   NotFound,
   PermissionDenied,
   ServiceUnavailable,
+  Throttled,
   UnsupportedMediaType,
   ValidationError,
 } from '../errors/api-exception.ts';
@@ -36,6 +37,7 @@ import type { Parser, ParserClass, ParserContext } from '../parsers/parser.ts';
 import type { Permission, PermissionClass } from '../permissions/permissions.ts';
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
 import { splitCamelCase } from '../utils/text.ts';
 
 /** HTTP methods in the order DRF lists them in `Allow`. */
@@ -65,6 +67,7 @@ interface Made {
   parsers?: Parser[];
   authenticators?: Authentication[];
   permissions?: Permission[];
+  throttles?: Throttle[];
 }
 
 /** One instance of each class. */
@@ -88,6 +91,9 @@ export class APIView {
   declare parserClasses: readonly ParserClass[] | undefined;
   declare authenticationClasses: readonly AuthenticationClass[] | undefined;
   declare permissionClasses: readonly PermissionClass[] | undefined;
+  declare throttleClasses: readonly ThrottleClass[] | undefined;
+  /** The rate of `ScopedRateThrottle` for this view, by name in `DEFAULT_THROTTLE_RATES`. */
+  declare throttleScope: string | undefined;
   declare metadataClass: MetadataClass | undefined;
   declare contentNegotiationClass: typeof DefaultContentNegotiation;
 
@@ -199,14 +205,40 @@ export class APIView {
   }
 
   /**
-   * Before the handler: content negotiation, authentication, permissions. A promise only
-   * when a step had to wait; an override may always be `async`.
+   * Before the handler: content negotiation, authentication, permissions, throttles. A
+   * promise only when a step had to wait; an override may always be `async`.
    */
   initial(request: Request): void | Promise<void> {
     this.performContentNegotiation(request);
     const authenticated = this.performAuthentication(request);
-    if (authenticated) return authenticated.then(() => this.checkPermissions(request));
-    return this.checkPermissions(request);
+    if (authenticated) return authenticated.then(() => this.#permitted(request));
+    return this.#permitted(request);
+  }
+
+  #permitted(request: Request): void | Promise<void> {
+    const checked = this.checkPermissions(request);
+    if (checked) return checked.then(() => this.checkThrottles(request));
+    return this.checkThrottles(request);
+  }
+
+  /**
+   * Asks every throttle (all of them, so that each counts the request, as DRF does); when one
+   * or more refuse, 429 with the longest of their waits as `Retry-After`.
+   */
+  checkThrottles(request: Request): void | Promise<void> {
+    const throttles = this.getThrottles();
+    if (throttles.length === 0) return;
+    return this.#throttle(request, throttles);
+  }
+
+  async #throttle(request: Request, throttles: readonly Throttle[]): Promise<void> {
+    const waits: (number | null)[] = [];
+    for (const throttle of throttles) {
+      if (!(await throttle.allowRequest(request, this))) waits.push(throttle.wait());
+    }
+    if (waits.length === 0) return;
+    const known = waits.filter((wait): wait is number => wait !== null);
+    throw Throttled.withWait(known.length ? Math.max(...known) : null);
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -349,6 +381,12 @@ export class APIView {
     return made.permissions;
   }
 
+  getThrottles(): Throttle[] {
+    const made = (this.#made ??= {});
+    made.throttles ??= instances(this.throttleClasses ?? this.settings.DEFAULT_THROTTLE_CLASSES);
+    return made.throttles;
+  }
+
   getMetadata(): Metadata | null {
     const Metadata = this.metadataClass ?? this.settings.DEFAULT_METADATA_CLASS;
     return Metadata ? new Metadata() : null;
@@ -421,6 +459,8 @@ Object.assign(APIView.prototype, {
   parserClasses: undefined,
   authenticationClasses: undefined,
   permissionClasses: undefined,
+  throttleClasses: undefined,
+  throttleScope: undefined,
   metadataClass: undefined,
   contentNegotiationClass: DefaultContentNegotiation,
   kwargs: Object.freeze({}),
