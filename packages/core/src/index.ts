@@ -4,10 +4,59 @@
  */
 
 export {
+  Auth,
+  type AuthenticatedUser,
+  type AuthOptions,
+  type CreateSuperuserOptions,
+  changePassword,
+  createAuth,
+  createSuperuser,
+  defaultAuth,
+  MODEL_ACTIONS,
+  type NewUser,
+  permissionCodename,
+  type UserRow,
+} from './auth/auth.ts';
+export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
+export {
+  LoginRateThrottle,
+  UNABLE_TO_LOG_IN,
+  userFromCredentials,
+} from './auth/login-credentials.ts';
+export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
+export {
+  MAX_PASSWORD_LENGTH,
+  makeSalt,
+  type PasswordCheck,
+  type PasswordHasher,
+  PasswordHashers,
+  PBKDF2PasswordHasher,
+  ScryptPasswordHasher,
+  UNUSABLE_PASSWORD_PREFIX,
+  unusablePassword,
+} from './auth/password-hashers.ts';
+export {
+  CommonPasswordValidator,
+  defaultPasswordValidators,
+  MinimumLengthValidator,
+  NumericPasswordValidator,
+  type PasswordValidator,
+  UserAttributeSimilarityValidator,
+  type UserAttributes,
+  validatePassword,
+} from './auth/password-validators.ts';
+export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
+export {
   type Authentication,
   type AuthenticationClass,
   BaseAuthentication,
 } from './authentication/authentication.ts';
+export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';
+export {
+  issueToken,
+  TokenAuthentication,
+  tokenDigest,
+} from './authentication/token-authentication.ts';
 export { Database, type DatabaseOptions, type QueryEvent } from './db/database.ts';
 export {
   CheckViolationError,

@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import type { Auth } from '../auth/auth.ts';
 import type { AuthenticationClass } from '../authentication/authentication.ts';
 import type { Storage } from '../files/storage.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
@@ -28,6 +29,11 @@ export interface APISettings {
   /** Parsers for request bodies. */
   readonly DEFAULT_PARSER_CLASSES: readonly ParserClass[];
   readonly DEFAULT_AUTHENTICATION_CLASSES: readonly AuthenticationClass[];
+  /**
+   * The users, groups, permissions and tokens the built-in authentication classes and
+   * `DjangoModelPermissions` use (Django's `AUTH_USER_MODEL`); null for `defaultAuth`.
+   */
+  readonly AUTH: Auth | null;
   /** Default: allow any caller. */
   readonly DEFAULT_PERMISSION_CLASSES: readonly PermissionClass[];
   readonly DEFAULT_FILTER_BACKENDS: readonly FilterBackendClass[];

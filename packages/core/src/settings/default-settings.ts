@@ -20,6 +20,7 @@ export const defaultSettings: APISettings = Object.freeze({
   DEFAULT_RENDERER_CLASSES: [JSONRenderer],
   DEFAULT_PARSER_CLASSES: [JSONParser, FormParser, MultiPartParser],
   DEFAULT_AUTHENTICATION_CLASSES: [],
+  AUTH: null,
   DEFAULT_PERMISSION_CLASSES: [AllowAny],
   DEFAULT_FILTER_BACKENDS: [],
   DEFAULT_THROTTLE_CLASSES: [],

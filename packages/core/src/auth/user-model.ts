@@ -1,0 +1,62 @@
+/**
+ * The user model, in the spirit of `django.contrib.auth`'s `AbstractUser`: a unique username,
+ * e-mail, a password hash, names, `is_active`, `is_staff`, `is_superuser`, `date_joined`,
+ * `last_login`. {@link defineUserModel} adds fields of your own (or replaces one: an e-mail
+ * that is unique, to log in with it).
+ *
+ * @example
+ * ```ts
+ * export const Customer = defineUserModel({
+ *   name: 'Customer',
+ *   table: 'shop_customer',
+ *   fields: { email: models.EmailField({ maxLength: 254, unique: true }), phone: models.CharField({ maxLength: 30, default: '' }) },
+ * });
+ * export const auth = createAuth({ userModel: Customer, usernameField: 'email' });
+ * ```
+ * @module
+ */
+import { defineModel, type Model } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+import { models } from '../models/model-fields.ts';
+
+/** The fields every user model has. */
+export function userFields() {
+  return {
+    password: models.CharField({ maxLength: 128 }),
+    last_login: models.DateTimeField({ null: true }),
+    is_superuser: models.BooleanField({ default: false }),
+    username: models.CharField({ maxLength: 150, unique: true }),
+    first_name: models.CharField({ maxLength: 150, default: '' }),
+    last_name: models.CharField({ maxLength: 150, default: '' }),
+    email: models.EmailField({ maxLength: 254, default: '' }),
+    is_staff: models.BooleanField({ default: false }),
+    is_active: models.BooleanField({ default: true }),
+    date_joined: models.DateTimeField({ autoNowAdd: true }),
+  };
+}
+
+/** What {@link defineUserModel} accepts. */
+export interface UserModelDefinition<E extends Record<string, AnyModelField>> {
+  /** Default `User`. */
+  readonly name?: string;
+  /** Default `auth_user`, Django's table. */
+  readonly table?: string;
+  /** Fields added to (or replacing) the standard ones. */
+  readonly fields?: E;
+}
+
+/** A user model: the standard fields plus `fields`. */
+export function defineUserModel<E extends Record<string, AnyModelField> = {}>(
+  definition: UserModelDefinition<E> = {},
+): Model<Omit<ReturnType<typeof userFields>, keyof E> & E> {
+  return defineModel({
+    name: definition.name ?? 'User',
+    table: definition.table ?? 'auth_user',
+    fields: { ...userFields(), ...(definition.fields ?? ({} as E)) } as Omit<
+      ReturnType<typeof userFields>,
+      keyof E
+    > &
+      E,
+    ordering: ['id'],
+  });
+}
