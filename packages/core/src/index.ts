@@ -45,6 +45,14 @@ export {
   type UserAttributes,
   validatePassword,
 } from './auth/password-validators.ts';
+export { randomKey } from './auth/random-key.ts';
+export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
+export {
+  clearExpiredSessions,
+  type ResolvedSessionOptions,
+  requestCookie,
+  type SessionOptions,
+} from './auth/sessions.ts';
 export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
 export {
   type Authentication,
@@ -52,6 +60,7 @@ export {
   BaseAuthentication,
 } from './authentication/authentication.ts';
 export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';
+export { SessionAuthentication } from './authentication/session-authentication.ts';
 export {
   issueToken,
   TokenAuthentication,

@@ -17,7 +17,6 @@
  * ```
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
@@ -29,6 +28,11 @@ import {
   type PasswordValidator,
   validatePassword,
 } from './password-validators.ts';
+import {
+  type ResolvedSessionOptions,
+  resolveSessionOptions,
+  type SessionOptions,
+} from './sessions.ts';
 import { defineUserModel } from './user-model.ts';
 
 /** A stored user, as the user model's row. */
@@ -53,6 +57,8 @@ export interface AuthOptions {
   readonly hashers?: PasswordHashers;
   /** Validators of new passwords (default: Django's four). */
   readonly passwordValidators?: readonly PasswordValidator[];
+  /** Sessions and their cookies (`SessionAuthentication`). */
+  readonly session?: SessionOptions;
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
@@ -72,6 +78,7 @@ export class Auth {
   readonly usernameField: string;
   readonly hashers: PasswordHashers;
   readonly passwordValidators: readonly PasswordValidator[];
+  readonly session: ResolvedSessionOptions;
   readonly Group;
   readonly Permission;
   readonly UserGroup;
@@ -103,6 +110,7 @@ export class Auth {
     }
     this.hashers = options.hashers ?? new PasswordHashers();
     this.passwordValidators = options.passwordValidators ?? defaultPasswordValidators();
+    this.session = resolveSessionOptions(options.session);
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
@@ -353,11 +361,6 @@ export function createAuth(options: AuthOptions = {}): Auth {
 
 /** The `Auth` of apps whose `AUTH` setting is null: the standard `User` in `auth_user`. */
 export const defaultAuth: Auth = new Auth();
-
-/** A random key of `bytes` bytes, as hexadecimal. */
-export function randomKey(bytes = 20): string {
-  return randomBytes(bytes).toString('hex');
-}
 
 /** Options of {@link createSuperuser}. */
 export interface CreateSuperuserOptions {

@@ -13,7 +13,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { type Auth, randomKey, type UserRow } from '../auth/auth.ts';
+import type { Auth, UserRow } from '../auth/auth.ts';
+import { randomKey } from '../auth/random-key.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import type { Request, RequestUser } from '../http/request.ts';
 import { BaseAuthentication } from './authentication.ts';
