@@ -18,6 +18,8 @@ export {
   type UserRow,
 } from './auth/auth.ts';
 export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
+export { Jwt, type JwtAlgorithm, type JwtOptions, type TokenPair } from './auth/jwt.ts';
+export { TokenBlacklistView, TokenObtainPairView, TokenRefreshView } from './auth/jwt-views.ts';
 export {
   LoginRateThrottle,
   UNABLE_TO_LOG_IN,
@@ -60,6 +62,7 @@ export {
   BaseAuthentication,
 } from './authentication/authentication.ts';
 export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';
+export { JWTAuthentication, jwtOf } from './authentication/jwt-authentication.ts';
 export { SessionAuthentication } from './authentication/session-authentication.ts';
 export {
   issueToken,

@@ -22,6 +22,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
 import { type AnyModel, defineModel, type Model } from '../models/model.ts';
 import { models } from '../models/model-fields.ts';
+import { Jwt, type JwtOptions } from './jwt.ts';
 import { PasswordHashers, unusablePassword } from './password-hashers.ts';
 import {
   defaultPasswordValidators,
@@ -59,6 +60,8 @@ export interface AuthOptions {
   readonly passwordValidators?: readonly PasswordValidator[];
   /** Sessions and their cookies (`SessionAuthentication`). */
   readonly session?: SessionOptions;
+  /** JSON Web Tokens (`JWTAuthentication`); none by default. */
+  readonly jwt?: JwtOptions;
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
@@ -79,6 +82,8 @@ export class Auth {
   readonly hashers: PasswordHashers;
   readonly passwordValidators: readonly PasswordValidator[];
   readonly session: ResolvedSessionOptions;
+  /** JWT signing and verification, when `jwt` options were given. */
+  readonly jwt: Jwt | null;
   readonly Group;
   readonly Permission;
   readonly UserGroup;
@@ -111,6 +116,7 @@ export class Auth {
     this.hashers = options.hashers ?? new PasswordHashers();
     this.passwordValidators = options.passwordValidators ?? defaultPasswordValidators();
     this.session = resolveSessionOptions(options.session);
+    this.jwt = options.jwt ? new Jwt(this, options.jwt) : null;
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',

@@ -18,6 +18,7 @@
  * @module
  */
 import type { Request, RequestUser } from '../http/request.ts';
+import type { APISettings } from '../settings/api-settings.ts';
 
 /** An authentication scheme. */
 export interface Authentication {
@@ -25,6 +26,8 @@ export interface Authentication {
   authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null>;
   /** The `WWW-Authenticate` value of a 401; undefined makes failures 403. */
   authenticateHeader(request: Request): string | undefined;
+  /** Start-up check against the app's settings (a missing configuration or package). */
+  check?(settings: APISettings): void | Promise<void>;
 }
 
 /** An authentication class. */
@@ -39,4 +42,6 @@ export class BaseAuthentication implements Authentication {
   authenticateHeader(_request: Request): string | undefined {
     return undefined;
   }
+
+  check(_settings: APISettings): void | Promise<void> {}
 }

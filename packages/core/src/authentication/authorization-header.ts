@@ -5,11 +5,15 @@
  */
 import type { Request } from '../http/request.ts';
 
-/** The header's words, or null when there is no header. */
-export function authorizationWords(request: Request): string[] | null {
+/**
+ * The header's words when its first word is `scheme` (any case), else null: the request does
+ * not use this scheme.
+ */
+export function authorizationWords(request: Request, scheme: string): string[] | null {
   const header = request.raw.headers.authorization;
   if (typeof header !== 'string' || header === '') return null;
-  return header.trim().split(/[ \t]+/);
+  const words = header.trim().split(/[ \t]+/);
+  return words[0]?.toLowerCase() === scheme.toLowerCase() ? words : null;
 }
 
 /** True when every character is printable ASCII (a header's bytes arrive as Latin-1). */

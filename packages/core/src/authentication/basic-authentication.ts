@@ -30,8 +30,8 @@ export class BasicAuthentication extends BaseAuthentication {
   wwwAuthenticateRealm = 'api';
 
   override async authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null> {
-    const words = authorizationWords(request);
-    if (!words || words[0]?.toLowerCase() !== 'basic') return null;
+    const words = authorizationWords(request, 'Basic');
+    if (!words) return null;
     if (words.length === 1)
       throw new AuthenticationFailed('Invalid basic header. No credentials provided.');
     if (words.length > 2)

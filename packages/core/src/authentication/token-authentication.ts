@@ -41,8 +41,8 @@ export class TokenAuthentication extends BaseAuthentication {
   keyword = 'Token';
 
   override async authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null> {
-    const words = authorizationWords(request);
-    if (!words || words[0]?.toLowerCase() !== this.keyword.toLowerCase()) return null;
+    const words = authorizationWords(request, this.keyword);
+    if (!words) return null;
     if (words.length === 1)
       throw new AuthenticationFailed('Invalid token header. No credentials provided.');
     if (words.length > 2)

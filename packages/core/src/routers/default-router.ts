@@ -144,6 +144,7 @@ export class DefaultRouter {
       const probe = new registration.viewset();
       checkViewSet(probe, registration, state.settings.DEFAULT_FILTER_BACKENDS);
       checkThrottles(probe, state.settings);
+      await checkAuthenticators(probe, state.settings);
       const lookup =
         probe instanceof GenericAPIView ? (probe.lookupUrlKwarg ?? probe.lookupField) : 'pk';
       for (const shape of this.routes(lookup)) {
@@ -389,6 +390,16 @@ function checkViewSet(
   }
   view.serializerClass?.prepare();
   for (const Backend of view.filterBackends ?? defaultFilterBackends) new Backend().check?.(view);
+}
+
+/** Each authentication class of a view finds what it needs (JWT keys, say). */
+async function checkAuthenticators(
+  view: APIView,
+  settings: RestFrameworkState['settings'],
+): Promise<void> {
+  for (const Authentication of view.authenticationClasses ??
+    settings.DEFAULT_AUTHENTICATION_CLASSES)
+    await new Authentication().check?.(settings);
 }
 
 /** Each throttle of a view finds its rate (a missing or malformed one fails here, not per request). */
