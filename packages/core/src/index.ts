@@ -223,6 +223,10 @@ export { DEFAULT_UPLOAD_TEMP_DIR, MultiPartParser } from './parsers/multi-part-p
 export { BaseParser, type Parser, type ParserClass, type ParserContext } from './parsers/parser.ts';
 export { and, not, or } from './permissions/composition.ts';
 export {
+  DjangoModelPermissions,
+  DjangoModelPermissionsOrAnonReadOnly,
+} from './permissions/django-model-permissions.ts';
+export {
   AllowAny,
   BasePermission,
   IsAdminUser,
