@@ -28,6 +28,14 @@ export interface Authentication {
   authenticateHeader(request: Request): string | undefined;
   /** Start-up check against the app's settings (a missing configuration or package). */
   check?(settings: APISettings): void | Promise<void>;
+  /** The OpenAPI security scheme of this class, named (`tokenAuth`); none by default. */
+  securityScheme?(): SecurityScheme | undefined;
+}
+
+/** An OpenAPI security scheme and the name it is listed under in `components.securitySchemes`. */
+export interface SecurityScheme {
+  readonly name: string;
+  readonly scheme: Readonly<Record<string, unknown>>;
 }
 
 /** An authentication class. */

@@ -14,7 +14,7 @@
 import { type Auth, defaultAuth } from '../auth/auth.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import type { Request, RequestUser } from '../http/request.ts';
-import { BaseAuthentication } from './authentication.ts';
+import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords } from './authorization-header.ts';
 
 /** The `Auth` of the request's app (`AUTH` setting, else `defaultAuth`). */
@@ -65,5 +65,9 @@ export class BasicAuthentication extends BaseAuthentication {
 
   override authenticateHeader(): string {
     return `Basic realm="${this.wwwAuthenticateRealm}"`;
+  }
+
+  securityScheme(): SecurityScheme {
+    return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
   }
 }

@@ -17,7 +17,7 @@ import { AuthenticationFailed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
-import { BaseAuthentication } from './authentication.ts';
+import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';
 
@@ -56,5 +56,9 @@ export class JWTAuthentication extends BaseAuthentication {
 
   override authenticateHeader(): string {
     return `Bearer realm="${this.wwwAuthenticateRealm}"`;
+  }
+
+  securityScheme(): SecurityScheme {
+    return { name: 'jwtAuth', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } };
   }
 }

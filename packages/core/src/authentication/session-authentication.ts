@@ -18,7 +18,7 @@
 import { csrfFailure, findSession } from '../auth/sessions.ts';
 import { PermissionDenied } from '../errors/api-exception.ts';
 import type { Request, RequestUser } from '../http/request.ts';
-import { BaseAuthentication } from './authentication.ts';
+import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authOf } from './basic-authentication.ts';
 
 /** Session authentication (see the module). */
@@ -29,6 +29,10 @@ export class SessionAuthentication extends BaseAuthentication {
     if (!session || session.user.is_active === false) return null;
     this.enforceCsrf(request, session);
     return [auth.requestUser(session.user), { sessionId: session.id }];
+  }
+
+  securityScheme(): SecurityScheme {
+    return { name: 'cookieAuth', scheme: { type: 'apiKey', in: 'cookie', name: 'sessionid' } };
   }
 
   /** 403 "CSRF Failed: <reason>" for an unsafe request without the session's token. */

@@ -17,7 +17,7 @@ import type { Auth, UserRow } from '../auth/auth.ts';
 import { randomKey } from '../auth/random-key.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import type { Request, RequestUser } from '../http/request.ts';
-import { BaseAuthentication } from './authentication.ts';
+import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords, isPrintableAscii } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';
 
@@ -77,5 +77,17 @@ export class TokenAuthentication extends BaseAuthentication {
 
   override authenticateHeader(): string {
     return this.keyword;
+  }
+
+  securityScheme(): SecurityScheme {
+    return {
+      name: 'tokenAuth',
+      scheme: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: `Token-based authentication with required prefix "${this.keyword}"`,
+      },
+    };
   }
 }
