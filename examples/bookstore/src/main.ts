@@ -5,14 +5,17 @@
  */
 import { Database } from '@restframework/core';
 import { buildApp } from './app.ts';
+import { auth } from './auth.ts';
 import { readConfig } from './config.ts';
-import { ALL_MODELS } from './models/index.ts';
+import { ALL_MODELS, Book } from './models/index.ts';
 import { seed } from './seed.ts';
 
 const config = readConfig();
 const db = Database.connect(config.databaseUrl);
 await db.migrate(ALL_MODELS);
 const seeded = await seed(db);
+// The add/change/delete/view permissions of books, for the management routes.
+await db.run(() => auth.createPermissions([Book]));
 if (seeded.books)
   console.log(`Seeded ${seeded.books} books, ${seeded.authors} authors, ${seeded.users} users.`);
 

@@ -18,6 +18,7 @@
  * @module
  */
 import type { Database } from '../db/database.ts';
+import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
 import { type AnyModel, defineModel, type Model } from '../models/model.ts';
@@ -395,6 +396,11 @@ export async function createSuperuser(
         [auth.usernameField]: options.username,
         ...(options.email !== undefined ? { email: options.email } : {}),
       };
+      if (await auth.findUser(options.username)) {
+        throw new ValidationError({
+          [auth.usernameField]: [`A user with that ${auth.usernameField} already exists.`],
+        });
+      }
       if (options.validate !== false) auth.validatePassword(options.password, fields);
       return auth.createUser({
         ...fields,

@@ -18,11 +18,14 @@
 import { defineModel, type Model } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { models } from '../models/model-fields.ts';
+import type { ModelProperty } from '../models/model-property.ts';
+import { unusablePassword } from './password-hashers.ts';
 
 /** The fields every user model has. */
 export function userFields() {
   return {
-    password: models.CharField({ maxLength: 128 }),
+    // A row made without a password (a seed, an import) gets one that no password matches.
+    password: models.CharField({ maxLength: 128, default: () => unusablePassword() }),
     last_login: models.DateTimeField({ null: true }),
     is_superuser: models.BooleanField({ default: false }),
     username: models.CharField({ maxLength: 150, unique: true }),
@@ -36,19 +39,27 @@ export function userFields() {
 }
 
 /** What {@link defineUserModel} accepts. */
-export interface UserModelDefinition<E extends Record<string, AnyModelField>> {
+export interface UserModelDefinition<
+  E extends Record<string, AnyModelField>,
+  P extends Record<string, ModelProperty<any>> = {},
+> {
   /** Default `User`. */
   readonly name?: string;
   /** Default `auth_user`, Django's table. */
   readonly table?: string;
   /** Fields added to (or replacing) the standard ones. */
   readonly fields?: E;
+  /** Computed properties (`full_name`). */
+  readonly properties?: P;
 }
 
 /** A user model: the standard fields plus `fields`. */
-export function defineUserModel<E extends Record<string, AnyModelField> = {}>(
-  definition: UserModelDefinition<E> = {},
-): Model<Omit<ReturnType<typeof userFields>, keyof E> & E> {
+export function defineUserModel<
+  E extends Record<string, AnyModelField> = {},
+  P extends Record<string, ModelProperty<any>> = {},
+>(
+  definition: UserModelDefinition<E, P> = {},
+): Model<Omit<ReturnType<typeof userFields>, keyof E> & E, P> {
   return defineModel({
     name: definition.name ?? 'User',
     table: definition.table ?? 'auth_user',
@@ -57,6 +68,7 @@ export function defineUserModel<E extends Record<string, AnyModelField> = {}>(
       keyof E
     > &
       E,
+    properties: (definition.properties ?? {}) as P,
     ordering: ['id'],
   });
 }

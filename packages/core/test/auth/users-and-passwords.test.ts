@@ -233,6 +233,10 @@ for (const dialect of testDialects()) {
         auth,
       );
       assert.equal(root.is_superuser, true);
+      await assert.rejects(
+        createSuperuser(db, { username: 'root', password: 'a strong passphrase' }, auth),
+        { detail: { username: ['A user with that username already exists.'] } },
+      );
       assert.equal(root.is_staff, true);
       await db.run(async () => {
         assert.equal(await auth.hasPerms(auth.requestUser(root), ['delete_book']), true);
