@@ -59,6 +59,7 @@ export { defineUserModel, type UserModelDefinition, userFields } from './auth/us
 export {
   type Authentication,
   type AuthenticationClass,
+  type AuthenticationResult,
   BaseAuthentication,
 } from './authentication/authentication.ts';
 export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';

@@ -63,6 +63,13 @@ export interface AuthOptions {
   readonly session?: SessionOptions;
   /** JSON Web Tokens (`JWTAuthentication`); none by default. */
   readonly jwt?: JwtOptions;
+  /**
+   * Seconds a process keeps what `TokenAuthentication` found for a key (default 0: ask the
+   * database on every request, as DRF does). A cache saves the two lookups per request, at a
+   * price: a deleted token, or a user made inactive, keeps working in each process for up to
+   * this long (`auth.forgetTokens()` clears this process's cache).
+   */
+  readonly tokenCacheSeconds?: number;
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
@@ -97,6 +104,9 @@ export class Auth {
   /** Refresh tokens that were used or revoked (JWT rotation and logout). */
   readonly BlacklistedToken;
   readonly #permissionsOf = new WeakMap<object, Promise<ReadonlySet<string>>>();
+  /** See {@link AuthOptions.tokenCacheSeconds}. */
+  readonly tokenCacheSeconds: number;
+  readonly #tokenCache = new Map<string, { value: unknown; expires: number }>();
 
   constructor(options: AuthOptions = {}) {
     const User = (options.userModel ?? defineUserModel()) as Model;
@@ -118,6 +128,13 @@ export class Auth {
     this.passwordValidators = options.passwordValidators ?? defaultPasswordValidators();
     this.session = resolveSessionOptions(options.session);
     this.jwt = options.jwt ? new Jwt(this, options.jwt) : null;
+    this.tokenCacheSeconds = options.tokenCacheSeconds ?? 0;
+    if (!Number.isFinite(this.tokenCacheSeconds) || this.tokenCacheSeconds < 0) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: tokenCacheSeconds must be 0 or more, got ${options.tokenCacheSeconds}.`,
+      );
+    }
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
@@ -185,6 +202,28 @@ export class Auth {
         expires_at: models.DateTimeField(),
       },
     });
+  }
+
+  /** What was cached for a token digest and has not expired (see `tokenCacheSeconds`). */
+  cachedToken<T>(digest: string): T | undefined {
+    const entry = this.#tokenCache.get(digest);
+    if (!entry) return undefined;
+    if (entry.expires > Date.now()) return entry.value as T;
+    this.#tokenCache.delete(digest);
+    return undefined;
+  }
+
+  /** Keeps what a token digest authenticated, when `tokenCacheSeconds` allows. */
+  cacheToken(digest: string, value: unknown): void {
+    if (this.tokenCacheSeconds === 0) return;
+    // Bounded: clients sending many valid tokens cannot make it grow past this.
+    if (this.#tokenCache.size >= 10_000) this.#tokenCache.clear();
+    this.#tokenCache.set(digest, { value, expires: Date.now() + this.tokenCacheSeconds * 1000 });
+  }
+
+  /** Forgets every cached token of this process. */
+  forgetTokens(): void {
+    this.#tokenCache.clear();
   }
 
   /** Every model of this `Auth`, for `db.migrate()`. */

@@ -14,7 +14,11 @@
  * ```
  * @module
  */
-import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
+import type {
+  Authentication,
+  AuthenticationClass,
+  AuthenticationResult,
+} from '../authentication/authentication.ts';
 import type { Database } from '../db/database.ts';
 import { DatabaseUnavailableError, DoesNotExist, IntegrityError } from '../db/database-errors.ts';
 import {
@@ -57,6 +61,7 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 type Handler = (request: Request) => Promise<Response> | Response;
 
 const NO_ACTIONS = {};
+const NO_THROTTLES: Throttle[] = [];
 const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>();
 const viewNames = new WeakMap<Function, string>();
 const allowHeaders = new WeakMap<readonly string[], string>();
@@ -256,17 +261,32 @@ export class APIView {
    */
   performAuthentication(request: Request): void | Promise<void> {
     const authenticators = this.getAuthenticators();
-    if (authenticators.length === 0) return;
-    return this.#authenticate(request, authenticators);
-  }
-
-  async #authenticate(request: Request, authenticators: readonly Authentication[]): Promise<void> {
-    for (const authenticator of authenticators) {
-      const result = await authenticator.authenticate(request);
+    // Synchronous while each class answers at once (a token found by a lookup the driver
+    // answered at once); from the first promise on, the rest is awaited.
+    for (let i = 0; i < authenticators.length; i++) {
+      const result = (authenticators[i] as Authentication).authenticate(request);
+      if (result instanceof Promise)
+        return this.#authenticateRest(request, authenticators, i, result);
       if (result) {
-        [request.user, request.auth] = result;
+        request.user = result[0];
+        request.auth = result[1];
         return;
       }
+    }
+  }
+
+  async #authenticateRest(
+    request: Request,
+    authenticators: readonly Authentication[],
+    from: number,
+    pending: Promise<AuthenticationResult>,
+  ): Promise<void> {
+    let result = await pending;
+    for (let i = from + 1; !result && i < authenticators.length; i++)
+      result = await (authenticators[i] as Authentication).authenticate(request);
+    if (result) {
+      request.user = result[0];
+      request.auth = result[1];
     }
   }
 
@@ -382,8 +402,11 @@ export class APIView {
   }
 
   getThrottles(): Throttle[] {
+    const classes = this.throttleClasses ?? this.settings.DEFAULT_THROTTLE_CLASSES;
+    // Most views have none: no record and no array made per request for them.
+    if (classes.length === 0) return NO_THROTTLES;
     const made = (this.#made ??= {});
-    made.throttles ??= instances(this.throttleClasses ?? this.settings.DEFAULT_THROTTLE_CLASSES);
+    made.throttles ??= instances(classes);
     return made.throttles;
   }
 

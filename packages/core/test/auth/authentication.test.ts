@@ -12,6 +12,7 @@ import {
   Database,
   DefaultRouter,
   IsAuthenticated,
+  issueToken,
   ObtainAuthToken,
   PasswordHashers,
   type Request,
@@ -256,6 +257,34 @@ describe('basic and token authentication', () => {
     });
     assert.equal(refused.status, 401);
     assert.deepEqual(await refused.json(), { detail: 'Invalid token.' });
+  });
+
+  it('refuses a deleted token at once without a cache, and after forgetTokens() with one', async () => {
+    const cached = createAuth({
+      hashers: auth.hashers,
+      tokenCacheSeconds: 60,
+    });
+    const { token } = (await obtain({ username: 'ada', password: PASSWORD })).json();
+    assert.equal((await whoami(`Token ${token}`)).statusCode, 200);
+    await db.run(() => auth.Token.objects.delete());
+    assert.equal((await whoami(`Token ${token}`)).statusCode, 401);
+    // The same tables through an Auth that caches for a minute.
+    const key = await db.run(async () => {
+      const ada = await cached.User.objects.get({ username: 'ada' });
+      return issueToken(cached, ada as { id: number });
+    });
+    const request = {
+      settings: { AUTH: cached },
+      raw: { headers: { authorization: `Token ${key}` } },
+    };
+    const authenticate = () =>
+      db.run(async () => new TokenAuthentication().authenticate(request as unknown as Request));
+    assert.ok(await authenticate());
+    await db.run(() => cached.Token.objects.delete());
+    assert.ok(await authenticate(), 'kept for tokenCacheSeconds');
+    cached.forgetTokens();
+    await assert.rejects(authenticate(), { message: 'Invalid token.' });
+    assert.throws(() => createAuth({ tokenCacheSeconds: -1 }), { code: 'REST_ERR_AUTH_CONFIG' });
   });
 
   it('throttles login attempts (429 with Retry-After)', async () => {
