@@ -13,22 +13,27 @@ import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
 /** DRF's `AuthTokenSerializer` answer to wrong credentials (the same for an unknown user). */
 export const UNABLE_TO_LOG_IN = 'Unable to log in with provided credentials.';
 
-/**
- * The user whose credentials the body carries, or a 400: field errors for a missing, blank or
- * non-text field; "Unable to log in with provided credentials." for wrong ones, whatever was
- * wrong.
- */
-export async function userFromCredentials(request: Request, auth: Auth): Promise<UserRow> {
+/** The body as an object of fields (`{}` for anything else). */
+function fieldsOf(request: Request): Record<string, unknown> {
   const body = request.data;
-  const data = (
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}
-  ) as Record<string, unknown>;
+  return (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
+}
+
+/**
+ * The text of each field (in order), or one 400 with DRF's message for every field that is
+ * missing, not text, blank or longer than its limit.
+ */
+export function requiredStrings(
+  request: Request,
+  limits: Readonly<Record<string, number>>,
+): Record<string, string> {
+  const data = fieldsOf(request);
   const errors: Record<string, string[]> = {};
   const values: Record<string, string> = {};
-  for (const [field, max] of [
-    ['username', 150],
-    ['password', MAX_PASSWORD_LENGTH],
-  ] as const) {
+  for (const [field, max] of Object.entries(limits)) {
     const value = data[field];
     if (value === undefined || value === null) errors[field] = ['This field is required.'];
     else if (typeof value !== 'string') errors[field] = ['Not a valid string.'];
@@ -38,7 +43,23 @@ export async function userFromCredentials(request: Request, auth: Auth): Promise
     else values[field] = value;
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  const user = await auth.authenticate(values.username, values.password);
+  return values;
+}
+
+/** The `username` and `password` of a login body, or DRF's field errors. */
+export function readCredentials(request: Request): { username: string; password: string } {
+  const values = requiredStrings(request, { username: 150, password: MAX_PASSWORD_LENGTH });
+  return { username: values.username as string, password: values.password as string };
+}
+
+/**
+ * The user whose credentials the body carries, or a 400: field errors for a missing, blank or
+ * non-text field; "Unable to log in with provided credentials." for wrong ones, whatever was
+ * wrong.
+ */
+export async function userFromCredentials(request: Request, auth: Auth): Promise<UserRow> {
+  const { username, password } = readCredentials(request);
+  const user = await auth.authenticate(username, password);
   if (!user) throw new ValidationError({ non_field_errors: [UNABLE_TO_LOG_IN] });
   return user;
 }

@@ -9,23 +9,17 @@
  * ```
  * @module
  */
-import { authOf } from '../authentication/basic-authentication.ts';
 import { issueToken } from '../authentication/token-authentication.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
-import { ViewSet } from '../views/viewsets.ts';
-import { LoginRateThrottle, userFromCredentials } from './login-credentials.ts';
+import type { Auth, UserRow } from './auth.ts';
+import { LoginView } from './login-view.ts';
 
 /** `POST` credentials, get a token (see the module). */
-export class ObtainAuthToken extends ViewSet {
+export class ObtainAuthToken extends LoginView {
   static override description = 'Exchanges a username and password for an API token.';
-  override authenticationClasses = [];
-  override permissionClasses = [];
-  override throttleClasses = [LoginRateThrottle];
 
-  async create(request: Request): Promise<Response> {
-    const auth = authOf(request);
-    const user = await userFromCredentials(request, auth);
+  async login(_request: Request, auth: Auth, user: UserRow): Promise<Response> {
     return new Response({ token: await issueToken(auth, user) });
   }
 }

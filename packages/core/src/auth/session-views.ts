@@ -16,19 +16,15 @@ import { SessionAuthentication } from '../authentication/session-authentication.
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { ViewSet } from '../views/viewsets.ts';
-import { LoginRateThrottle, userFromCredentials } from './login-credentials.ts';
+import type { Auth, UserRow } from './auth.ts';
+import { LoginView } from './login-view.ts';
 import { endSession, startSession } from './sessions.ts';
 
 /** Starts a session for good credentials (see the module); throttled as logins. */
-export class SessionLoginView extends ViewSet {
+export class SessionLoginView extends LoginView {
   static override description = 'Logs in with a username and password: starts a session.';
-  override authenticationClasses = [];
-  override permissionClasses = [];
-  override throttleClasses = [LoginRateThrottle];
 
-  async create(request: Request): Promise<Response> {
-    const auth = authOf(request);
-    const user = await userFromCredentials(request, auth);
+  async login(request: Request, auth: Auth, user: UserRow): Promise<Response> {
     const csrfToken = await startSession(auth, request, user);
     return new Response({ [auth.usernameField]: user[auth.usernameField], csrfToken });
   }
