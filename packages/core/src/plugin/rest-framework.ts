@@ -133,6 +133,7 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     THROTTLE_STORE: resolved.THROTTLE_STORE ?? new MemoryThrottleStore(),
   });
   const throttleStore = settings.THROTTLE_STORE;
+  if (throttleStore?.ready) app.addHook('onReady', () => throttleStore.ready?.());
   if (throttleStore?.close) app.addHook('onClose', () => throttleStore.close?.());
   // Closing the database clears the default again (Database.close).
   if (!Database.default) Database.setDefault(options.database);

@@ -159,6 +159,25 @@ export class RedisThrottleStore implements ThrottleStore {
     throw new ServiceUnavailable();
   }
 
+  /**
+   * Waits until the client is connected, at most `timeoutMs`: the first requests then find
+   * Redis ready. An unreachable Redis does not stop the app from starting (requests are then
+   * answered as `whenUnavailable` says).
+   */
+  async ready(): Promise<void> {
+    const client = this.#client;
+    if (client.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.#timeoutMs);
+      client.once('ready', done);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.#ownsClient) this.#client.disconnect();
   }

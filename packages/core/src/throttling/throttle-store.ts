@@ -38,6 +38,8 @@ export interface ThrottleStore {
     windowMs: number,
     log: FastifyBaseLogger,
   ): ThrottleDecision | Promise<ThrottleDecision>;
+  /** Waits (briefly) for the store to be reachable; called when the app starts. */
+  ready?(): Promise<void>;
   /** Releases connections; called when the app closes. */
   close?(): Promise<void>;
 }

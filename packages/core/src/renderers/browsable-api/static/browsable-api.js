@@ -31,9 +31,18 @@ function enable(root) {
   for (const control of root.querySelectorAll('.needs-js')) control.disabled = false;
 }
 
+/** The session's CSRF token (the `csrftoken` cookie the session login sets), or ''. */
+function csrfToken() {
+  const match = /(?:^|;\s*)csrftoken=([^;]*)/.exec(document.cookie);
+  return match ? decodeURIComponent(match[1]) : '';
+}
+
 async function send(form, submitter) {
   const method = (submitter?.dataset.method || form.dataset.method || 'POST').toUpperCase();
   const headers = { Accept: 'text/html' };
+  // Session-authenticated writes need the token (SessionAuthentication's CSRF check).
+  const token = method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? '' : csrfToken();
+  if (token) headers['X-CSRFToken'] = token;
   let body;
   if (form.matches('[data-raw-form]')) {
     const type = form.elements.namedItem('_content_type').value;
