@@ -15,6 +15,7 @@ import { jwtOf } from '../authentication/jwt-authentication.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
+import type { APISettings } from '../settings/api-settings.ts';
 import type { ThrottleClass } from '../throttling/throttles.ts';
 import { ViewSet } from '../views/viewsets.ts';
 import type { Auth, UserRow } from './auth.ts';
@@ -36,6 +37,10 @@ export class TokenObtainPairView extends LoginView {
 
   override getAuthenticateHeader(): string {
     return BEARER;
+  }
+
+  override async checkConfiguration(settings: APISettings): Promise<void> {
+    await jwtOf(settings).prepare();
   }
 
   override async getUser(request: Request, auth: Auth): Promise<UserRow> {
@@ -62,6 +67,10 @@ class RefreshTokenView extends ViewSet {
 
   override getAuthenticateHeader(): string {
     return BEARER;
+  }
+
+  override async checkConfiguration(settings: APISettings): Promise<void> {
+    await jwtOf(settings).prepare();
   }
 }
 

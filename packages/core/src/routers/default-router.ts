@@ -145,6 +145,7 @@ export class DefaultRouter {
       checkViewSet(probe, registration, state.settings.DEFAULT_FILTER_BACKENDS);
       checkThrottles(probe, state.settings);
       await checkAuthenticators(probe, state.settings);
+      await probe.checkConfiguration(state.settings);
       const lookup =
         probe instanceof GenericAPIView ? (probe.lookupUrlKwarg ?? probe.lookupField) : 'pk';
       for (const shape of this.routes(lookup)) {

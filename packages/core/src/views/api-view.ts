@@ -118,6 +118,13 @@ export class APIView {
     return this.request.settings;
   }
 
+  /**
+   * Start-up check of what the view needs from the app's settings (keys, optional packages):
+   * the router awaits it when it registers the view, so that a missing piece fails then, not
+   * as a 500 on the first request. Nothing by default.
+   */
+  checkConfiguration(_settings: APISettings): void | Promise<void> {}
+
   /** The upper-case methods this view answers, in DRF's order. */
   get allowedMethods(): string[] {
     // The same for every request of a class and route (its action map): found once.

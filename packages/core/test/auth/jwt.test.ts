@@ -214,6 +214,22 @@ describe('JWT configuration', () => {
   it('fails at start-up without jwt options, with a short secret or without PEM keys', async () => {
     const db = Database.connect('sqlite::memory:');
     await assert.rejects(appFor(createAuth({ hashers }), db), { code: 'REST_ERR_JWT_CONFIG' });
+    // The token views alone (no JWTAuthentication anywhere) are checked too.
+    const app = Fastify();
+    await app.register(restFramework, {
+      database: db,
+      settings: { AUTH: createAuth({ hashers }) },
+    });
+    const router = new DefaultRouter().register('token', TokenObtainPairView, {
+      basename: 'token',
+    });
+    await assert.rejects(
+      async () => {
+        await app.register(router.plugin);
+        await app.ready();
+      },
+      { code: 'REST_ERR_JWT_CONFIG' },
+    );
     assert.throws(() => createAuth({ jwt: { algorithm: 'HS256', signingKey: 'short' } }), {
       code: 'REST_ERR_JWT_CONFIG',
     });
