@@ -18,7 +18,13 @@ export {
   type UserRow,
 } from './auth/auth.ts';
 export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
-export { Jwt, type JwtAlgorithm, type JwtOptions, type TokenPair } from './auth/jwt.ts';
+export {
+  Jwt,
+  type JwtAlgorithm,
+  type JwtClaims,
+  type JwtOptions,
+  type TokenPair,
+} from './auth/jwt.ts';
 export { TokenBlacklistView, TokenObtainPairView, TokenRefreshView } from './auth/jwt-views.ts';
 export {
   LoginRateThrottle,

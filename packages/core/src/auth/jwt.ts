@@ -82,14 +82,24 @@ function jose(): typeof Jose {
 /** A key as `jose` takes it. */
 type VerificationKey = KeyObject | Awaited<ReturnType<typeof Jose.importSPKI>>;
 
-type VerifiedClaims = Jose.JWTPayload & { token_type?: unknown; user_id?: unknown };
+/** The claims of a verified token (its own type: jose's stay out of the public types). */
+export interface JwtClaims {
+  readonly token_type?: unknown;
+  readonly user_id?: unknown;
+  readonly jti?: string;
+  readonly exp?: number;
+  readonly [claim: string]: unknown;
+}
+
+type VerifiedClaims = JwtClaims;
+type Keys = { sign: VerificationKey; verify: VerificationKey };
 
 /** Signs, verifies, refreshes and blacklists tokens for one `Auth` (see the module). */
 export class Jwt {
   readonly options: Required<Omit<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>> &
     Pick<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>;
   readonly #auth: Auth;
-  #keys: Promise<{ sign: VerificationKey; verify: VerificationKey }> | undefined;
+  #keys: Promise<Keys> | undefined;
 
   constructor(auth: Auth, options: JwtOptions) {
     this.#auth = auth;
@@ -141,7 +151,11 @@ export class Jwt {
   }
 
   /** Loads `jose` and imports the keys (once); fails at start-up when `jose` is missing. */
-  prepare(): Promise<{ sign: VerificationKey; verify: VerificationKey }> {
+  async prepare(): Promise<void> {
+    await this.#prepared();
+  }
+
+  #prepared(): Promise<Keys> {
     if (!this.#keys) {
       const lib = jose();
       const { algorithm, signingKey, verifyingKey } = this.options;
@@ -159,7 +173,7 @@ export class Jwt {
   }
 
   async #sign(type: 'access' | 'refresh', userId: number, lifetime: number): Promise<string> {
-    const { sign } = await this.prepare();
+    const { sign } = await this.#prepared();
     const { algorithm, issuer, audience } = this.options;
     let token = new (jose().SignJWT)({ token_type: type, user_id: userId })
       .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
@@ -182,7 +196,7 @@ export class Jwt {
   /** The claims of a valid token of `type`, or null (bad signature, algorithm, type, expiry). */
   async verify(token: string, type: 'access' | 'refresh'): Promise<VerifiedClaims | null> {
     if (token.length > 8192) return null;
-    const { verify } = await this.prepare();
+    const { verify } = await this.#prepared();
     const { algorithm, issuer, audience, leewaySeconds } = this.options;
     try {
       const { payload } = await jose().jwtVerify(token, verify, {

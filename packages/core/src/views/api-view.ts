@@ -75,6 +75,12 @@ interface Made {
   throttles?: Throttle[];
 }
 
+/** The 429 of refused throttles: the longest of their waits (DRF's `throttled`). */
+function throttledAfter(waits: readonly (number | null)[]): Throttled {
+  const known = waits.filter((wait): wait is number => wait !== null);
+  return Throttled.withWait(known.length ? Math.max(...known) : null);
+}
+
 /** One instance of each class. */
 function instances<T>(classes: readonly (new () => T)[]): T[] {
   const made = new Array<T>(classes.length);
@@ -239,18 +245,31 @@ export class APIView {
    */
   checkThrottles(request: Request): void | Promise<void> {
     const throttles = this.getThrottles();
-    if (throttles.length === 0) return;
-    return this.#throttle(request, throttles);
+    // At once while each throttle answers at once (the in-process store does).
+    let waits: (number | null)[] | undefined;
+    for (let i = 0; i < throttles.length; i++) {
+      const throttle = throttles[i] as Throttle;
+      const allowed = throttle.allowRequest(request, this);
+      if (allowed === true) continue;
+      if (allowed === false) (waits ??= []).push(throttle.wait());
+      else return this.#throttleRest(request, throttles, i, allowed, waits ?? []);
+    }
+    if (waits) throw throttledAfter(waits);
   }
 
-  async #throttle(request: Request, throttles: readonly Throttle[]): Promise<void> {
-    const waits: (number | null)[] = [];
-    for (const throttle of throttles) {
+  async #throttleRest(
+    request: Request,
+    throttles: readonly Throttle[],
+    from: number,
+    pending: Promise<boolean>,
+    waits: (number | null)[],
+  ): Promise<void> {
+    if (!(await pending)) waits.push((throttles[from] as Throttle).wait());
+    for (let i = from + 1; i < throttles.length; i++) {
+      const throttle = throttles[i] as Throttle;
       if (!(await throttle.allowRequest(request, this))) waits.push(throttle.wait());
     }
-    if (waits.length === 0) return;
-    const known = waits.filter((wait): wait is number => wait !== null);
-    throw Throttled.withWait(known.length ? Math.max(...known) : null);
+    if (waits.length) throw throttledAfter(waits);
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -272,11 +291,19 @@ export class APIView {
     // answered at once); from the first promise on, the rest is awaited.
     for (let i = 0; i < authenticators.length; i++) {
       const result = (authenticators[i] as Authentication).authenticate(request);
-      if (result instanceof Promise)
-        return this.#authenticateRest(request, authenticators, i, result);
+      // Any thenable waits, so that a promise is never taken for an answer.
+      if (typeof (result as { then?: unknown } | null)?.then === 'function')
+        return this.#authenticateRest(
+          request,
+          authenticators,
+          i,
+          result as Promise<AuthenticationResult>,
+        );
       if (result) {
-        request.user = result[0];
-        request.auth = result[1];
+        // Indexed, not destructured: destructuring walks an iterator.
+        const found = result as Exclude<AuthenticationResult, null>;
+        request.user = found[0];
+        request.auth = found[1];
         return;
       }
     }
