@@ -11,22 +11,26 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import {
   type Auth,
+  type AuthenticationClass,
   createAuth,
   Database,
   DefaultRouter,
   IsAuthenticated,
   JWTAuthentication,
   type JwtOptions,
+  ObtainAuthToken,
   PasswordHashers,
   type Request,
   Response,
   restFramework,
   ScryptPasswordHasher,
+  TokenAuthentication,
   TokenBlacklistView,
   TokenObtainPairView,
   TokenRefreshView,
   ViewSet,
 } from '@restframework/core';
+import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
 import * as jose from 'jose';
@@ -35,7 +39,7 @@ const PASSWORD = 'a very long passphrase';
 const hashers = new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]);
 
 class MeViewSet extends ViewSet {
-  override authenticationClasses = [JWTAuthentication];
+  override authenticationClasses: readonly AuthenticationClass[] = [JWTAuthentication];
   override permissionClasses = [IsAuthenticated];
   list(request: Request) {
     return new Response({ username: request.user.username });
@@ -243,3 +247,77 @@ describe('JWT configuration', () => {
     await db.close();
   });
 });
+
+for (const dialect of testDialects()) {
+  describe(`refresh races and token lookups (${dialect.name})`, { skip: dialect.skip }, () => {
+    const auth = createAuth({ hashers, jwt: { algorithm: 'HS256', signingKey: HS_SECRET } });
+    let db: Database;
+    let app: FastifyInstance;
+    before(async () => {
+      db = await dialect.create();
+      await db.migrate(auth.models);
+      await db.run(() => auth.createUser({ username: 'ada', password: PASSWORD }));
+      app = Fastify();
+      await app.register(restFramework, { database: db, settings: { AUTH: auth } });
+      const router = new DefaultRouter()
+        .register('token', TokenObtainPairView, { basename: 'token' })
+        .register('token/refresh', TokenRefreshView, { basename: 'token-refresh' })
+        .register('me', MeViewSet, { basename: 'me' })
+        .register('api-token', ObtainAuthToken, { basename: 'api-token' })
+        .register('token-me', TokenMeViewSet, { basename: 'token-me' });
+      await app.register(router.plugin, { prefix: '/api' });
+      await app.ready();
+    });
+    after(async () => {
+      await app.close();
+      await dialect.drop(db);
+    });
+
+    const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload });
+
+    it('lets exactly one of eight concurrent refreshes of one token through', async () => {
+      const { refresh } = (
+        await post('/api/token/', { username: 'ada', password: PASSWORD })
+      ).json();
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 8 },
+          async () => (await post('/api/token/refresh/', { refresh })).statusCode,
+        ),
+      );
+      assert.deepEqual(statuses.filter((status) => status === 200).length, 1, String(statuses));
+      assert.ok(
+        statuses.every((status) => status === 200 || status === 401),
+        String(statuses),
+      );
+    });
+
+    it('authenticates JWT and API tokens (lookups that wait for the database)', async () => {
+      const { access } = (
+        await post('/api/token/', { username: 'ada', password: PASSWORD })
+      ).json();
+      const me = await app.inject({
+        url: '/api/me/',
+        headers: { authorization: `Bearer ${access}` },
+      });
+      assert.deepEqual(me.json(), { username: 'ada' });
+      const { token } = (
+        await post('/api/api-token/', { username: 'ada', password: PASSWORD })
+      ).json();
+      const viaToken = await app.inject({
+        url: '/api/token-me/',
+        headers: { authorization: `Token ${token}` },
+      });
+      assert.deepEqual(viaToken.json(), { username: 'ada' });
+      const wrong = await app.inject({
+        url: '/api/token-me/',
+        headers: { authorization: `Token ${'0'.repeat(40)}` },
+      });
+      assert.equal(wrong.statusCode, 401);
+    });
+  });
+}
+
+class TokenMeViewSet extends MeViewSet {
+  override authenticationClasses: readonly AuthenticationClass[] = [TokenAuthentication];
+}
