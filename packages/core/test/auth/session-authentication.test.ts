@@ -7,10 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  BrowsableAPIRenderer,
   createAuth,
   Database,
   DefaultRouter,
   IsAuthenticated,
+  JSONRenderer,
   PasswordHashers,
   type Request,
   Response,
@@ -176,5 +178,26 @@ describe('session authentication', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('the browsable API and a custom CSRF cookie', () => {
+  it('names the cookie its script sends as X-CSRFToken', async () => {
+    const custom = createAuth({ session: { csrfCookieName: 'xsrf' } });
+    const app = Fastify();
+    await app.register(restFramework, {
+      database: Database.connect('sqlite::memory:'),
+      settings: { AUTH: custom, DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer] },
+    });
+    await app.register(
+      new DefaultRouter().register('login', SessionLoginView, { basename: 'login' }).plugin,
+      { prefix: '/api' },
+    );
+    try {
+      const page = await app.inject({ url: '/api/login/', headers: { accept: 'text/html' } });
+      assert.match(page.body, /<body data-csrf-cookie="xsrf">/);
+    } finally {
+      await app.close();
+    }
   });
 });

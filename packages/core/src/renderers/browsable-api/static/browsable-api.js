@@ -31,10 +31,15 @@ function enable(root) {
   for (const control of root.querySelectorAll('.needs-js')) control.disabled = false;
 }
 
-/** The session's CSRF token (the `csrftoken` cookie the session login sets), or ''. */
+/** The session's CSRF token (the cookie the page names, which the session login sets), or ''. */
 function csrfToken() {
-  const match = /(?:^|;\s*)csrftoken=([^;]*)/.exec(document.cookie);
-  return match ? decodeURIComponent(match[1]) : '';
+  const name = document.body.dataset.csrfCookie || 'csrftoken';
+  for (const pair of document.cookie.split(';')) {
+    const at = pair.indexOf('=');
+    if (at !== -1 && pair.slice(0, at).trim() === name)
+      return decodeURIComponent(pair.slice(at + 1));
+  }
+  return '';
 }
 
 async function send(form, submitter) {
