@@ -17,16 +17,21 @@ import {
   type Database,
   DefaultRouter,
   JSONRenderer,
+  ObtainAuthToken,
   openApi,
   PageNumberPagination,
   restFramework,
+  SessionLoginView,
+  SessionLogoutView,
   type SettingsInput,
   serveMedia,
   serverOptions,
 } from '@restframework/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { auth } from './auth.ts';
 import { AuthorViewSet } from './viewsets/author-viewset.ts';
 import { BookNullableViewSet, BookProxyViewSet, BookViewSet } from './viewsets/book-viewsets.ts';
+import { ManagedBookViewSet } from './viewsets/managed-book-viewset.ts';
 import { ProfileViewSet } from './viewsets/profile-viewset.ts';
 import { UploadViewSet } from './viewsets/upload-viewset.ts';
 
@@ -64,6 +69,18 @@ export function apiRouter(): DefaultRouter {
     .register('upload', UploadViewSet, { basename: 'upload' });
 }
 
+/**
+ * The management router (`/manage/api/`, not in the spec): an API token for a username and
+ * password, session login and logout, and books that need the book permissions.
+ */
+export function manageRouter(): DefaultRouter {
+  return new DefaultRouter()
+    .register('token', ObtainAuthToken, { basename: 'token' })
+    .register('login', SessionLoginView, { basename: 'login' })
+    .register('logout', SessionLogoutView, { basename: 'logout' })
+    .register('books', ManagedBookViewSet, { basename: 'managed-book' });
+}
+
 /** Builds the service (not listening). */
 export async function buildApp(options: BookstoreOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -83,6 +100,9 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
       MEDIA_ROOT: options.mediaRoot ?? 'media',
       MEDIA_URL: '/media/',
       ...(options.allowedHosts ? { ALLOWED_HOSTS: options.allowedHosts } : {}),
+      AUTH: auth,
+      // Per user on the management routes; logins (token, session) 10 a minute per address.
+      DEFAULT_THROTTLE_RATES: { user: '1000/hour', login: '10/min' },
       ...options.settings,
     },
   });
@@ -90,6 +110,7 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
   await serveMedia(app);
   await app.register(booksRouter().plugin, { prefix: '/books/api' });
   await app.register(apiRouter().plugin, { prefix: '/api' });
+  await app.register(manageRouter().plugin, { prefix: '/manage/api' });
   // The OpenAPI document at /schema/ and its documentation page at /schema/docs/.
   await app.register(openApi, {
     title: 'Bookstore',

@@ -7,8 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import { applyMigrations, Database } from '@restframework/core';
 import { buildApp } from './app.ts';
+import { auth } from './auth.ts';
 import { readConfig } from './config.ts';
 import { createDatabaseIfMissing } from './create-database.ts';
+import { Book } from './models/index.ts';
 import { seed } from './seed.ts';
 
 const config = readConfig();
@@ -26,6 +28,8 @@ await applyMigrations(db, {
   },
 });
 const seeded = await seed(db);
+// The add/change/delete/view permissions of books, for the management routes.
+await db.run(() => auth.createPermissions([Book]));
 if (seeded.books)
   console.log(`Seeded ${seeded.books} books, ${seeded.authors} authors, ${seeded.users} users.`);
 

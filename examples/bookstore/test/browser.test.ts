@@ -16,10 +16,12 @@ import { Database } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
-import { ALL_MODELS } from '../src/models/index.ts';
+import { auth } from '../src/auth.ts';
+import { ALL_MODELS, Book } from '../src/models/index.ts';
 import { seed } from '../src/seed.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const EDITOR_PASSWORD = 'a browser passphrase';
 const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser tests skipped`;
 if (SKIP) console.log(`# ${SKIP}`);
 
@@ -419,8 +421,56 @@ describe('the browsable API in Chromium', { skip: SKIP }, () => {
       paths.join(' '),
     );
     assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === '/api/profile/{pk}/'));
+    // The management routes' security schemes give the page its Authorize button.
+    await page.click('.auth-wrapper .authorize');
+    const dialog = (await page.locator('.dialog-ux').textContent()) ?? '';
+    assert.match(dialog, /tokenAuth/);
+    assert.match(dialog, /cookieAuth/);
+    await page.keyboard.press('Escape');
     await shot(page, 'schema-docs.png');
     await page.close();
+  });
+
+  it("logs in with the browsable API's form, then changes a managed book with the CSRF token", async () => {
+    await db.run(async () => {
+      await auth.createPermissions([Book]);
+      const editor = await auth.createUser({
+        username: 'browser-editor',
+        password: EDITOR_PASSWORD,
+      });
+      await auth.grant(editor, 'change_book');
+    });
+    const page = await open('/manage/api/login/');
+    assert.equal(await page.locator('#post-password').getAttribute('type'), 'password');
+    await page.fill('#post-username', 'browser-editor');
+    await page.fill('#post-password', EDITOR_PASSWORD);
+    await page.click('#post-form button[data-method="POST"]');
+    await page.locator('[data-status]', { hasText: 'HTTP 200 OK' }).waitFor();
+    await shot(page, 'session-login.png');
+    const cookies = await context.cookies(base);
+    const session = cookies.find((cookie) => cookie.name === 'sessionid');
+    assert.ok(session?.httpOnly, 'the session cookie is HttpOnly');
+    assert.ok(cookies.some((cookie) => cookie.name === 'csrftoken'));
+
+    const book = await open('/manage/api/books/1/');
+    assert.equal(await book.locator('[data-status]').textContent(), 'HTTP 200 OK');
+    await book.fill('#edit-title', 'Changed in a browser session');
+    await book.click('#edit-form button[data-method="PATCH"]');
+    await book.locator('[data-request-line]', { hasText: 'PATCH' }).waitFor();
+    assert.equal(await book.locator('[data-status]').textContent(), 'HTTP 200 OK');
+    assert.equal((await json('/books/api/books/1/')).title, 'Changed in a browser session');
+    await shot(book, 'managed-book-patched-in-session.png');
+
+    // The same PATCH from a page whose script does not send the token is refused.
+    const forged = await api('/manage/api/books/1/', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', cookie: `sessionid=${session?.value}` },
+      body: JSON.stringify({ title: 'Forged' }),
+    });
+    assert.equal(forged.status, 403);
+    assert.deepEqual(await forged.json(), { detail: 'CSRF Failed: CSRF token missing.' });
+    await page.close();
+    await book.close();
   });
 
   it('met no Content-Security-Policy violation and no script error', () => {

@@ -30,11 +30,33 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Each serializer the document describes: its component and where its class is exported. */
 const SERIALIZERS = [
-  { component: 'Book', name: 'BookSerializer', module: 'book-serializers.ts' },
-  { component: 'NullableBook', name: 'NullableBookSerializer', module: 'book-serializers.ts' },
-  { component: 'Author', name: 'AuthorSerializer', module: 'author-serializers.ts' },
-  { component: 'Profile', name: 'ProfileSerializer', module: 'profile-serializer.ts' },
-  { component: 'Upload', name: 'UploadSerializer', module: 'upload-serializer.ts' },
+  {
+    component: 'Book',
+    name: 'BookSerializer',
+    module: '../../src/serializers/book-serializers.ts',
+  },
+  {
+    component: 'NullableBook',
+    name: 'NullableBookSerializer',
+    module: '../../src/serializers/book-serializers.ts',
+  },
+  {
+    component: 'Author',
+    name: 'AuthorSerializer',
+    module: '../../src/serializers/author-serializers.ts',
+  },
+  {
+    component: 'Profile',
+    name: 'ProfileSerializer',
+    module: '../../src/serializers/profile-serializer.ts',
+  },
+  {
+    component: 'Upload',
+    name: 'UploadSerializer',
+    module: '../../src/serializers/upload-serializer.ts',
+  },
+  // The management routes' login body (token and session logins), core's own serializer.
+  { component: 'Login', name: 'LoginSerializer', module: '@restframework/core' },
 ] as const;
 
 /** The inferred type of each body, and the component (in JSON or form) that documents it. */
@@ -97,7 +119,7 @@ async function checkModule(schemas: Record<string, Schema>): Promise<string> {
     'type Expect<T extends true> = T;',
   ];
   for (const { name, module } of SERIALIZERS) {
-    lines.push(`import type { ${name} } from '../../src/serializers/${module}';`);
+    lines.push(`import type { ${name} } from '${module}';`);
   }
   for (const { component, name } of SERIALIZERS) {
     // JSON carries no files: a serializer that takes files is compared in its form body.

@@ -37,7 +37,7 @@ describe('the bookstore OpenAPI document', () => {
     assert.equal(document.info.title, 'Bookstore');
   });
 
-  it('lists every route of both routers, the API roots excepted', () => {
+  it("lists every route of the spec's routers and the management router, the API roots excepted", () => {
     assert.deepEqual(Object.keys(document.paths), [
       '/books/api/books/',
       '/books/api/books/{pk}/',
@@ -51,6 +51,11 @@ describe('the bookstore OpenAPI document', () => {
       '/api/profile/{pk}/',
       '/api/upload/',
       '/api/upload/{pk}/',
+      '/manage/api/token/',
+      '/manage/api/login/',
+      '/manage/api/logout/',
+      '/manage/api/books/',
+      '/manage/api/books/{pk}/',
     ]);
     assert.deepEqual(Object.keys(document.paths['/books/api/books/']), ['get', 'post']);
     assert.deepEqual(Object.keys(document.paths['/books/api/books/{pk}/']), [

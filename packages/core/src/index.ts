@@ -4,10 +4,79 @@
  */
 
 export {
+  Auth,
+  type AuthenticatedUser,
+  type AuthOptions,
+  type CreateSuperuserOptions,
+  changePassword,
+  createAuth,
+  createSuperuser,
+  defaultAuth,
+  MODEL_ACTIONS,
+  type NewUser,
+  permissionCodename,
+  type UserRow,
+} from './auth/auth.ts';
+export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
+export {
+  Jwt,
+  type JwtAlgorithm,
+  type JwtClaims,
+  type JwtOptions,
+  type TokenPair,
+} from './auth/jwt.ts';
+export { TokenBlacklistView, TokenObtainPairView, TokenRefreshView } from './auth/jwt-views.ts';
+export {
+  LoginRateThrottle,
+  UNABLE_TO_LOG_IN,
+  userFromCredentials,
+} from './auth/login-credentials.ts';
+export { LoginSerializer, LoginView } from './auth/login-view.ts';
+export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
+export {
+  MAX_PASSWORD_LENGTH,
+  makeSalt,
+  type PasswordCheck,
+  type PasswordHasher,
+  PasswordHashers,
+  PBKDF2PasswordHasher,
+  ScryptPasswordHasher,
+  UNUSABLE_PASSWORD_PREFIX,
+  unusablePassword,
+} from './auth/password-hashers.ts';
+export {
+  CommonPasswordValidator,
+  defaultPasswordValidators,
+  MinimumLengthValidator,
+  NumericPasswordValidator,
+  type PasswordValidator,
+  UserAttributeSimilarityValidator,
+  type UserAttributes,
+  validatePassword,
+} from './auth/password-validators.ts';
+export { randomKey } from './auth/random-key.ts';
+export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
+export {
+  clearExpiredSessions,
+  type ResolvedSessionOptions,
+  requestCookie,
+  type SessionOptions,
+} from './auth/sessions.ts';
+export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
+export {
   type Authentication,
   type AuthenticationClass,
+  type AuthenticationResult,
   BaseAuthentication,
 } from './authentication/authentication.ts';
+export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';
+export { JWTAuthentication, jwtOf } from './authentication/jwt-authentication.ts';
+export { SessionAuthentication } from './authentication/session-authentication.ts';
+export {
+  issueToken,
+  TokenAuthentication,
+  tokenDigest,
+} from './authentication/token-authentication.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,
@@ -264,6 +333,11 @@ export { FormParser } from './parsers/form-parser.ts';
 export { JSONParser } from './parsers/json-parser.ts';
 export { DEFAULT_UPLOAD_TEMP_DIR, MultiPartParser } from './parsers/multi-part-parser.ts';
 export { BaseParser, type Parser, type ParserClass, type ParserContext } from './parsers/parser.ts';
+export { and, not, or } from './permissions/composition.ts';
+export {
+  DjangoModelPermissions,
+  DjangoModelPermissionsOrAnonReadOnly,
+} from './permissions/django-model-permissions.ts';
 export {
   AllowAny,
   BasePermission,
@@ -353,6 +427,28 @@ export type {
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
+export { parseRate, type Rate } from './throttling/parse-rate.ts';
+export {
+  RedisThrottleStore,
+  type RedisThrottleStoreOptions,
+  type WhenUnavailable,
+} from './throttling/redis-throttle-store.ts';
+export {
+  MemoryThrottleStore,
+  type MemoryThrottleStoreOptions,
+  type ThrottleDecision,
+  type ThrottleStore,
+} from './throttling/throttle-store.ts';
+export {
+  AnonRateThrottle,
+  BaseThrottle,
+  ScopedRateThrottle,
+  SimpleRateThrottle,
+  type Throttle,
+  type ThrottleClass,
+  type ThrottledView,
+  UserRateThrottle,
+} from './throttling/throttles.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';

@@ -1,14 +1,13 @@
 /**
- * The users profiles belong to.
+ * The users profiles belong to, and who logs in: `@restframework/core`'s user model (password
+ * hash, staff and active flags, ...), with the spec's name and e-mail fields as the spec
+ * declares them.
  * @module
  */
-import { computed, defineModel, models } from '@restframework/core';
+import { computed, defineUserModel, models } from '@restframework/core';
 
-export const User = defineModel({
-  name: 'User',
-  table: 'auth_user',
+export const User = defineUserModel({
   fields: {
-    username: models.CharField({ maxLength: 150, unique: true }),
     first_name: models.CharField({ maxLength: 150, blank: true }),
     last_name: models.CharField({ maxLength: 150, blank: true }),
     email: models.EmailField({ blank: true, dbIndex: true }),
@@ -19,5 +18,4 @@ export const User = defineModel({
       `${user.first_name} ${user.last_name}`.trim(),
     ),
   },
-  ordering: ['id'],
 });

@@ -18,13 +18,30 @@
  * @module
  */
 import type { Request, RequestUser } from '../http/request.ts';
+import type { APISettings } from '../settings/api-settings.ts';
+
+/** What `authenticate` finds: the user and credentials, or null (not this scheme). */
+export type AuthenticationResult = readonly [RequestUser, unknown] | null;
 
 /** An authentication scheme. */
 export interface Authentication {
-  /** The user and credentials, null when the request does not use this scheme. */
-  authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null>;
+  /**
+   * The user and credentials, null when the request does not use this scheme. May answer at
+   * once (no promise) when it waited for nothing: the request then goes on without one.
+   */
+  authenticate(request: Request): AuthenticationResult | Promise<AuthenticationResult>;
   /** The `WWW-Authenticate` value of a 401; undefined makes failures 403. */
   authenticateHeader(request: Request): string | undefined;
+  /** Start-up check against the app's settings (a missing configuration or package). */
+  check?(settings: APISettings): void | Promise<void>;
+  /** The OpenAPI security scheme of this class, named (`tokenAuth`); none by default. */
+  securityScheme?(): SecurityScheme | undefined;
+}
+
+/** An OpenAPI security scheme and the name it is listed under in `components.securitySchemes`. */
+export interface SecurityScheme {
+  readonly name: string;
+  readonly scheme: Readonly<Record<string, unknown>>;
 }
 
 /** An authentication class. */
@@ -32,11 +49,13 @@ export type AuthenticationClass = new () => Authentication;
 
 /** Recognises nobody; override `authenticate`. */
 export class BaseAuthentication implements Authentication {
-  async authenticate(_request: Request): Promise<readonly [RequestUser, unknown] | null> {
+  authenticate(_request: Request): AuthenticationResult | Promise<AuthenticationResult> {
     return null;
   }
 
   authenticateHeader(_request: Request): string | undefined {
     return undefined;
   }
+
+  check(_settings: APISettings): void | Promise<void> {}
 }

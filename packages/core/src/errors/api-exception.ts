@@ -151,6 +151,26 @@ export class Throttled extends APIException {
   static override readonly statusCode = 429;
   static override readonly defaultDetail = 'Request was throttled.';
   static override readonly defaultCode = 'throttled';
+
+  /**
+   * DRF's `Throttled(wait)`: "Request was throttled. Expected available in 5 seconds." with
+   * `Retry-After: 5` (whole seconds, rounded up); without a wait, the default detail alone.
+   *
+   * @example
+   * ```ts
+   * throw Throttled.withWait(4.2); // 429, Retry-After: 5
+   * ```
+   */
+  static withWait(waitSeconds: number | null): Throttled {
+    if (waitSeconds === null) return new Throttled();
+    const wait = Math.max(0, Math.ceil(waitSeconds));
+    const unit = wait === 1 ? 'second' : 'seconds';
+    const error = new Throttled(
+      `${Throttled.defaultDetail} Expected available in ${wait} ${unit}.`,
+    );
+    error.headers['Retry-After'] = String(wait);
+    return error;
+  }
 }
 
 /** 503: the database (or another dependency) is unavailable right now. */

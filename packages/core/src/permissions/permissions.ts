@@ -18,7 +18,7 @@ import type { Request } from '../http/request.ts';
 /** A permission check. */
 export interface Permission {
   /** The message of the 403 when the check fails (default: DRF's). */
-  readonly message?: string;
+  readonly message?: string | undefined;
   hasPermission(request: Request, view: unknown): boolean | Promise<boolean>;
   hasObjectPermission(request: Request, view: unknown, obj: unknown): boolean | Promise<boolean>;
 }

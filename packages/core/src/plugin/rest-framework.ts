@@ -39,6 +39,7 @@ import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
+import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
 import { guardConnections } from './connection-guard.ts';
 
@@ -151,16 +152,18 @@ export function fastifyErrorToApi(error: FastifyError): APIException | null {
 
 async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Promise<void> {
   const resolved = resolveSettings(options.settings);
-  // Without a storage of its own, an app stores files on disk under MEDIA_ROOT.
-  const settings: APISettings = resolved.STORAGE
-    ? resolved
-    : Object.freeze({
-        ...resolved,
-        STORAGE: new FileSystemStorage({
-          location: resolved.MEDIA_ROOT,
-          baseUrl: resolved.MEDIA_URL,
-        }),
-      });
+  // Without a storage of its own, an app stores files on disk under MEDIA_ROOT; without a
+  // throttle store, it counts in its own memory.
+  const settings: APISettings = Object.freeze({
+    ...resolved,
+    STORAGE:
+      resolved.STORAGE ??
+      new FileSystemStorage({ location: resolved.MEDIA_ROOT, baseUrl: resolved.MEDIA_URL }),
+    THROTTLE_STORE: resolved.THROTTLE_STORE ?? new MemoryThrottleStore(),
+  });
+  const throttleStore = settings.THROTTLE_STORE;
+  if (throttleStore?.ready) app.addHook('onReady', () => throttleStore.ready?.());
+  if (throttleStore?.close) app.addHook('onClose', () => throttleStore.close?.());
   // Closing the database clears the default again (Database.close).
   if (!Database.default) Database.setDefault(options.database);
   app.decorate('restFramework', {

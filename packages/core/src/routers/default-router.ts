@@ -143,6 +143,9 @@ export class DefaultRouter {
     for (const registration of this.#registrations) {
       const probe = new registration.viewset();
       checkViewSet(probe, registration, state.settings.DEFAULT_FILTER_BACKENDS);
+      checkThrottles(probe, state.settings);
+      await checkAuthenticators(probe, state.settings);
+      await probe.checkConfiguration(state.settings);
       const lookup =
         probe instanceof GenericAPIView ? (probe.lookupUrlKwarg ?? probe.lookupField) : 'pk';
       for (const shape of this.routes(lookup)) {
@@ -388,6 +391,22 @@ function checkViewSet(
   }
   view.serializerClass?.prepare();
   for (const Backend of view.filterBackends ?? defaultFilterBackends) new Backend().check?.(view);
+}
+
+/** Each authentication class of a view finds what it needs (JWT keys, say). */
+async function checkAuthenticators(
+  view: APIView,
+  settings: RestFrameworkState['settings'],
+): Promise<void> {
+  for (const Authentication of view.authenticationClasses ??
+    settings.DEFAULT_AUTHENTICATION_CLASSES)
+    await new Authentication().check?.(settings);
+}
+
+/** Each throttle of a view finds its rate (a missing or malformed one fails here, not per request). */
+function checkThrottles(view: APIView, settings: RestFrameworkState['settings']): void {
+  for (const Throttle of view.throttleClasses ?? settings.DEFAULT_THROTTLE_CLASSES)
+    new Throttle().check?.(settings, view);
 }
 
 /**

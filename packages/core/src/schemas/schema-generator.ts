@@ -16,6 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   MethodNotAllowed,
   NotAcceptable,
+  NotAuthenticated,
   NotFound,
   PayloadTooLarge,
   PermissionDenied,
@@ -37,7 +38,11 @@ export type OpenAPIDocument = Record<string, unknown> & {
   openapi: string;
   info: Record<string, unknown>;
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, unknown>;
+    securitySchemes?: Record<string, unknown>;
+  };
 };
 
 /** Options of {@link SchemaGenerator}. */
@@ -98,8 +103,10 @@ export class SchemaGenerator {
       openapi: '3.1.0',
       info,
       paths: build.paths,
-      components: { schemas: build.schemas, responses: standardResponses() },
+      components: { schemas: build.schemas, responses: standardResponses(build.optionalUsed) },
     };
+    if (Object.keys(build.securitySchemes).length)
+      document.components.securitySchemes = build.securitySchemes;
     if (this.options.servers) document.servers = this.options.servers.map((s) => ({ ...s }));
     return document;
   }
@@ -123,6 +130,9 @@ class DocumentBuild {
     ErrorDetail: errorDetailSchema(),
     FieldErrors: fieldErrorsSchema(),
   };
+  readonly securitySchemes: Record<string, unknown> = {};
+  /** The responses listed only when an operation refers to them (401, 429). */
+  readonly optionalUsed = new Set<string>();
   readonly #names = new Map<SerializerClass, string>();
   readonly #operationIds = new Set<string>();
   readonly #generator: SchemaGenerator;
@@ -231,7 +241,9 @@ class DocumentBuild {
         component ? { anyOf: [ref(component.errors), ref('ErrorDetail')] } : ref('ErrorDetail'),
       );
     }
+    this.#security(view, method, operation, responses);
     if (generic && !safe(() => allowsAny(view))) responses['403'] = responseRef('PermissionDenied');
+    if (safe(() => view.getThrottles().length)) responses['429'] = this.#optional('Throttled');
     if (endpoint.detail) responses['404'] = responseRef('NotFound');
     responses['406'] = responseRef('NotAcceptable');
     if (BODY_METHODS.has(method)) {
@@ -240,6 +252,36 @@ class DocumentBuild {
     }
     operation.responses = responses;
     return operation;
+  }
+
+  #optional(name: string): { $ref: string } {
+    this.optionalUsed.add(name);
+    return responseRef(name);
+  }
+
+  /**
+   * `security` from the view's authentication classes that name a scheme (DRF's
+   * `get_security_requirements`, as drf-spectacular does): one requirement per scheme, plus
+   * `{}` when an anonymous caller is let through; 401 when one is not.
+   */
+  #security(
+    view: APIView,
+    method: string,
+    operation: Record<string, unknown>,
+    responses: Record<string, unknown>,
+  ): void {
+    const schemes = (safe(() => view.getAuthenticators()) ?? [])
+      .map((authenticator) => authenticator.securityScheme?.())
+      .filter((scheme) => scheme !== undefined);
+    if (schemes.length === 0) return;
+    const security: Record<string, string[]>[] = [];
+    for (const { name, scheme } of schemes) {
+      this.securitySchemes[name] = scheme;
+      security.push({ [name]: [] });
+    }
+    if (anonymousAllowed(view, method, this.#request)) security.push({});
+    else responses['401'] = this.#optional('NotAuthenticated');
+    operation.security = security;
   }
 
   /** The request body in every media type the view parses that can carry it. */
@@ -380,6 +422,20 @@ function allowsAny(view: APIView): boolean {
   return view.getPermissions().every((p) => p instanceof AllowAny);
 }
 
+/** True when every permission of the view lets an anonymous `method` through at once. */
+function anonymousAllowed(view: APIView, method: string, request: Request): boolean {
+  const upper = method.toUpperCase();
+  const anonymous = Object.assign(Object.create(request) as Request, {
+    method: upper,
+    isSafeMethod: upper === 'GET' || upper === 'HEAD' || upper === 'OPTIONS',
+    user: ANONYMOUS_USER,
+  });
+  const permissions = safe(() => view.getPermissions()) ?? [];
+  return permissions.every(
+    (permission) => safe(() => permission.hasPermission(anonymous, view)) === true,
+  );
+}
+
 /** A request without user, query or body: what views see while the document is built. */
 function schemaRequest(settings: APISettings): Request {
   return {
@@ -496,13 +552,26 @@ function fieldErrorsSchema(): JsonSchema {
 }
 
 /** The error answers every view shares, as reusable responses. */
-function standardResponses(): Record<string, unknown> {
+function standardResponses(optionalUsed: ReadonlySet<string>): Record<string, unknown> {
   const detail = (description: string, example: string) => ({
     description,
     content: { [JSON_TYPE]: { schema: ref('ErrorDetail'), example: { detail: example } } },
   });
-  return {
+  const responses: Record<string, unknown> = {
     NotFound: detail('No such record (or page).', new NotFound().message),
+    NotAuthenticated: detail(
+      'The request carries no (or wrong) credentials; `WWW-Authenticate` names the scheme.',
+      new NotAuthenticated().message,
+    ),
+    Throttled: {
+      ...detail(
+        'Too many requests; `Retry-After` says in how many seconds to retry.',
+        'Request was throttled. Expected available in 42 seconds.',
+      ),
+      headers: {
+        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      },
+    },
     PermissionDenied: detail('The caller may not do this.', new PermissionDenied().message),
     MethodNotAllowed: {
       ...detail(
@@ -526,4 +595,7 @@ function standardResponses(): Record<string, unknown> {
       new UnsupportedMediaType('text/plain').message,
     ),
   };
+  for (const name of ['NotAuthenticated', 'Throttled'])
+    if (!optionalUsed.has(name)) delete responses[name];
+  return responses;
 }

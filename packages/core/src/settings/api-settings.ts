@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import type { Auth } from '../auth/auth.ts';
 import type { AuthenticationClass } from '../authentication/authentication.ts';
 import type { Storage } from '../files/storage.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
@@ -18,6 +19,8 @@ import type { PaginationClass } from '../pagination/pagination.ts';
 import type { ParserClass } from '../parsers/parser.ts';
 import type { PermissionClass } from '../permissions/permissions.ts';
 import type { RendererClass } from '../renderers/renderer.ts';
+import type { ThrottleStore } from '../throttling/throttle-store.ts';
+import type { ThrottleClass } from '../throttling/throttles.ts';
 
 /** Every setting, with its default in {@link defaultSettings}. */
 export interface APISettings {
@@ -26,9 +29,26 @@ export interface APISettings {
   /** Parsers for request bodies. */
   readonly DEFAULT_PARSER_CLASSES: readonly ParserClass[];
   readonly DEFAULT_AUTHENTICATION_CLASSES: readonly AuthenticationClass[];
+  /**
+   * The users, groups, permissions and tokens the built-in authentication classes and
+   * `DjangoModelPermissions` use (Django's `AUTH_USER_MODEL`); null for `defaultAuth`.
+   */
+  readonly AUTH: Auth | null;
   /** Default: allow any caller. */
   readonly DEFAULT_PERMISSION_CLASSES: readonly PermissionClass[];
   readonly DEFAULT_FILTER_BACKENDS: readonly FilterBackendClass[];
+  /** Throttles of views that set none (default: none). */
+  readonly DEFAULT_THROTTLE_CLASSES: readonly ThrottleClass[];
+  /**
+   * Rates by throttle scope, in DRF's syntax (`{ anon: '100/min', user: '1000/day' }`); null
+   * for no limit. A malformed rate fails at start-up.
+   */
+  readonly DEFAULT_THROTTLE_RATES: Readonly<Record<string, string | null>>;
+  /**
+   * Where throttles count: null for a {@link MemoryThrottleStore} of the app (one process);
+   * a `RedisThrottleStore` to share limits between processes. Closed with the app.
+   */
+  readonly THROTTLE_STORE: ThrottleStore | null;
   /** Pagination of list views; null for none. */
   readonly DEFAULT_PAGINATION_CLASS: PaginationClass | null;
   /** Items per page; null for no pagination. */

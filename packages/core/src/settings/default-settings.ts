@@ -10,6 +10,7 @@ import { JSONParser } from '../parsers/json-parser.ts';
 import { MultiPartParser } from '../parsers/multi-part-parser.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
+import { parseRate } from '../throttling/parse-rate.ts';
 import type { APISettings, SettingsInput } from './api-settings.ts';
 
 const MiB = 1024 * 1024;
@@ -19,8 +20,12 @@ export const defaultSettings: APISettings = Object.freeze({
   DEFAULT_RENDERER_CLASSES: [JSONRenderer],
   DEFAULT_PARSER_CLASSES: [JSONParser, FormParser, MultiPartParser],
   DEFAULT_AUTHENTICATION_CLASSES: [],
+  AUTH: null,
   DEFAULT_PERMISSION_CLASSES: [AllowAny],
   DEFAULT_FILTER_BACKENDS: [],
+  DEFAULT_THROTTLE_CLASSES: [],
+  DEFAULT_THROTTLE_RATES: {},
+  THROTTLE_STORE: null,
   DEFAULT_PAGINATION_CLASS: null,
   PAGE_SIZE: null,
   DEFAULT_METADATA_CLASS: SimpleMetadata,
@@ -70,6 +75,7 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
     }
   }
   const settings = { ...defaultSettings, ...input } as APISettings;
+  checkThrottleRates(settings.DEFAULT_THROTTLE_RATES);
   if (!settings.MEDIA_URL.startsWith('/') || !settings.MEDIA_URL.endsWith('/')) {
     throw new ImproperlyConfigured(
       'REST_ERR_SETTINGS',
@@ -77,4 +83,17 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
     );
   }
   return Object.freeze(settings);
+}
+
+/** Every rate of DEFAULT_THROTTLE_RATES is null or parses (else the error names the scope). */
+function checkThrottleRates(rates: unknown): void {
+  if (typeof rates !== 'object' || rates === null || Array.isArray(rates)) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      "DEFAULT_THROTTLE_RATES must be an object of rates by scope, e.g. { anon: '100/min' }.",
+    );
+  }
+  for (const [scope, rate] of Object.entries(rates)) {
+    if (rate !== null) parseRate(rate as string, `DEFAULT_THROTTLE_RATES.${scope}`);
+  }
 }

@@ -14,7 +14,11 @@
  * ```
  * @module
  */
-import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
+import type {
+  Authentication,
+  AuthenticationClass,
+  AuthenticationResult,
+} from '../authentication/authentication.ts';
 import type { Database } from '../db/database.ts';
 import {
   DatabaseUnavailableError,
@@ -32,6 +36,7 @@ import {
   NotFound,
   PermissionDenied,
   ServiceUnavailable,
+  Throttled,
   UnsupportedMediaType,
   ValidationError,
 } from '../errors/api-exception.ts';
@@ -43,6 +48,7 @@ import type { Parser, ParserClass, ParserContext } from '../parsers/parser.ts';
 import type { Permission, PermissionClass } from '../permissions/permissions.ts';
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
 import { splitCamelCase } from '../utils/text.ts';
 
 /** HTTP methods in the order DRF lists them in `Allow`. */
@@ -62,6 +68,7 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 type Handler = (request: Request) => Promise<Response> | Response;
 
 const NO_ACTIONS = {};
+const NO_THROTTLES: Throttle[] = [];
 const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>();
 const viewNames = new WeakMap<Function, string>();
 const allowHeaders = new WeakMap<readonly string[], string>();
@@ -72,6 +79,13 @@ interface Made {
   parsers?: Parser[];
   authenticators?: Authentication[];
   permissions?: Permission[];
+  throttles?: Throttle[];
+}
+
+/** The 429 of refused throttles: the longest of their waits (DRF's `throttled`). */
+function throttledAfter(waits: readonly (number | null)[]): Throttled {
+  const known = waits.filter((wait): wait is number => wait !== null);
+  return Throttled.withWait(known.length ? Math.max(...known) : null);
 }
 
 /** One instance of each class. */
@@ -112,6 +126,9 @@ export class APIView {
   declare parserClasses: readonly ParserClass[] | undefined;
   declare authenticationClasses: readonly AuthenticationClass[] | undefined;
   declare permissionClasses: readonly PermissionClass[] | undefined;
+  declare throttleClasses: readonly ThrottleClass[] | undefined;
+  /** The rate of `ScopedRateThrottle` for this view, by name in `DEFAULT_THROTTLE_RATES`. */
+  declare throttleScope: string | undefined;
   declare metadataClass: MetadataClass | undefined;
   declare contentNegotiationClass: typeof DefaultContentNegotiation;
 
@@ -130,6 +147,13 @@ export class APIView {
   get settings(): APISettings {
     return this.request.settings;
   }
+
+  /**
+   * Start-up check of what the view needs from the app's settings (keys, optional packages):
+   * the router awaits it when it registers the view, so that a missing piece fails then, not
+   * as a 500 on the first request. Nothing by default.
+   */
+  checkConfiguration(_settings: APISettings): void | Promise<void> {}
 
   /** The upper-case methods this view answers, in DRF's order. */
   get allowedMethods(): string[] {
@@ -223,14 +247,53 @@ export class APIView {
   }
 
   /**
-   * Before the handler: content negotiation, authentication, permissions. A promise only
-   * when a step had to wait; an override may always be `async`.
+   * Before the handler: content negotiation, authentication, permissions, throttles. A
+   * promise only when a step had to wait; an override may always be `async`.
    */
   initial(request: Request): void | Promise<void> {
     this.performContentNegotiation(request);
     const authenticated = this.performAuthentication(request);
-    if (authenticated) return authenticated.then(() => this.checkPermissions(request));
-    return this.checkPermissions(request);
+    if (authenticated) return authenticated.then(() => this.#permitted(request));
+    return this.#permitted(request);
+  }
+
+  #permitted(request: Request): void | Promise<void> {
+    const checked = this.checkPermissions(request);
+    if (checked) return checked.then(() => this.checkThrottles(request));
+    return this.checkThrottles(request);
+  }
+
+  /**
+   * Asks every throttle (all of them, so that each counts the request, as DRF does); when one
+   * or more refuse, 429 with the longest of their waits as `Retry-After`.
+   */
+  checkThrottles(request: Request): void | Promise<void> {
+    const throttles = this.getThrottles();
+    // At once while each throttle answers at once (the in-process store does).
+    let waits: (number | null)[] | undefined;
+    for (let i = 0; i < throttles.length; i++) {
+      const throttle = throttles[i] as Throttle;
+      const allowed = throttle.allowRequest(request, this);
+      if (allowed === true) continue;
+      if (allowed === false) (waits ??= []).push(throttle.wait());
+      else return this.#throttleRest(request, throttles, i, allowed, waits ?? []);
+    }
+    if (waits) throw throttledAfter(waits);
+  }
+
+  async #throttleRest(
+    request: Request,
+    throttles: readonly Throttle[],
+    from: number,
+    pending: Promise<boolean>,
+    waits: (number | null)[],
+  ): Promise<void> {
+    if (!(await pending)) waits.push((throttles[from] as Throttle).wait());
+    for (let i = from + 1; i < throttles.length; i++) {
+      const throttle = throttles[i] as Throttle;
+      if (!(await throttle.allowRequest(request, this))) waits.push(throttle.wait());
+    }
+    if (waits.length) throw throttledAfter(waits);
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -248,17 +311,40 @@ export class APIView {
    */
   performAuthentication(request: Request): void | Promise<void> {
     const authenticators = this.getAuthenticators();
-    if (authenticators.length === 0) return;
-    return this.#authenticate(request, authenticators);
-  }
-
-  async #authenticate(request: Request, authenticators: readonly Authentication[]): Promise<void> {
-    for (const authenticator of authenticators) {
-      const result = await authenticator.authenticate(request);
+    // Synchronous while each class answers at once (a token found by a lookup the driver
+    // answered at once); from the first promise on, the rest is awaited.
+    for (let i = 0; i < authenticators.length; i++) {
+      const result = (authenticators[i] as Authentication).authenticate(request);
+      // Any thenable waits, so that a promise is never taken for an answer.
+      if (typeof (result as { then?: unknown } | null)?.then === 'function')
+        return this.#authenticateRest(
+          request,
+          authenticators,
+          i,
+          result as Promise<AuthenticationResult>,
+        );
       if (result) {
-        [request.user, request.auth] = result;
+        // Indexed, not destructured: destructuring walks an iterator.
+        const found = result as Exclude<AuthenticationResult, null>;
+        request.user = found[0];
+        request.auth = found[1];
         return;
       }
+    }
+  }
+
+  async #authenticateRest(
+    request: Request,
+    authenticators: readonly Authentication[],
+    from: number,
+    pending: Promise<AuthenticationResult>,
+  ): Promise<void> {
+    let result = await pending;
+    for (let i = from + 1; !result && i < authenticators.length; i++)
+      result = await (authenticators[i] as Authentication).authenticate(request);
+    if (result) {
+      request.user = result[0];
+      request.auth = result[1];
     }
   }
 
@@ -374,6 +460,15 @@ export class APIView {
     return made.permissions;
   }
 
+  getThrottles(): Throttle[] {
+    const classes = this.throttleClasses ?? this.settings.DEFAULT_THROTTLE_CLASSES;
+    // Most views have none: no record and no array made per request for them.
+    if (classes.length === 0) return NO_THROTTLES;
+    const made = (this.#made ??= {});
+    made.throttles ??= instances(classes);
+    return made.throttles;
+  }
+
   getMetadata(): Metadata | null {
     const Metadata = this.metadataClass ?? this.settings.DEFAULT_METADATA_CLASS;
     return Metadata ? new Metadata() : null;
@@ -457,6 +552,8 @@ Object.assign(APIView.prototype, {
   parserClasses: undefined,
   authenticationClasses: undefined,
   permissionClasses: undefined,
+  throttleClasses: undefined,
+  throttleScope: undefined,
   metadataClass: undefined,
   contentNegotiationClass: DefaultContentNegotiation,
   kwargs: Object.freeze({}),

@@ -17,7 +17,9 @@
  * ```
  * @module
  */
+
 import { STATUS_CODES } from 'node:http';
+import { defaultAuth } from '../../auth/auth.ts';
 import { DoesNotExist } from '../../db/database-errors.ts';
 import { APIException, type ErrorTree, NotFound } from '../../errors/api-exception.ts';
 import type { AnyField } from '../../fields/field.ts';
@@ -108,6 +110,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
           ? await this.getForms(apiView, request, response)
           : undefined,
       options: apiView?.allowedMethods.includes('OPTIONS') ?? false,
+      csrfCookieName: (request.settings.AUTH ?? defaultAuth).session.csrfCookieName,
     };
   }
 

@@ -54,6 +54,8 @@ export interface PageContext {
   readonly forms: SafeHtml | string | undefined;
   /** Whether an OPTIONS request can be made from the page. */
   readonly options: boolean;
+  /** The cookie whose value the page's script sends as `X-CSRFToken` (default `csrftoken`). */
+  readonly csrfCookieName?: string;
 }
 
 /** The whole page. */
@@ -71,7 +73,7 @@ export function renderPage(page: PageContext): SafeHtml {
 <link rel="stylesheet" href="${staticUrl('browsable-api.css')}">
 <script type="module" src="${staticUrl('browsable-api.js')}"></script>
 </head>
-<body>
+<body data-csrf-cookie="${page.csrfCookieName ?? 'csrftoken'}">
 <a class="skip-link" href="#content">Skip to content</a>
 <header class="topbar">
 <div class="topbar-inner">

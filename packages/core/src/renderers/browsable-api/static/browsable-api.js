@@ -44,9 +44,23 @@ function enable(root) {
   for (const control of root.querySelectorAll('.needs-js')) control.disabled = false;
 }
 
+/** The session's CSRF token (the cookie the page names, which the session login sets), or ''. */
+function csrfToken() {
+  const name = document.body.dataset.csrfCookie || 'csrftoken';
+  for (const pair of document.cookie.split(';')) {
+    const at = pair.indexOf('=');
+    if (at !== -1 && pair.slice(0, at).trim() === name)
+      return decodeURIComponent(pair.slice(at + 1));
+  }
+  return '';
+}
+
 async function send(form, submitter) {
   const method = (submitter?.dataset.method || form.dataset.method || 'POST').toUpperCase();
   const headers = { Accept: 'text/html' };
+  // Session-authenticated writes need the token (SessionAuthentication's CSRF check).
+  const token = method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? '' : csrfToken();
+  if (token) headers['X-CSRFToken'] = token;
   let body;
   if (form.matches('[data-raw-form]')) {
     const type = form.elements.namedItem('_content_type').value;

@@ -1,0 +1,103 @@
+/**
+ * What token authentication costs a request: GET of one book with AllowAny (the spec's view)
+ * and the same GET with `Authorization: Token <key>` (TokenAuthentication + IsAuthenticated:
+ * a header parse, a SHA-256 and one indexed lookup joined to the user), loaded in alternating
+ * bursts on one server process so that the machine's drift hits both alike. Prints the server's
+ * CPU time per request and the requests per second of each, and the ratio.
+ *
+ * Usage: node bench/src/auth-cost.ts [--rounds 4] [--seconds 3] [--connections 16]
+ *   [--token-cache 0] (the Auth's tokenCacheSeconds: 0 asks the database on every request)
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { cpuTimeOf } from './contenders.ts';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    'token-cache': { type: 'string', default: '0' },
+  },
+});
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+
+const server = spawn(
+  process.execPath,
+  [
+    '--conditions=@restframework/source',
+    fileURLToPath(new URL('./servers/auth-cost-server.ts', import.meta.url)),
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', TOKEN_CACHE_SECONDS: values['token-cache'] },
+  },
+);
+const [line] = (await once(server.stdout, 'data')) as [Buffer];
+const [, port, key] = line.toString().trim().split(' ') as [string, string, string];
+const pid = server.pid as number;
+
+const scenarios = {
+  open: { path: '/bench/open/1/', headers: {} },
+  token: { path: '/bench/token/1/', headers: { authorization: `Token ${key}` } },
+} as const;
+
+async function burst(name: keyof typeof scenarios, duration: number) {
+  const { path, headers } = scenarios[name];
+  const before = cpuTimeOf(pid);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections,
+    duration,
+    requests: [{ method: 'GET', path, headers: { accept: 'application/json', ...headers } }],
+  });
+  const cpuMs = cpuTimeOf(pid) - before;
+  const ok = result.requests.total - result.non2xx - result.errors - result.timeouts;
+  if (ok !== result.requests.total || ok === 0)
+    throw new Error(`${name}: ${result.requests.total - ok} answers were not 2xx`);
+  return { cpuPerRequest: (cpuMs * 1000) / ok, rps: result.requests.average };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+try {
+  await burst('open', 2);
+  await burst('token', 2);
+  const cpu = { open: [] as number[], token: [] as number[] };
+  const rps = { open: [] as number[], token: [] as number[] };
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order: (keyof typeof scenarios)[] = round % 2 ? ['token', 'open'] : ['open', 'token'];
+    const pair: Record<string, number> = {};
+    for (const name of order) {
+      const result = await burst(name, seconds);
+      cpu[name].push(result.cpuPerRequest);
+      rps[name].push(result.rps);
+      pair[name] = result.cpuPerRequest;
+    }
+    ratios.push((pair.token as number) / (pair.open as number));
+  }
+  const row = (name: 'open' | 'token') =>
+    `| ${name === 'open' ? 'GET /books/1/, AllowAny' : 'GET /books/1/, Token + IsAuthenticated'} | ${median(cpu[name]).toFixed(1)} | ${Math.round(median(rps[name]))} |`;
+  console.log('| scenario | CPU µs/request (median) | requests/s (median) |');
+  console.log('| --- | --- | --- |');
+  console.log(row('open'));
+  console.log(row('token'));
+  console.log(
+    `\ntoken cache ${values['token-cache']} s; token/open CPU per request, median of ${rounds} paired rounds: ${median(ratios).toFixed(3)} (pairs: ${ratios.map((r) => r.toFixed(3)).join(', ')})`,
+  );
+} finally {
+  server.kill('SIGTERM');
+}

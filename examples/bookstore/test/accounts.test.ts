@@ -1,0 +1,156 @@
+/**
+ * The bookstore's accounts (not in the spec): the spec's routes stay open to anyone (AllowAny,
+ * no security in the OpenAPI document), while /manage/api/ gives a token or a session for a
+ * username and password and lets only a user with `change_book` change a book (401 without
+ * credentials, 403 without the permission, CSRF for sessions); `npm run createsuperuser`
+ * creates a superuser that can log in.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Database } from '@restframework/core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { auth } from '../src/auth.ts';
+import { ALL_MODELS, Book } from '../src/models/index.ts';
+import { seed } from '../src/seed.ts';
+
+const PASSWORD = 'the stacks are quiet tonight';
+const HOST = { host: '127.0.0.1' };
+
+describe('bookstore accounts', () => {
+  let db: Database;
+  let app: FastifyInstance;
+  before(async () => {
+    db = Database.connect('sqlite::memory:');
+    await db.migrate(ALL_MODELS);
+    await seed(db, { books: 3, authors: 1, users: 1 });
+    await db.run(async () => {
+      await auth.createPermissions([Book]);
+      const editor = await auth.createUser({ username: 'editor', password: PASSWORD });
+      await auth.grant(editor, 'change_book');
+      await auth.createUser({ username: 'reader', password: PASSWORD });
+    });
+    app = await buildApp({ database: db });
+  });
+  after(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  const token = async (username: string) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/manage/api/token/',
+      headers: HOST,
+      payload: { username, password: PASSWORD },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json().token as string;
+  };
+  const patch = (headers: Record<string, string>) =>
+    app.inject({
+      method: 'PATCH',
+      url: '/manage/api/books/1/',
+      headers: { ...HOST, ...headers },
+      payload: { title: 'Changed by an editor' },
+    });
+
+  it("keeps the spec's routes open to anyone", async () => {
+    assert.equal((await app.inject({ url: '/books/api/books/1/', headers: HOST })).statusCode, 200);
+    const response = await app.inject({
+      method: 'PATCH',
+      url: '/books/api/books/1/',
+      headers: HOST,
+      payload: { title: 'Anyone may' },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+  });
+
+  it('lets only a user with change_book change a managed book', async () => {
+    const anonymous = await patch({});
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.headers['www-authenticate'], 'Token');
+    const reader = await patch({ authorization: `Token ${await token('reader')}` });
+    assert.equal(reader.statusCode, 403);
+    const editorToken = await token('editor');
+    const editor = await patch({ authorization: `Token ${editorToken}` });
+    assert.equal(editor.statusCode, 200, editor.body);
+    assert.equal(editor.json().title, 'Changed by an editor');
+    const list = await app.inject({
+      url: '/manage/api/books/',
+      headers: { ...HOST, authorization: `Token ${await token('reader')}` },
+    });
+    assert.equal(list.statusCode, 200, 'reading needs only a login');
+  });
+
+  it('logs in with a session; writes need the CSRF token', async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/manage/api/login/',
+      headers: HOST,
+      payload: { username: 'editor', password: PASSWORD },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    const session = /sessionid=([0-9a-f]+)/.exec(String(login.headers['set-cookie']))?.[1];
+    const cookie = `sessionid=${session}`;
+    assert.deepEqual((await patch({ cookie })).json(), {
+      detail: 'CSRF Failed: CSRF token missing.',
+    });
+    const ok = await patch({ cookie, 'x-csrftoken': login.json().csrfToken });
+    assert.equal(ok.statusCode, 200, ok.body);
+  });
+
+  it('documents security on the management routes only', async () => {
+    const document = (await app.inject({ url: '/schema/', headers: HOST })).json();
+    for (const [path, item] of Object.entries(document.paths as Record<string, object>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (typeof operation !== 'object' || operation === null || !('responses' in operation))
+          continue;
+        const security = (operation as { security?: unknown }).security;
+        const expected = path.startsWith('/manage/api/books/')
+          ? [{ tokenAuth: [] }, { cookieAuth: [] }]
+          : path === '/manage/api/logout/'
+            ? [{ cookieAuth: [] }, {}]
+            : undefined;
+        assert.deepEqual(security, expected, `${method} ${path}`);
+      }
+    }
+  });
+});
+
+describe('npm run createsuperuser', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bookstore-su-'));
+  const url = `sqlite:${join(dir, 'db.sqlite3')}`;
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (args: string[], password: string) =>
+    promisify(execFile)(
+      process.execPath,
+      [
+        '--conditions=@restframework/source',
+        fileURLToPath(new URL('../src/createsuperuser.ts', import.meta.url)),
+        ...args,
+      ],
+      { env: { ...process.env, DATABASE_URL: url, PASSWORD: password } },
+    );
+
+  it('creates a superuser who can log in; refuses a weak password and a taken name', async () => {
+    const created = await run(['--username', 'admin', '--email', 'admin@example.org'], PASSWORD);
+    assert.match(created.stdout, /Superuser admin created/);
+    await assert.rejects(run(['--username', 'weak'], '1234'), /This password is too short/);
+    await assert.rejects(run(['--username', 'admin'], PASSWORD), /already exists/);
+    const db = Database.connect(url);
+    try {
+      const user = await db.run(() => auth.authenticate('admin', PASSWORD));
+      assert.equal(user?.is_superuser, true);
+    } finally {
+      await db.close();
+    }
+  });
+});

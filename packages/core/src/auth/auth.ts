@@ -1,0 +1,470 @@
+/**
+ * `Auth`: an app's users, groups, permissions and tokens, around one user model (Django's
+ * `AUTH_USER_MODEL` plus `ModelBackend`). `defaultAuth` uses {@link defineUserModel}'s
+ * `User`; `createAuth({ userModel })` makes one around a model of your own. Give it to the app
+ * with the `AUTH` setting; the authentication classes and `DjangoModelPermissions` read it from
+ * there.
+ *
+ * @example
+ * ```ts
+ * const db = Database.connect('sqlite::memory:');
+ * await db.migrate([...defaultAuth.models, Book]);
+ * await db.run(async () => {
+ *   await defaultAuth.createPermissions([Book]);
+ *   const ada = await defaultAuth.createUser({ username: 'ada', password: 'a long passphrase' });
+ *   await defaultAuth.grant(ada, 'change_book');
+ * });
+ * ```
+ * @module
+ */
+import type { Database } from '../db/database.ts';
+import { ValidationError } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { RequestUser } from '../http/request.ts';
+import { type AnyModel, defineModel, type Model } from '../models/model.ts';
+import { models } from '../models/model-fields.ts';
+import { Jwt, type JwtOptions } from './jwt.ts';
+import { PasswordHashers, unusablePassword } from './password-hashers.ts';
+import {
+  defaultPasswordValidators,
+  type PasswordValidator,
+  validatePassword,
+} from './password-validators.ts';
+import {
+  type ResolvedSessionOptions,
+  resolveSessionOptions,
+  type SessionOptions,
+} from './sessions.ts';
+import { defineUserModel } from './user-model.ts';
+
+/** A stored user, as the user model's row. */
+export type UserRow = Record<string, unknown> & { id: number; password: string };
+
+/** The user a request carries once authenticated: the row without its password hash. */
+export interface AuthenticatedUser extends RequestUser {
+  readonly isAuthenticated: true;
+  readonly isStaff: boolean;
+  readonly isSuperuser: boolean;
+  readonly isActive: boolean;
+  readonly id: number;
+}
+
+/** Options of {@link createAuth}. */
+export interface AuthOptions {
+  /** The user model (default: `defineUserModel()`, table `auth_user`). */
+  readonly userModel?: AnyModel;
+  /** The field users log in with (default `username`; `email` for e-mail logins). */
+  readonly usernameField?: string;
+  /** Accepted hashers, the first hashing new passwords (default scrypt, then PBKDF2-SHA256). */
+  readonly hashers?: PasswordHashers;
+  /** Validators of new passwords (default: Django's four). */
+  readonly passwordValidators?: readonly PasswordValidator[];
+  /** Sessions and their cookies (`SessionAuthentication`). */
+  readonly session?: SessionOptions;
+  /** JSON Web Tokens (`JWTAuthentication`); none by default. */
+  readonly jwt?: JwtOptions;
+  /**
+   * Seconds a process keeps what `TokenAuthentication` found for a key (default 0: ask the
+   * database on every request, as DRF does). A cache saves the two lookups per request, at a
+   * price: a deleted token, or a user made inactive, keeps working in each process for up to
+   * this long (`auth.forgetTokens()` clears this process's cache).
+   */
+  readonly tokenCacheSeconds?: number;
+}
+
+/** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
+export type NewUser = Record<string, unknown> & { password?: string | null };
+
+/** The standard per-model actions (Django's default permissions). */
+export const MODEL_ACTIONS = ['add', 'change', 'delete', 'view'] as const;
+
+/** `change_book` for a model and an action. */
+export function permissionCodename(model: AnyModel, action: string): string {
+  return `${action}_${model.name.toLowerCase()}`;
+}
+
+/** Users, groups and permissions around one user model (see the module). */
+export class Auth {
+  readonly User: AnyModel;
+  readonly usernameField: string;
+  readonly hashers: PasswordHashers;
+  readonly passwordValidators: readonly PasswordValidator[];
+  readonly session: ResolvedSessionOptions;
+  /** JWT signing and verification, when `jwt` options were given. */
+  readonly jwt: Jwt | null;
+  readonly Group;
+  readonly Permission;
+  readonly UserGroup;
+  readonly UserPermission;
+  readonly GroupPermission;
+  /** API tokens (`TokenAuthentication`): a digest of each key, never the key itself. */
+  readonly Token;
+  /** Server-side sessions (`SessionAuthentication`): a digest of each session key. */
+  readonly Session;
+  /** Refresh tokens that were used or revoked (JWT rotation and logout). */
+  readonly BlacklistedToken;
+  readonly #permissionsOf = new WeakMap<object, Promise<ReadonlySet<string>>>();
+  /** See {@link AuthOptions.tokenCacheSeconds}. */
+  readonly tokenCacheSeconds: number;
+  readonly #tokenCache = new Map<string, { value: unknown; expires: number }>();
+
+  constructor(options: AuthOptions = {}) {
+    const User = (options.userModel ?? defineUserModel()) as Model;
+    this.User = User;
+    this.usernameField = options.usernameField ?? 'username';
+    if (!User.fields[this.usernameField] || !User.fields.password) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: the user model ${User.name} must have a "password" field and the username field "${this.usernameField}" (make it with defineUserModel()).`,
+      );
+    }
+    if (User.fields[this.usernameField]?.options.unique !== true) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: ${User.name}.${this.usernameField} logs users in, so it must be unique: declare it with { unique: true }.`,
+      );
+    }
+    this.hashers = options.hashers ?? new PasswordHashers();
+    this.passwordValidators = options.passwordValidators ?? defaultPasswordValidators();
+    this.session = resolveSessionOptions(options.session);
+    this.jwt = options.jwt ? new Jwt(this, options.jwt) : null;
+    this.tokenCacheSeconds = options.tokenCacheSeconds ?? 0;
+    if (!Number.isFinite(this.tokenCacheSeconds) || this.tokenCacheSeconds < 0) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: tokenCacheSeconds must be 0 or more, got ${options.tokenCacheSeconds}.`,
+      );
+    }
+    const Group = defineModel({
+      name: 'Group',
+      table: 'auth_group',
+      fields: { name: models.CharField({ maxLength: 150, unique: true }) },
+    });
+    const Permission = defineModel({
+      name: 'Permission',
+      table: 'auth_permission',
+      fields: {
+        name: models.CharField({ maxLength: 255 }),
+        codename: models.CharField({ maxLength: 100, unique: true }),
+        model: models.CharField({ maxLength: 100 }),
+      },
+    });
+    this.Group = Group;
+    this.Permission = Permission;
+    this.UserGroup = defineModel({
+      name: 'UserGroup',
+      table: 'auth_user_groups',
+      fields: {
+        user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
+      },
+    });
+    this.UserPermission = defineModel({
+      name: 'UserPermission',
+      table: 'auth_user_user_permissions',
+      fields: {
+        user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
+      },
+    });
+    this.GroupPermission = defineModel({
+      name: 'GroupPermission',
+      table: 'auth_group_permissions',
+      fields: {
+        group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
+        permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
+      },
+    });
+    this.Token = defineModel({
+      name: 'Token',
+      table: 'authtoken_token',
+      fields: {
+        digest: models.CharField({ maxLength: 64, unique: true }),
+        user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        created: models.DateTimeField({ autoNowAdd: true }),
+      },
+    });
+    this.Session = defineModel({
+      name: 'Session',
+      table: 'auth_session',
+      fields: {
+        digest: models.CharField({ maxLength: 64, unique: true }),
+        user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        csrf_secret: models.CharField({ maxLength: 64 }),
+        expires_at: models.DateTimeField(),
+      },
+    });
+    this.BlacklistedToken = defineModel({
+      name: 'BlacklistedToken',
+      table: 'auth_blacklisted_token',
+      fields: {
+        jti: models.CharField({ maxLength: 64, unique: true }),
+        expires_at: models.DateTimeField(),
+      },
+    });
+  }
+
+  /** What was cached for a token digest and has not expired (see `tokenCacheSeconds`). */
+  cachedToken<T>(digest: string): T | undefined {
+    const entry = this.#tokenCache.get(digest);
+    if (!entry) return undefined;
+    if (entry.expires > Date.now()) return entry.value as T;
+    this.#tokenCache.delete(digest);
+    return undefined;
+  }
+
+  /** Keeps what a token digest authenticated, when `tokenCacheSeconds` allows. */
+  cacheToken(digest: string, value: unknown): void {
+    if (this.tokenCacheSeconds === 0) return;
+    // Bounded: clients sending many valid tokens cannot make it grow past this.
+    if (this.#tokenCache.size >= 10_000) this.#tokenCache.clear();
+    this.#tokenCache.set(digest, { value, expires: Date.now() + this.tokenCacheSeconds * 1000 });
+  }
+
+  /** Forgets every cached token of this process. */
+  forgetTokens(): void {
+    this.#tokenCache.clear();
+  }
+
+  /** Every model of this `Auth`, for `db.migrate()`. */
+  get models(): AnyModel[] {
+    return [
+      this.User,
+      this.Group,
+      this.Permission,
+      this.UserGroup,
+      this.UserPermission,
+      this.GroupPermission,
+      this.Token,
+      this.Session,
+      this.BlacklistedToken,
+    ];
+  }
+
+  /** The user whose username field is `username`, or undefined. */
+  async findUser(username: string): Promise<UserRow | undefined> {
+    return (await this.User.objects.filter({ [this.usernameField]: username }).first()) as
+      | UserRow
+      | undefined;
+  }
+
+  /** The user with this id, or undefined. */
+  async userById(id: unknown): Promise<UserRow | undefined> {
+    return (await this.User.objects.filter({ id }).first()) as UserRow | undefined;
+  }
+
+  /**
+   * The active user with these credentials, or null. A missing user costs a password hash as a
+   * wrong password does, so neither the answer nor its time tells them apart; a valid password
+   * stored with an older hasher or cost is stored again with the preferred one.
+   */
+  async authenticate(username: unknown, password: unknown): Promise<UserRow | null> {
+    const name = typeof username === 'string' ? username : '';
+    const text = typeof password === 'string' ? password : '';
+    const maxLength = this.User.fields[this.usernameField]?.extra.maxLength;
+    const user =
+      name && (typeof maxLength !== 'number' || name.length <= maxLength)
+        ? await this.findUser(name)
+        : undefined;
+    if (!user) {
+      await this.hashers.hashDummy(text);
+      return null;
+    }
+    const { valid, mustUpdate } = await this.hashers.check(text, user.password);
+    if (!valid || user.is_active === false) return null;
+    if (mustUpdate) {
+      const password = await this.hashers.make(text);
+      return (await this.User.objects.updateRow(user, { password })) as UserRow;
+    }
+    return user;
+  }
+
+  /** Checks a new password against the validators (400 under `field` when it fails). */
+  validatePassword(password: string, user?: Record<string, unknown>, field = 'password'): void {
+    validatePassword(password, user, this.passwordValidators, field);
+  }
+
+  /**
+   * Creates a user; `password` is hashed (null or missing: an unusable password). The
+   * password is not validated here (scripts may set any): call {@link validatePassword} first
+   * where a person chose it.
+   */
+  async createUser(fields: NewUser): Promise<UserRow> {
+    const { password, ...rest } = fields;
+    const encoded =
+      typeof password === 'string' ? await this.hashers.make(password) : unusablePassword();
+    return (await this.User.objects.create({ ...rest, password: encoded })) as UserRow;
+  }
+
+  /** Stores a new password for `user` (hashed with the preferred hasher). */
+  async setPassword(user: UserRow, password: string): Promise<UserRow> {
+    const encoded = await this.hashers.make(password);
+    return (await this.User.objects.updateRow(user, { password: encoded })) as UserRow;
+  }
+
+  /** The user a request carries: the row without `password`, with the flags permissions read. */
+  requestUser(row: UserRow): AuthenticatedUser {
+    const { password: _hash, ...fields } = row;
+    return Object.freeze({
+      ...fields,
+      isAuthenticated: true as const,
+      isStaff: row.is_staff === true,
+      isSuperuser: row.is_superuser === true,
+      isActive: row.is_active !== false,
+      id: row.id,
+    });
+  }
+
+  /** Creates the add/change/delete/view permissions of each model that lacks them. */
+  async createPermissions(forModels: readonly AnyModel[]): Promise<void> {
+    for (const model of forModels) {
+      for (const action of MODEL_ACTIONS) {
+        const codename = permissionCodename(model, action);
+        if (await this.Permission.objects.filter({ codename }).exists()) continue;
+        await this.Permission.objects.create({
+          codename,
+          name: `Can ${action} ${model.verboseName}`,
+          model: model.name.toLowerCase(),
+        });
+      }
+    }
+  }
+
+  async #permission(codename: string) {
+    const permission = await this.Permission.objects.filter({ codename }).first();
+    if (!permission) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `No permission "${codename}": create it with auth.createPermissions([Model]) first.`,
+      );
+    }
+    return permission;
+  }
+
+  /** Gives a user (or, with `{ group }`, a group) a permission by codename (`change_book`). */
+  async grant(target: { id: number } | { group: { id: number } }, codename: string): Promise<void> {
+    const permission = await this.#permission(codename);
+    if ('group' in target) {
+      const row = { group_id: target.group.id, permission_id: permission.id };
+      if (!(await this.GroupPermission.objects.filter(row).exists()))
+        await this.GroupPermission.objects.create(row);
+      return;
+    }
+    const row = { user_id: target.id, permission_id: permission.id };
+    if (!(await this.UserPermission.objects.filter(row).exists()))
+      await this.UserPermission.objects.create(row);
+  }
+
+  /** Puts a user in a group (created when missing); returns the group. */
+  async addToGroup(user: { id: number }, name: string): Promise<{ id: number; name: string }> {
+    const group =
+      (await this.Group.objects.filter({ name }).first()) ??
+      (await this.Group.objects.create({ name }));
+    const row = { user_id: user.id, group_id: group.id };
+    if (!(await this.UserGroup.objects.filter(row).exists()))
+      await this.UserGroup.objects.create(row);
+    return group;
+  }
+
+  /** The codenames a user has, directly and through groups (asked once per user object). */
+  getAllPermissions(user: { id: number }): Promise<ReadonlySet<string>> {
+    let found = this.#permissionsOf.get(user);
+    if (!found) {
+      found = this.#loadPermissions(user.id);
+      this.#permissionsOf.set(user, found);
+    }
+    return found;
+  }
+
+  async #loadPermissions(userId: number): Promise<ReadonlySet<string>> {
+    const direct = await this.UserPermission.objects.filter({ user_id: userId }).execute();
+    const groups = await this.UserGroup.objects.filter({ user_id: userId }).execute();
+    const viaGroups = groups.length
+      ? await this.GroupPermission.objects
+          .filter({ group_id__in: groups.map((row) => row.group_id) })
+          .execute()
+      : [];
+    const ids = [...direct, ...viaGroups].map((row) => row.permission_id);
+    if (ids.length === 0) return new Set();
+    const rows = await this.Permission.objects.filter({ id__in: ids }).execute();
+    return new Set(rows.map((row) => row.codename));
+  }
+
+  /** True when an active user has every permission (superusers have all). */
+  async hasPerms(user: RequestUser, codenames: readonly string[]): Promise<boolean> {
+    if (!user.isAuthenticated || user.isActive === false) return false;
+    if (user.isSuperuser === true) return true;
+    if (codenames.length === 0) return true;
+    const held = await this.getAllPermissions(user as unknown as { id: number });
+    return codenames.every((codename) => held.has(codename));
+  }
+}
+
+/** An `Auth` around a user model of your own (see the module). */
+export function createAuth(options: AuthOptions = {}): Auth {
+  return new Auth(options);
+}
+
+/** The `Auth` of apps whose `AUTH` setting is null: the standard `User` in `auth_user`. */
+export const defaultAuth: Auth = new Auth();
+
+/** Options of {@link createSuperuser}. */
+export interface CreateSuperuserOptions {
+  readonly username: string;
+  readonly email?: string;
+  readonly password: string;
+  /** Other fields of a custom user model. */
+  readonly fields?: Record<string, unknown>;
+  /** Run the password validators (default true; a script may pass false, as Django's `--no-input`). */
+  readonly validate?: boolean;
+}
+
+/**
+ * Creates a superuser (staff, every permission), for the `createsuperuser` command. The
+ * password is validated unless `validate: false`; a taken username is a `ValidationError`.
+ */
+export async function createSuperuser(
+  db: Database,
+  options: CreateSuperuserOptions,
+  auth: Auth = defaultAuth,
+): Promise<UserRow> {
+  return db.run(() =>
+    db.transaction(async () => {
+      const fields: Record<string, unknown> = {
+        ...options.fields,
+        [auth.usernameField]: options.username,
+        ...(options.email !== undefined ? { email: options.email } : {}),
+      };
+      if (await auth.findUser(options.username)) {
+        throw new ValidationError({
+          [auth.usernameField]: [`A user with that ${auth.usernameField} already exists.`],
+        });
+      }
+      if (options.validate !== false) auth.validatePassword(options.password, fields);
+      return auth.createUser({
+        ...fields,
+        password: options.password,
+        is_staff: true,
+        is_superuser: true,
+      });
+    }),
+  );
+}
+
+/**
+ * Sets a user's password, for the `changepassword` command; validated unless
+ * `validate: false`. `DoesNotExist` when no user has that username.
+ */
+export async function changePassword(
+  db: Database,
+  username: string,
+  password: string,
+  options: { readonly validate?: boolean } = {},
+  auth: Auth = defaultAuth,
+): Promise<UserRow> {
+  return db.run(async () => {
+    const user = (await auth.User.objects.get({ [auth.usernameField]: username })) as UserRow;
+    if (options.validate !== false) auth.validatePassword(password, user);
+    return auth.setPassword(user, password);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * simplejwt's three views: obtain a pair (`POST {"username", "password"}` → `{"access",
+ * "refresh"}`, throttled as logins), refresh (`POST {"refresh"}` → `{"access", "refresh"}`,
+ * the old refresh token blacklisted), and blacklist (`POST {"refresh"}`: logout).
+ *
+ * @example
+ * ```ts
+ * router.register('token', TokenObtainPairView, { basename: 'token' });
+ * router.register('token/refresh', TokenRefreshView, { basename: 'token-refresh' });
+ * router.register('token/blacklist', TokenBlacklistView, { basename: 'token-blacklist' });
+ * ```
+ * @module
+ */
+import { jwtOf } from '../authentication/jwt-authentication.ts';
+import { AuthenticationFailed } from '../errors/api-exception.ts';
+import type { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import type { APISettings } from '../settings/api-settings.ts';
+import type { ThrottleClass } from '../throttling/throttles.ts';
+import { ViewSet } from '../views/viewsets.ts';
+import type { Auth, UserRow } from './auth.ts';
+import { readCredentials, requiredStrings } from './login-credentials.ts';
+import { LoginView } from './login-view.ts';
+
+/** The challenge of the JWT views' 401s, as simplejwt's. */
+const BEARER = 'Bearer realm="api"';
+
+/** The body's `refresh`, or DRF's 400. */
+function refreshOf(request: Request): string {
+  return requiredStrings(request, { refresh: 8192 }).refresh as string;
+}
+
+/** Credentials in, a token pair out; wrong credentials are 401, as simplejwt answers. */
+export class TokenObtainPairView extends LoginView {
+  static override description =
+    'Exchanges a username and password for an access and a refresh token.';
+
+  override getAuthenticateHeader(): string {
+    return BEARER;
+  }
+
+  override async checkConfiguration(settings: APISettings): Promise<void> {
+    await jwtOf(settings).prepare();
+  }
+
+  override async getUser(request: Request, auth: Auth): Promise<UserRow> {
+    const { username, password } = readCredentials(request);
+    const user = await auth.authenticate(username, password);
+    if (!user)
+      throw new AuthenticationFailed(
+        'No active account found with the given credentials',
+        'no_active_account',
+      );
+    return user;
+  }
+
+  async login(request: Request, _auth: Auth, user: UserRow): Promise<Response> {
+    return new Response(await jwtOf(request.settings).pair(user));
+  }
+}
+
+/** Views that take a refresh token; failures are 401 with a Bearer challenge. */
+class RefreshTokenView extends ViewSet {
+  override authenticationClasses = [];
+  override permissionClasses = [];
+  override throttleClasses: readonly ThrottleClass[] = [];
+
+  override getAuthenticateHeader(): string {
+    return BEARER;
+  }
+
+  override async checkConfiguration(settings: APISettings): Promise<void> {
+    await jwtOf(settings).prepare();
+  }
+}
+
+/** A refresh token in, a new access (and refresh) token out. */
+export class TokenRefreshView extends RefreshTokenView {
+  static override description = 'Exchanges a refresh token for a new access token.';
+
+  async create(request: Request): Promise<Response> {
+    return new Response(await jwtOf(request.settings).refresh(refreshOf(request)));
+  }
+}
+
+/** Logs a refresh token out. */
+export class TokenBlacklistView extends RefreshTokenView {
+  static override description = 'Blacklists a refresh token (logout).';
+
+  async create(request: Request): Promise<Response> {
+    await jwtOf(request.settings).blacklist(refreshOf(request));
+    return new Response({});
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * JSON Web Tokens (djangorestframework-simplejwt's contract): an access/refresh pair, refresh
+ * with rotation, and a blacklist of refresh tokens that were rotated or logged out, so that a
+ * replayed refresh token is refused. Signing and verification go through the optional `jose`
+ * package; only the configured algorithm is accepted (so `alg: none` and an HS256 token signed
+ * with an RS256 public key are refused), with the key type it needs.
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({
+ *   jwt: { algorithm: 'HS256', signingKey: process.env.JWT_SECRET ?? '', accessLifetimeSeconds: 300 },
+ * });
+ * ```
+ * @module
+ */
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import type * as Jose from 'jose';
+import { UniqueViolationError } from '../db/database-errors.ts';
+import { AuthenticationFailed } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { requireOptional } from '../utils/optional-dependency.ts';
+import type { Auth, UserRow } from './auth.ts';
+
+/** The algorithms a key can be configured for. */
+export type JwtAlgorithm =
+  | 'HS256'
+  | 'HS384'
+  | 'HS512'
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'ES256'
+  | 'ES384'
+  | 'EdDSA';
+
+/** Options of JWT authentication (simplejwt's `SIMPLE_JWT` settings). */
+export interface JwtOptions {
+  /** The one algorithm tokens are signed and accepted with. */
+  readonly algorithm: JwtAlgorithm;
+  /** HS*: the shared secret (32 characters or more); others: the private key, PEM (PKCS #8). */
+  readonly signingKey: string;
+  /** Asymmetric algorithms: the public key, PEM (SPKI). */
+  readonly verifyingKey?: string;
+  /** Default 5 minutes. */
+  readonly accessLifetimeSeconds?: number;
+  /** Default 1 day. */
+  readonly refreshLifetimeSeconds?: number;
+  /** Refreshing also answers a new refresh token (default true). */
+  readonly rotateRefreshTokens?: boolean;
+  /** A rotated refresh token is blacklisted, so it cannot be used again (default true). */
+  readonly blacklistAfterRotation?: boolean;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Clock skew allowed when checking `exp` (default 0). */
+  readonly leewaySeconds?: number;
+}
+
+/** An access token and a refresh token. */
+export interface TokenPair {
+  readonly access: string;
+  readonly refresh: string;
+}
+
+const ALGORITHMS = new Set<string>([
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'ES256',
+  'ES384',
+  'EdDSA',
+]);
+
+function jose(): typeof Jose {
+  return requireOptional<typeof Jose>('jose', 'JWT authentication');
+}
+
+/** A key as `jose` takes it. */
+type VerificationKey = KeyObject | Awaited<ReturnType<typeof Jose.importSPKI>>;
+
+/** The claims of a verified token (its own type: jose's stay out of the public types). */
+export interface JwtClaims {
+  readonly token_type?: unknown;
+  readonly user_id?: unknown;
+  readonly jti?: string;
+  readonly exp?: number;
+  readonly [claim: string]: unknown;
+}
+
+type VerifiedClaims = JwtClaims;
+type Keys = { sign: VerificationKey; verify: VerificationKey };
+
+/** Signs, verifies, refreshes and blacklists tokens for one `Auth` (see the module). */
+export class Jwt {
+  readonly options: Required<Omit<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>> &
+    Pick<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>;
+  readonly #auth: Auth;
+  #keys: Promise<Keys> | undefined;
+
+  constructor(auth: Auth, options: JwtOptions) {
+    this.#auth = auth;
+    const where = 'createAuth({ jwt })';
+    if (!ALGORITHMS.has(options.algorithm)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_JWT_CONFIG',
+        `${where}: algorithm ${JSON.stringify(options.algorithm)} is not supported; use one of ${[...ALGORITHMS].join(', ')}.`,
+      );
+    }
+    const symmetric = options.algorithm.startsWith('HS');
+    if (symmetric && (typeof options.signingKey !== 'string' || options.signingKey.length < 32)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_JWT_CONFIG',
+        `${where}: ${options.algorithm} needs a signingKey of at least 32 characters (a random secret, e.g. from crypto.randomBytes(32).toString('hex')).`,
+      );
+    }
+    if (
+      !symmetric &&
+      (!options.signingKey?.includes('PRIVATE KEY') ||
+        !options.verifyingKey?.includes('PUBLIC KEY'))
+    ) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_JWT_CONFIG',
+        `${where}: ${options.algorithm} needs signingKey (a PEM private key, PKCS #8) and verifyingKey (a PEM public key, SPKI).`,
+      );
+    }
+    for (const name of [
+      'accessLifetimeSeconds',
+      'refreshLifetimeSeconds',
+      'leewaySeconds',
+    ] as const) {
+      const value = options[name];
+      if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_JWT_CONFIG',
+          `${where}: ${name} must be a whole number of seconds, got ${value}.`,
+        );
+      }
+    }
+    this.options = Object.freeze({
+      ...options,
+      accessLifetimeSeconds: options.accessLifetimeSeconds ?? 300,
+      refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? 86400,
+      rotateRefreshTokens: options.rotateRefreshTokens ?? true,
+      blacklistAfterRotation: options.blacklistAfterRotation ?? true,
+      leewaySeconds: options.leewaySeconds ?? 0,
+    });
+  }
+
+  /** Loads `jose` and imports the keys (once); fails at start-up when `jose` is missing. */
+  async prepare(): Promise<void> {
+    await this.#prepared();
+  }
+
+  #prepared(): Promise<Keys> {
+    if (!this.#keys) {
+      const lib = jose();
+      const { algorithm, signingKey, verifyingKey } = this.options;
+      this.#keys = algorithm.startsWith('HS')
+        ? Promise.resolve(createSecretKey(Buffer.from(signingKey))).then((key) => ({
+            sign: key,
+            verify: key,
+          }))
+        : Promise.all([
+            lib.importPKCS8(signingKey, algorithm),
+            lib.importSPKI(verifyingKey as string, algorithm),
+          ]).then(([sign, verify]) => ({ sign, verify }));
+    }
+    return this.#keys;
+  }
+
+  async #sign(type: 'access' | 'refresh', userId: number, lifetime: number): Promise<string> {
+    const { sign } = await this.#prepared();
+    const { algorithm, issuer, audience } = this.options;
+    let token = new (jose().SignJWT)({ token_type: type, user_id: userId })
+      .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+      .setJti(randomUUID().replaceAll('-', ''))
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime);
+    if (issuer) token = token.setIssuer(issuer);
+    if (audience) token = token.setAudience(audience);
+    return token.sign(sign);
+  }
+
+  /** A new access/refresh pair for a user. */
+  async pair(user: { id: number }): Promise<TokenPair> {
+    return {
+      access: await this.#sign('access', user.id, this.options.accessLifetimeSeconds),
+      refresh: await this.#sign('refresh', user.id, this.options.refreshLifetimeSeconds),
+    };
+  }
+
+  /** The claims of a valid token of `type`, or null (bad signature, algorithm, type, expiry). */
+  async verify(token: string, type: 'access' | 'refresh'): Promise<VerifiedClaims | null> {
+    if (token.length > 8192) return null;
+    const { verify } = await this.#prepared();
+    const { algorithm, issuer, audience, leewaySeconds } = this.options;
+    try {
+      const { payload } = await jose().jwtVerify(token, verify, {
+        algorithms: [algorithm],
+        clockTolerance: leewaySeconds,
+        requiredClaims: ['exp', 'jti'],
+        ...(issuer ? { issuer } : {}),
+        ...(audience ? { audience } : {}),
+      });
+      const claims = payload as VerifiedClaims;
+      if (claims.token_type !== type || !Number.isInteger(claims.user_id)) return null;
+      if (typeof claims.jti !== 'string' || claims.jti.length > 64) return null;
+      return claims;
+    } catch {
+      // Every jose error (malformed, wrong signature or algorithm, expired) is the same
+      // answer to the client.
+      return null;
+    }
+  }
+
+  /**
+   * Blacklists a refresh token's `jti`; false when it already was (a replay). The insert is
+   * the check, so two concurrent refreshes of one token cannot both pass.
+   */
+  async #blacklist(claims: VerifiedClaims): Promise<boolean> {
+    try {
+      await this.#auth.BlacklistedToken.objects.create({
+        jti: claims.jti as string,
+        expires_at: new Date((claims.exp as number) * 1000).toISOString(),
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof UniqueViolationError) return false;
+      throw error;
+    }
+  }
+
+  async #isBlacklisted(jti: string): Promise<boolean> {
+    return this.#auth.BlacklistedToken.objects.filter({ jti }).exists();
+  }
+
+  async #validRefresh(refresh: unknown): Promise<VerifiedClaims> {
+    const claims = typeof refresh === 'string' ? await this.verify(refresh, 'refresh') : null;
+    if (!claims) throw new AuthenticationFailed('Token is invalid or expired', 'token_not_valid');
+    return claims;
+  }
+
+  /**
+   * A new access token for a refresh token (and, with rotation, a new refresh token, the old
+   * one blacklisted). 401 "Token is invalid or expired" / "Token is blacklisted".
+   */
+  async refresh(refresh: unknown): Promise<{ access: string; refresh?: string }> {
+    const claims = await this.#validRefresh(refresh);
+    const blacklisted = 'Token is blacklisted';
+    const { rotateRefreshTokens, blacklistAfterRotation } = this.options;
+    if (rotateRefreshTokens && blacklistAfterRotation) {
+      if (!(await this.#blacklist(claims)))
+        throw new AuthenticationFailed(blacklisted, 'token_not_valid');
+    } else if (await this.#isBlacklisted(claims.jti as string)) {
+      throw new AuthenticationFailed(blacklisted, 'token_not_valid');
+    }
+    const user = await this.#auth.userById(claims.user_id);
+    if (!user || user.is_active === false)
+      throw new AuthenticationFailed('Token is invalid or expired', 'token_not_valid');
+    const userId = user.id;
+    const access = await this.#sign('access', userId, this.options.accessLifetimeSeconds);
+    if (!rotateRefreshTokens) return { access };
+    return {
+      access,
+      refresh: await this.#sign('refresh', userId, this.options.refreshLifetimeSeconds),
+    };
+  }
+
+  /** Logs a refresh token out (blacklists it); 401 when it is invalid or already was. */
+  async blacklist(refresh: unknown): Promise<void> {
+    const claims = await this.#validRefresh(refresh);
+    if (!(await this.#blacklist(claims)))
+      throw new AuthenticationFailed('Token is blacklisted', 'token_not_valid');
+  }
+
+  /** The user of a valid access token, with simplejwt's 401s. */
+  async userOf(access: string): Promise<UserRow> {
+    const claims = await this.verify(access, 'access');
+    if (!claims)
+      throw new AuthenticationFailed('Given token not valid for any token type', 'token_not_valid');
+    const user = await this.#auth.userById(claims.user_id);
+    if (!user) throw new AuthenticationFailed('User not found', 'user_not_found');
+    if (user.is_active === false)
+      throw new AuthenticationFailed('User is inactive', 'user_inactive');
+    return user;
+  }
+
+  /** Deletes blacklist entries of tokens that expired anyway (simplejwt's `flushexpiredtokens`). */
+  flushExpiredTokens(): Promise<number> {
+    return this.#auth.BlacklistedToken.objects
+      .filter({ expires_at__lt: new Date().toISOString() })
+      .delete();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Server-side sessions: a random key in an `HttpOnly` cookie, its SHA-256 digest in the
+ * `auth_session` table with the user, an expiry and the session's CSRF token. Logging in
+ * always makes a new session (no fixation); logging out deletes it.
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ session: { maxAgeSeconds: 8 * 3600, secure: true } });
+ * ```
+ * @module
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { Request } from '../http/request.ts';
+import type { Auth, UserRow } from './auth.ts';
+import { randomKey } from './random-key.ts';
+
+/** How sessions and their cookies are made (Django's `SESSION_*` and `CSRF_*` settings). */
+export interface SessionOptions {
+  /** Default `sessionid`. */
+  readonly cookieName?: string;
+  /** The cookie holding the CSRF token for scripts to send back; default `csrftoken`. */
+  readonly csrfCookieName?: string;
+  /** The header an unsafe request carries the CSRF token in; default `X-CSRFToken`. */
+  readonly csrfHeaderName?: string;
+  /** Default two weeks, Django's `SESSION_COOKIE_AGE`. */
+  readonly maxAgeSeconds?: number;
+  /** `Secure` cookies (default true; false only for plain-HTTP development). */
+  readonly secure?: boolean;
+  /** `SameSite` of both cookies (default `lax`). */
+  readonly sameSite?: 'lax' | 'strict';
+  /** Origins besides the request's own that may send unsafe requests (`https://app.example.org`). */
+  readonly trustedOrigins?: readonly string[];
+}
+
+/** {@link SessionOptions} with every default filled in. */
+export type ResolvedSessionOptions = Required<SessionOptions>;
+
+export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSessionOptions {
+  return Object.freeze({
+    cookieName: options.cookieName ?? 'sessionid',
+    csrfCookieName: options.csrfCookieName ?? 'csrftoken',
+    csrfHeaderName: (options.csrfHeaderName ?? 'X-CSRFToken').toLowerCase(),
+    maxAgeSeconds: options.maxAgeSeconds ?? 14 * 24 * 3600,
+    secure: options.secure ?? true,
+    sameSite: options.sameSite ?? 'lax',
+    trustedOrigins: options.trustedOrigins ?? [],
+  });
+}
+
+/** A live session: its row, with the user's. */
+export interface SessionRecord {
+  readonly id: number;
+  readonly csrf_secret: string;
+  readonly user: UserRow;
+}
+
+function digest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The value of a cookie of the request, or undefined. */
+export function requestCookie(request: Request, name: string): string | undefined {
+  const header = request.raw.headers.cookie;
+  if (typeof header !== 'string' || header.length > 8192) return undefined;
+  try {
+    return parseCookie(header)[name];
+  } catch {
+    return undefined;
+  }
+}
+
+const SESSION_KEY = /^[0-9a-f]{64}$/;
+
+/** The unexpired session the request's cookie names, with its user; undefined otherwise. */
+export async function findSession(
+  auth: Auth,
+  request: Request,
+): Promise<SessionRecord | undefined> {
+  const key = requestCookie(request, auth.session.cookieName);
+  if (!key || !SESSION_KEY.test(key)) return undefined;
+  const row = (await auth.Session.objects
+    .selectRelated('user')
+    .filter({ digest: digest(key) })
+    .first()) as (SessionRecord & { expires_at: string }) | undefined;
+  if (!row || Date.parse(row.expires_at) <= Date.now()) return undefined;
+  return row;
+}
+
+function cookie(
+  auth: Auth,
+  name: string,
+  value: string,
+  httpOnly: boolean,
+  maxAge: number,
+): string {
+  const options = auth.session;
+  return stringifySetCookie({
+    name,
+    value,
+    path: '/',
+    httpOnly,
+    secure: options.secure,
+    sameSite: options.sameSite,
+    maxAge,
+  });
+}
+
+/**
+ * Logs `user` in: a new session row and its two cookies on the response (the session key,
+ * `HttpOnly`; the CSRF token, readable by scripts). Returns the CSRF token.
+ */
+export async function startSession(auth: Auth, request: Request, user: UserRow): Promise<string> {
+  const key = randomKey(32);
+  const csrf = randomKey(32);
+  const maxAge = auth.session.maxAgeSeconds;
+  await auth.Session.objects.create({
+    digest: digest(key),
+    user_id: user.id,
+    csrf_secret: csrf,
+    expires_at: new Date(Date.now() + maxAge * 1000).toISOString(),
+  });
+  await auth.User.objects.updateRow(user, { last_login: new Date().toISOString() });
+  request.reply.header('set-cookie', [
+    cookie(auth, auth.session.cookieName, key, true, maxAge),
+    cookie(auth, auth.session.csrfCookieName, csrf, false, maxAge),
+  ]);
+  return csrf;
+}
+
+/** Logs out: deletes the request's session (if any) and expires both cookies. */
+export async function endSession(auth: Auth, request: Request): Promise<void> {
+  const key = requestCookie(request, auth.session.cookieName);
+  if (key && SESSION_KEY.test(key))
+    await auth.Session.objects.filter({ digest: digest(key) }).delete();
+  request.reply.header('set-cookie', [
+    cookie(auth, auth.session.cookieName, '', true, 0),
+    cookie(auth, auth.session.csrfCookieName, '', false, 0),
+  ]);
+}
+
+/** Deletes expired sessions (Django's `clearsessions`); returns how many. */
+export function clearExpiredSessions(auth: Auth): Promise<number> {
+  return auth.Session.objects.filter({ expires_at__lt: new Date().toISOString() }).delete();
+}
+
+/**
+ * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
+ * passes: an `Origin` that is neither the request's own nor trusted, a missing or wrong token.
+ */
+export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
+  const origin = request.raw.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') {
+    const trusted = origin === request.origin || auth.session.trustedOrigins.includes(origin);
+    if (!trusted)
+      return `Origin checking failed - ${origin.slice(0, 200)} does not match any trusted origins.`;
+  }
+  const sent = request.raw.headers[auth.session.csrfHeaderName];
+  if (typeof sent !== 'string' || sent === '') return 'CSRF token missing.';
+  const expected = Buffer.from(session.csrf_secret);
+  const given = Buffer.from(sent);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return 'CSRF token incorrect.';
+  return null;
+}
