@@ -194,8 +194,9 @@ export class PostgresAdapter extends DialectAdapterBase {
     _nullable: boolean,
   ): RawBuilder<unknown> {
     const type = this.columnType(field);
-    // The collation belongs to the column, not to the cast.
-    const cast = type.replace(/ collate "C"$/, '');
+    // The collation belongs to the column, not to the cast. A cast to varchar(n) would cut a
+    // longer value silently: to text, the assignment to the column refuses it instead.
+    const cast = type.startsWith('varchar(') ? 'text' : type.replace(/ collate "C"$/, '');
     return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} type ${sql.raw(type)} using ${sql.id(field.column)}::${sql.raw(cast)}`;
   }
 

@@ -270,10 +270,17 @@ export class SchemaEditor {
         await this.execute(adapter.dropConstraint(after.table, name, 'check'));
       }
     }
-    for (const index of oldIndexes) {
-      if (!newIndexes.some((n) => sameIndex(n, index)))
-        await this.dropIndex(after.table, index.name);
-    }
+    const dropOld = async () => {
+      for (const index of oldIndexes) {
+        if (!newIndexes.some((n) => sameIndex(n, index)))
+          await this.dropIndex(after.table, index.name);
+      }
+    };
+    // A foreign key that stays needs an index all along (MySQL refuses to drop its only one):
+    // the new index comes first then. Else the old ones go first, so that a unique one does
+    // not refuse the rows the changes below write.
+    const keepsForeignKey = !columnChanged && newField.isRelation;
+    if (!keepsForeignKey) await dropOld();
     if (columnChanged) {
       if (renamed) {
         await this.execute(
@@ -304,6 +311,7 @@ export class SchemaEditor {
     for (const index of newIndexes) {
       if (!oldIndexes.some((o) => sameIndex(o, index))) await this.createIndex(after.table, index);
     }
+    if (keepsForeignKey) await dropOld();
   }
 
   /** Renames a column, and the indexes and constraints named after it. */

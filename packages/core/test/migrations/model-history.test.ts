@@ -249,7 +249,7 @@ for (const dialect of testDialects()) {
       await migrate();
       assert.equal((await rows(`select count(*) as "n" from "writer"`)).length, 1);
       // Rolling 0005 back makes the name 40 characters long again: the 150-character one goes
-      // first (PostgreSQL's cast would cut it, MySQL refuses it, SQLite would keep it).
+      // first (PostgreSQL and MySQL refuse it; SQLite would keep it).
       await rows(`delete from "writer" where "name" = '${long}'`);
       const zero = await migrate('zero');
       assert.equal(zero.unapplied.length, 11);
