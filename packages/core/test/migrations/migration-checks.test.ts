@@ -394,6 +394,48 @@ for (const dialect of testDialects()) {
       ]);
     });
 
+    it('checks every model a plan goes through against the dialect before running anything', async (t) => {
+      const db = await dialect.create();
+      t.after(() => dialect.drop(db));
+      const notes = new MigrationGraph([
+        INITIAL,
+        second([
+          {
+            op: 'AddField',
+            model: 'Tag',
+            name: 'body',
+            field: { kind: 'text', unique: true, null: true },
+          },
+        ]),
+      ]);
+      const executor = new MigrationExecutor(db, notes, 'limits');
+      // What the dialect's adapter refuses of the last state (MySQL: a unique TextField).
+      const refusal = (() => {
+        try {
+          for (const model of Object.values(notes.finalState.renderAll()))
+            db.adapter.checkModel(model);
+          return undefined;
+        } catch (error) {
+          return error as ImproperlyConfigured;
+        }
+      })();
+      if (!refusal) {
+        assert.deepEqual((await executor.migrate()).applied, ['0001_initial', '0002_next']);
+        return;
+      }
+      assert.equal(refusal.code, 'REST_ERR_DIALECT_LIMIT');
+      await assert.rejects(executor.migrate(), (error) => {
+        assert.ok(error instanceof ImproperlyConfigured);
+        assert.equal(error.code, 'REST_ERR_DIALECT_LIMIT');
+        assert.match(error.message, /Tag\.body: a TextField cannot be unique or indexed/);
+        return true;
+      });
+      // Not even 0001, which the dialect could hold, ran.
+      const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+      assert.ok(!tables.includes('tag'), tables.join());
+      assert.deepEqual((await executor.migrate({ target: '0001' })).applied, ['0001_initial']);
+    });
+
     it('refuses a history in which a migration is applied without its dependency', async () => {
       const executor = new MigrationExecutor(db, graph(), 'lock');
       await db.query(`delete from "restframework_migrations" where "name" = '0001_initial'`, []);
