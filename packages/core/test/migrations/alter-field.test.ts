@@ -157,6 +157,22 @@ function history(variant: Variant): LoadedMigration[] {
   ];
 }
 
+/** The history of a nullable `v` of `kind`, unchanged by 0002, then `name` with `operations`. */
+function historyThen(
+  kind: FieldSpec,
+  name: string,
+  operations: readonly unknown[],
+): LoadedMigration[] {
+  const migrations = history({ what: name, before: kind, after: kind, value: null });
+  migrations.push({
+    name,
+    file: `${name}.ts`,
+    dependencies: ['0002_alter'],
+    operations: operations as LoadedMigration['operations'],
+  });
+  return migrations;
+}
+
 for (const dialect of testDialects()) {
   describe(`AlterField over rows on ${dialect.name}`, { skip: dialect.skip }, () => {
     let db: Database;
@@ -164,6 +180,13 @@ for (const dialect of testDialects()) {
       db = await dialect.create();
     });
     after(() => dialect.drop(db));
+
+    /** Removes the rows and rolls every migration back, for the next test. */
+    const emptyAndUndo = async (executor: MigrationExecutor) => {
+      await db.query('delete from "thing"', []);
+      await db.query('delete from "parent"', []);
+      await executor.migrate({ target: 'zero' });
+    };
 
     const attempt = async (sql: string) => {
       try {
@@ -255,32 +278,20 @@ for (const dialect of testDialects()) {
     });
 
     it('a relation made unique and back: its index changes, the foreign key stays', async () => {
-      const variant: Variant = {
-        what: 'unique relation',
-        before: { kind: 'integer', null: true },
-        after: { kind: 'integer', null: true },
-        value: null,
-      };
-      const migrations = history(variant);
-      migrations.push({
-        name: '0003_unique',
-        file: '0003_unique.ts',
-        dependencies: ['0002_alter'],
-        operations: [
-          {
-            op: 'AlterField',
-            model: 'Thing',
-            name: 'parent',
-            field: {
-              kind: 'foreign_key',
-              to: 'Parent',
-              onDelete: 'CASCADE',
-              null: true,
-              unique: true,
-            },
+      const migrations = historyThen({ kind: 'integer', null: true }, '0003_unique', [
+        {
+          op: 'AlterField',
+          model: 'Thing',
+          name: 'parent',
+          field: {
+            kind: 'foreign_key',
+            to: 'Parent',
+            onDelete: 'CASCADE',
+            null: true,
+            unique: true,
           },
-        ],
-      });
+        },
+      ]);
       const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'unique-fk');
       await executor.migrate();
       await db.query('insert into "parent" ("id") values (1)', []);
@@ -297,28 +308,14 @@ for (const dialect of testDialects()) {
         await attempt('insert into "thing" ("v", "parent_id") values (null, 9)'),
         'fails',
       );
-      await db.query('delete from "thing"', []);
-      await db.query('delete from "parent"', []);
-      await executor.migrate({ target: 'zero' });
+      await emptyAndUndo(executor);
     });
 
     it('a relation and its model renamed: the foreign key and index follow, and still hold', async () => {
-      const variant: Variant = {
-        what: 'renamed relation',
-        before: { kind: 'positive_integer', null: true },
-        after: { kind: 'positive_integer', null: true },
-        value: null,
-      };
-      const migrations = history(variant);
-      migrations.push({
-        name: '0003_renames',
-        file: '0003_renames.ts',
-        dependencies: ['0002_alter'],
-        operations: [
-          { op: 'RenameField', model: 'Thing', from: 'parent', to: 'owner' },
-          { op: 'RenameModel', from: 'Thing', to: 'Item', table: 'item' },
-        ],
-      });
+      const migrations = historyThen({ kind: 'positive_integer', null: true }, '0003_renames', [
+        { op: 'RenameField', model: 'Thing', from: 'parent', to: 'owner' },
+        { op: 'RenameModel', from: 'Thing', to: 'Item', table: 'item' },
+      ]);
       const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'renames');
       await executor.migrate();
       await db.query('insert into "parent" ("id") values (1)', []);
@@ -341,32 +338,18 @@ for (const dialect of testDialects()) {
       assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (1, 2)'), 'works');
       assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (1, 9)'), 'fails');
       assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (-1, 2)'), 'fails');
-      await db.query('delete from "thing"', []);
-      await db.query('delete from "parent"', []);
-      await executor.migrate({ target: 'zero' });
+      await emptyAndUndo(executor);
     });
 
     it('a relation re-targeted and its on-delete changed, the foreign key following', async () => {
-      const variant: Variant = {
-        what: 'relation',
-        before: { kind: 'integer', null: true },
-        after: { kind: 'integer', null: true },
-        value: null,
-      };
-      const migrations = history(variant);
-      migrations.push({
-        name: '0003_retarget',
-        file: '0003_retarget.ts',
-        dependencies: ['0002_alter'],
-        operations: [
-          {
-            op: 'AlterField',
-            model: 'Thing',
-            name: 'parent',
-            field: { kind: 'foreign_key', to: 'Other', onDelete: 'SET_NULL', null: true },
-          },
-        ],
-      });
+      const migrations = historyThen({ kind: 'integer', null: true }, '0003_retarget', [
+        {
+          op: 'AlterField',
+          model: 'Thing',
+          name: 'parent',
+          field: { kind: 'foreign_key', to: 'Other', onDelete: 'SET_NULL', null: true },
+        },
+      ]);
       const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'relation');
       await executor.migrate({ target: '0002' });
       await db.query('insert into "parent" ("id") values (1)', []);
