@@ -12,7 +12,15 @@ export const MIGRATIONS_TABLE = 'restframework_migrations';
 /** The table of the migrations a failed `migrate` left part-way (non-transactional DDL). */
 export const PROGRESS_TABLE = 'restframework_migration_progress';
 
-/** How far a migration got: its direction and the number of its steps that ran. */
+/**
+ * How far a migration got: its direction and the number of its steps that ran.
+ *
+ * @example
+ * ```ts
+ * const partial = await new MigrationRecorder(db).progress('books');
+ * partial.get('0002_book_pages'); // { backwards: false, done: 3 }
+ * ```
+ */
 export interface MigrationProgress {
   readonly backwards: boolean;
   readonly done: number;

@@ -28,6 +28,14 @@ const ON_DELETE = {
 /**
  * Where a migration that ran part of its steps before it failed goes on (dialects whose DDL
  * commits at once, see `DialectAdapter.supportsTransactionalDdl`).
+ *
+ * @example
+ * ```ts
+ * const editor = new SchemaEditor(db, {
+ *   progress: { done: 2, stepDone: async (done) => console.log(`${done} steps done`) },
+ * });
+ * await editor.createModel(Book); // its first two statements are skipped
+ * ```
  */
 export interface SchemaProgress {
   /** The steps (statements, RunCode) that ran already: they are not run again. */
