@@ -284,7 +284,10 @@ export class MigrationExecutor {
         'Fix the cause and run migrate again: it goes on from the statement that failed (see docs/migrations.md).';
     const hint =
       translated instanceof UniqueViolationError
-        ? ' Existing rows hold duplicate values: remove or change them (a RunCode operation before this one can) and migrate again.'
+        ? this.db.adapter.supportsTransactionalDdl
+          ? ' Existing rows hold duplicate values: remove or change them (a RunCode operation before this one can) and migrate again.'
+          : // A new operation before this one would shift the steps a resumed run skips.
+            ' Existing rows hold duplicate values: remove or change them (by hand, or in a RunCode of an earlier migration) and migrate again.'
         : '';
     return new MigrationError(
       'REST_ERR_MIGRATION_FAILED',
