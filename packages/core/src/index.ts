@@ -280,14 +280,14 @@ export {
 } from './migrations/migration-executor.ts';
 export { MigrationGraph } from './migrations/migration-graph.ts';
 export { loadMigrations } from './migrations/migration-loader.ts';
-export { MigrationRecorder } from './migrations/migration-recorder.ts';
+export { type MigrationProgress, MigrationRecorder } from './migrations/migration-recorder.ts';
 export { writeMigration } from './migrations/migration-writer.ts';
 export type { IndexSpec, ModelSpec } from './migrations/model-spec.ts';
 export type { OperationContext, OperationKind } from './migrations/operations/operation.ts';
 export type { Operation } from './migrations/operations/operation-registry.ts';
 export type { RunCodeContext } from './migrations/operations/run-code.ts';
 export { ProjectState } from './migrations/project-state.ts';
-export { SchemaEditor } from './migrations/schema-editor.ts';
+export { SchemaEditor, type SchemaProgress } from './migrations/schema-editor.ts';
 export {
   type AnyModel,
   type BoundProperties,

@@ -197,14 +197,27 @@ export interface DialectAdapter {
   readonly namedConstraints: boolean;
   /**
    * The statement changing the type of `field`'s column of `table` in place, converting the
-   * stored values (used when {@link canAlterColumns}).
+   * stored values (used when {@link canAlterColumns}). `nullable` is whether the column
+   * accepts NULL at this point (a dialect that restates the whole column keeps it so).
    */
-  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown>;
+  alterColumnType(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown>;
   /** The statement making `field`'s column accept NULL, or refuse it (when {@link canAlterColumns}). */
   alterColumnNull(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown>;
   /** The statement dropping a named foreign key or check of `table` (when {@link namedConstraints}). */
   dropConstraint(table: string, name: string, kind: 'foreign_key' | 'check'): RawBuilder<unknown>;
-  /** The statement renaming a named foreign key or check of `table` (when {@link namedConstraints}). */
+  /**
+   * `ALTER TABLE` can rename a named constraint ({@link renameConstraint}); when false (MySQL),
+   * migrations drop it and add it again under the new name.
+   */
+  readonly renamesConstraints: boolean;
+  /**
+   * Dropping a column drops the foreign key on it too; when false (MySQL, which refuses to
+   * drop a column a foreign key uses), migrations drop the foreign key first.
+   */
+  readonly dropsForeignKeysWithColumn: boolean;
+  /** The statement dropping the index `name` of `table` (MySQL's indexes belong to a table). */
+  dropIndex(table: string, name: string): RawBuilder<unknown>;
+  /** The statement renaming a named foreign key or check of `table` (when {@link renamesConstraints}). */
   renameConstraint(
     table: string,
     from: string,
@@ -331,9 +344,16 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly supportsTransactionalDdl: boolean = false;
   readonly canAlterColumns: boolean = true;
   readonly namedConstraints: boolean = true;
+  readonly renamesConstraints: boolean = true;
+  readonly dropsForeignKeysWithColumn: boolean = true;
+
+  /** Standard SQL: index names are unique in the schema. */
+  dropIndex(_table: string, name: string): RawBuilder<unknown> {
+    return sql`drop index ${sql.id(name)}`;
+  }
 
   /** Standard SQL (`ALTER COLUMN ... TYPE ... USING CAST(...)`), as PostgreSQL takes it. */
-  alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+  alterColumnType(table: string, field: AnyModelField, _nullable: boolean): RawBuilder<unknown> {
     const type = sql.raw(this.columnType(field));
     const column = sql.id(field.column);
     return sql`alter table ${sql.id(table)} alter column ${column} type ${type} using cast(${column} as ${type})`;
@@ -459,13 +479,23 @@ export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
 /** The table whose one row is the migration lock (dialects without an advisory lock). */
 export const MIGRATION_LOCK_TABLE = 'restframework_migration_lock';
 
-/** The error of a migration lock held for longer than the wait allows. */
-export function migrationLockTimeout(timeoutMs: number): MigrationError {
+/** Where the migration lock is a session's: what holds it when no migrate runs. */
+export const SESSION_LOCK_HELD =
+  'The lock belongs to the connection of the process holding it: the server frees it when that process exits.';
+
+/**
+ * The error of a migration lock held for longer than the wait allows. `held` tells what
+ * holds it when no migrate runs (default: the row of the lock table a killed process left).
+ */
+export function migrationLockTimeout(
+  timeoutMs: number,
+  held = 'If no migrate is running (a process was killed while migrating), release the lock: ' +
+    `delete from ${MIGRATION_LOCK_TABLE};`,
+): MigrationError {
   return new MigrationError(
     'REST_ERR_MIGRATION_LOCKED',
     `Another process has been migrating this database for more than ${timeoutMs} ms. ` +
-      'Wait for it to finish and run migrate again. If no migrate is running (a process was killed ' +
-      `while migrating), release the lock: delete from ${MIGRATION_LOCK_TABLE};`,
+      `Wait for it to finish and run migrate again. ${held}`,
   );
 }
 

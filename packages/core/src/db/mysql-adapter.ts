@@ -23,12 +23,15 @@ import {
   columnTypeOf,
   DialectAdapterBase,
   type DialectCapabilities,
+  migrationLockTimeout,
   readIntegerBoolean,
+  SESSION_LOCK_HELD,
   type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { translateMysqlError } from './mysql-errors.ts';
 import { createMysqlPool } from './mysql-pool.ts';
+import { holdSessionLock } from './session-lock.ts';
 
 /** Options of the MySQL/MariaDB adapter. */
 export interface MysqlAdapterOptions {
@@ -56,6 +59,12 @@ export interface MysqlAdapterOptions {
  */
 const BINARY_COLLATIONS = ['utf8mb4_nopad_bin', 'utf8mb4_0900_bin'] as const;
 
+/**
+ * The name of the migration lock: one per database (`GET_LOCK` names are the server's, and at
+ * most 64 characters long, so the database's name goes in hashed).
+ */
+const MIGRATION_LOCK_NAME = sql`concat('restframework_migrate_', sha1(database()))`;
+
 /** The largest key InnoDB indexes (3072 bytes), in characters of up to 4 bytes. */
 const MAX_INDEXED_CHARS = 768;
 /** The longest VARCHAR of utf8mb4 (65535 bytes in a row). */
@@ -66,12 +75,14 @@ const MAX_DECIMAL_PLACES = 30;
 
 /**
  * The session every connection runs in: strict (a value that does not fit is an error, not a
- * silent truncation), a key of 0 stored as 0 (not taken as "generate one"), UTC, and READ
+ * silent truncation), a key of 0 stored as 0 (not taken as "generate one"), identifiers in
+ * double quotes as in standard SQL (so a migration's RunSQL or a raw query reads the same on
+ * every dialect; backquotes work too), UTC, and READ
  * COMMITTED as on PostgreSQL (InnoDB's default REPEATABLE READ would let a transaction read
  * rows older than the ones it locks).
  */
 const SESSION = [
-  "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_AUTO_VALUE_ON_ZERO'",
+  "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,NO_AUTO_VALUE_ON_ZERO,ANSI_QUOTES'",
   "set session time_zone = '+00:00'",
   'set session transaction isolation level read committed',
 ];
@@ -90,7 +101,10 @@ const readDateTime: ValueReader = (v) =>
  *
  * There is no `RETURNING` on MySQL (MariaDB has it for INSERT only): a created or updated row
  * is read back by its key, in the same transaction when there is one. DDL is not
- * transactional: `migrate` creates each table, column and index in its own statement.
+ * transactional (each statement commits at once): the migration executor records its
+ * progress statement by statement instead, so that a failed migration resumes where it
+ * stopped. A column changes with `MODIFY` and its whole definition; constraints cannot be
+ * renamed (they are dropped and added again); an index belongs to its table.
  */
 export class MysqlAdapter extends DialectAdapterBase {
   readonly vendor = 'mysql';
@@ -207,6 +221,85 @@ export class MysqlAdapter extends DialectAdapterBase {
       : sql<boolean>`${column} like ${pattern}`;
   }
 
+  override readonly supportsTransactionalDdl = false;
+  override readonly renamesConstraints = false;
+  override readonly dropsForeignKeysWithColumn = false;
+
+  /** `MODIFY` restates the whole column: type (with its collation), NULL, auto increment. */
+  override alterColumnType(
+    table: string,
+    field: AnyModelField,
+    nullable: boolean,
+  ): RawBuilder<unknown> {
+    return this.#modify(table, field, nullable);
+  }
+
+  override alterColumnNull(
+    table: string,
+    field: AnyModelField,
+    nullable: boolean,
+  ): RawBuilder<unknown> {
+    return this.#modify(table, field, nullable);
+  }
+
+  #modify(table: string, field: AnyModelField, nullable: boolean): RawBuilder<unknown> {
+    const auto = field.isPrimaryKey && field.kind === 'auto' ? ' auto_increment' : '';
+    const definition = `${this.columnType(field)}${nullable ? ' null' : ' not null'}${auto}`;
+    return sql`alter table ${sql.id(table)} modify ${sql.id(field.column)} ${sql.raw(definition)}`;
+  }
+
+  // MySQL drops a foreign key with DROP FOREIGN KEY; a check with DROP CHECK on MySQL 8 and
+  // DROP CONSTRAINT on MariaDB, which MySQL 8.0.19+ takes too.
+  override dropConstraint(
+    table: string,
+    name: string,
+    kind: 'foreign_key' | 'check',
+  ): RawBuilder<unknown> {
+    const what = kind === 'foreign_key' ? sql`foreign key` : sql`constraint`;
+    return sql`alter table ${sql.id(table)} drop ${what} ${sql.id(name)}`;
+  }
+
+  override renameConstraint(): RawBuilder<unknown> {
+    // renamesConstraints is false: the schema editor drops and adds the constraint instead.
+    throw new Error('MySQL cannot rename a constraint.');
+  }
+
+  override dropIndex(table: string, name: string): RawBuilder<unknown> {
+    return sql`drop index ${sql.id(name)} on ${sql.id(table)}`;
+  }
+
+  /**
+   * `GET_LOCK` on a name made of the database's: the session holds it, and the server frees
+   * it when the connection ends, so a killed process leaves no lock behind.
+   */
+  override async acquireMigrationLock(
+    db: Kysely<any>,
+    timeoutMs: number,
+  ): Promise<() => Promise<void>> {
+    const statementMs = this.#options.statementTimeoutMs ?? 30000;
+    return holdSessionLock(
+      db,
+      async (connection) => {
+        // The statement timeout would end a long wait for the lock first.
+        await setStatementTimeout(connection, 0);
+        try {
+          const { rows } = await sql<{
+            got: number | null;
+          }>`select get_lock(${MIGRATION_LOCK_NAME}, ${sql.lit(Math.max(0, timeoutMs) / 1000)}) as got`.execute(
+            connection,
+          );
+          if (Number(rows[0]?.got) !== 1) throw migrationLockTimeout(timeoutMs, SESSION_LOCK_HELD);
+        } finally {
+          await setStatementTimeout(connection, statementMs);
+        }
+      },
+      async (connection) => {
+        await sql`select release_lock(${MIGRATION_LOCK_NAME})`.execute(connection);
+      },
+      (error) => error,
+    );
+  }
+
   // information_schema lists every database's indexes: only this one's count.
   override async indexExists(db: Kysely<any>, name: string): Promise<boolean> {
     const { rows } = await db.executeQuery(
@@ -225,6 +318,15 @@ export class MysqlAdapter extends DialectAdapterBase {
         throw new ImproperlyConfigured(
           'REST_ERR_DIALECT_LIMIT',
           `${model.name}.${field.name}: ${problem} on MySQL/MariaDB.`,
+        );
+      }
+    }
+    for (const index of [...model.indexes, ...model.uniqueConstraints]) {
+      const problem = indexProblem(index.fields.map((name) => model.fields[name] as AnyModelField));
+      if (problem) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_DIALECT_LIMIT',
+          `${model.name} index ${index.name} (${index.fields.join(', ')}): ${problem} on MySQL/MariaDB.`,
         );
       }
     }
@@ -283,6 +385,18 @@ function limitProblem(field: AnyModelField): string | undefined {
   return undefined;
 }
 
+/** What MySQL cannot index of a model's index over `fields`, or undefined. */
+function indexProblem(fields: readonly AnyModelField[]): string | undefined {
+  if (fields.some((field) => field.kind === 'text'))
+    return 'an index cannot hold a TextField (MySQL indexes no LONGTEXT whole); use a CharField';
+  const chars = fields
+    .filter((field) => field.isText)
+    .reduce((sum, field) => sum + (field.extra.maxLength as number), 0);
+  if (chars > MAX_INDEXED_CHARS)
+    return `the text columns of an index hold at most ${MAX_INDEXED_CHARS} characters together (InnoDB indexes 3072 bytes); shorten their maxLength`;
+  return undefined;
+}
+
 /** Sets up a new connection's session (see `SESSION`), with its timeouts. */
 async function prepareSession(
   connection: DatabaseConnection,
@@ -297,6 +411,14 @@ async function prepareSession(
       CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
     );
   }
+  await setStatementTimeout(connection, statementMs);
+}
+
+/** Sets the session's statement timeout (0: none). */
+async function setStatementTimeout(
+  connection: { executeQuery(query: CompiledQuery): Promise<unknown> },
+  statementMs: number,
+): Promise<void> {
   try {
     // MariaDB: seconds, for every statement.
     await connection.executeQuery(

@@ -32,9 +32,11 @@ import {
   DialectAdapterBase,
   fieldsForColumns,
   migrationLockTimeout,
+  SESSION_LOCK_HELD,
   type ValueReader,
 } from './dialect-adapter.ts';
 import { postgresClients, renameStatements } from './postgres-client.ts';
+import { holdSessionLock } from './session-lock.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -186,10 +188,15 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   override readonly supportsTransactionalDdl = true;
 
-  override alterColumnType(table: string, field: AnyModelField): RawBuilder<unknown> {
+  override alterColumnType(
+    table: string,
+    field: AnyModelField,
+    _nullable: boolean,
+  ): RawBuilder<unknown> {
     const type = this.columnType(field);
-    // The collation belongs to the column, not to the cast.
-    const cast = type.replace(/ collate "C"$/, '');
+    // The collation belongs to the column, not to the cast. A cast to varchar(n) would cut a
+    // longer value silently: to text, the assignment to the column refuses it instead.
+    const cast = type.startsWith('varchar(') ? 'text' : type.replace(/ collate "C"$/, '');
     return sql`alter table ${sql.id(table)} alter column ${sql.id(field.column)} type ${sql.raw(type)} using ${sql.id(field.column)}::${sql.raw(cast)}`;
   }
 
@@ -209,19 +216,9 @@ export class PostgresAdapter extends DialectAdapterBase {
     db: Kysely<any>,
     timeoutMs: number,
   ): Promise<() => Promise<void>> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked!: () => void;
-    let failed!: (error: unknown) => void;
-    const ready = new Promise<void>((resolve, reject) => {
-      locked = resolve;
-      failed = reject;
-    });
-    const held = db
-      .connection()
-      .execute(async (connection) => {
+    return holdSessionLock(
+      db,
+      async (connection) => {
         await sql`set statement_timeout = 0`.execute(connection);
         await sql`set lock_timeout = ${sql.lit(Math.max(1, Math.round(timeoutMs)))}`.execute(
           connection,
@@ -232,20 +229,15 @@ export class PostgresAdapter extends DialectAdapterBase {
           await sql`reset lock_timeout`.execute(connection);
           await sql`reset statement_timeout`.execute(connection);
         }
-        locked();
-        await released;
+      },
+      async (connection) => {
         await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(connection);
-      })
-      .catch((error: unknown) => {
-        failed(
-          (error as { code?: unknown }).code === '55P03' ? migrationLockTimeout(timeoutMs) : error,
-        );
-      });
-    await ready;
-    return async () => {
-      release();
-      await held;
-    };
+      },
+      (error) =>
+        (error as { code?: unknown }).code === '55P03'
+          ? migrationLockTimeout(timeoutMs, SESSION_LOCK_HELD)
+          : error,
+    );
   }
 
   /** Statements prepared before the migration may not match its tables any more. */

@@ -2,7 +2,9 @@
  * Applies and rolls back migrations on a database (Django's `MigrationExecutor`): plans the
  * steps to a target, refuses an irreversible plan before touching anything, runs each
  * migration in its own transaction where the dialect allows DDL in one, records it, and holds
- * the dialect's migration lock so that two processes never migrate at once.
+ * the dialect's migration lock so that two processes never migrate at once. Where DDL commits
+ * at once (MySQL), it records each statement's completion instead, and a `migrate` after a
+ * failure goes on from the statement that failed.
  * @module
  */
 
@@ -11,9 +13,9 @@ import { UniqueViolationError } from '../db/database-errors.ts';
 import type { LoadedMigration } from './migration.ts';
 import { MigrationError } from './migration-error.ts';
 import type { MigrationGraph } from './migration-graph.ts';
-import { MigrationRecorder } from './migration-recorder.ts';
+import { type MigrationProgress, MigrationRecorder, PROGRESS_TABLE } from './migration-recorder.ts';
 import { operationKind } from './operations/operation-registry.ts';
-import { SchemaEditor } from './schema-editor.ts';
+import { SchemaEditor, type SchemaProgress } from './schema-editor.ts';
 
 /** One step of a plan: a migration and its direction. */
 export interface PlanStep {
@@ -113,22 +115,42 @@ export class MigrationExecutor {
       options.lockTimeoutMs ?? 60_000,
     );
     try {
+      await this.db.adapter.prepareSchema(this.db.kysely);
       await this.recorder.ensureTable();
+      const tracked = !this.db.adapter.supportsTransactionalDdl;
+      if (tracked) await this.recorder.ensureProgressTable();
       // Read after the lock: a process that waited finds what the other one applied.
       const applied = await this.recorder.applied(this.app);
       this.#checkHistory(applied);
+      const partial = tracked
+        ? await this.recorder.progress(this.app)
+        : new Map<string, MigrationProgress>();
       const steps = this.plan(applied, options.target);
       this.#checkReversible(steps);
+      this.#checkPartial(partial, steps);
+      this.#checkDialectLimits(steps);
       const result = { applied: [] as string[], unapplied: [] as string[] };
       for (const step of steps) {
         const verb = step.backwards ? 'Unapplying' : 'Applying';
         options.log?.(`  ${verb} ${this.app}.${step.migration.name}...`);
-        if (options.fakeInitial && !step.backwards && (await this.#tablesExist(step.migration))) {
+        const found = partial.get(step.migration.name);
+        const resumed = found && found.done > 0 ? found : undefined;
+        if (
+          options.fakeInitial &&
+          !step.backwards &&
+          !resumed &&
+          (await this.#tablesExist(step.migration))
+        ) {
           await this.recorder.record(this.app, step.migration.name);
           options.log?.(`  ${verb} ${this.app}.${step.migration.name}... FAKED (its tables exist)`);
           continue;
         }
-        await this.#run(step);
+        if (resumed) {
+          options.log?.(
+            `  (${step.migration.name} resumes after the ${resumed.done} statements a failed migrate ran)`,
+          );
+        }
+        await this.#run(step, resumed);
         (step.backwards ? result.unapplied : result.applied).push(step.migration.name);
         options.log?.(`  ${verb} ${this.app}.${step.migration.name}... OK`);
       }
@@ -153,6 +175,7 @@ export class MigrationExecutor {
     }
     if (backwards) this.#checkReversible([{ migration, backwards }]);
     const adapter = this.db.adapter;
+    await adapter.prepareSchema(this.db.kysely);
     const editor = new SchemaEditor(this.db, { collect: true });
     const shown: string[] = [];
     const show = async (text: string) => {
@@ -183,15 +206,34 @@ export class MigrationExecutor {
     return creates.every((o) => tables.has(o.table));
   }
 
-  async #run(step: PlanStep): Promise<void> {
-    const { db } = this;
+  /**
+   * Runs one migration: in a transaction where DDL can roll back; else statement by
+   * statement, each one's completion recorded, from where `resumed` says a failed run stopped.
+   */
+  async #run(step: PlanStep, resumed: MigrationProgress | undefined): Promise<void> {
+    const { db, app, recorder } = this;
+    const name = step.migration.name;
     const adapter = db.adapter;
-    const editor = new SchemaEditor(db);
+    let progress: SchemaProgress | undefined;
+    if (!adapter.supportsTransactionalDdl) {
+      if (!resumed) await recorder.startProgress(app, name, step.backwards);
+      progress = {
+        done: resumed?.done ?? 0,
+        stepDone: (done) => recorder.saveProgress(app, name, done),
+      };
+    }
+    const editor = new SchemaEditor(db, { progress });
     const run = (text: string) => db.query(text, []);
+    const record = async () => {
+      if (step.backwards) await recorder.unrecord(app, name);
+      else await recorder.record(app, name);
+      if (progress) await recorder.clearProgress(app, name);
+    };
     const body = async () => {
       await this.#operations(editor, step.migration, step.backwards);
-      if (step.backwards) await this.recorder.unrecord(this.app, step.migration.name);
-      else await this.recorder.record(this.app, step.migration.name);
+      // Without transactional DDL the two rows still change together (they are data).
+      if (progress) await db.transaction(record);
+      else await record();
       await adapter.checkSchemaChange(run);
     };
     await adapter.beginSchemaChange(run);
@@ -238,10 +280,14 @@ export class MigrationExecutor {
     const reason = (error as Error)?.message ?? String(error);
     const rolledBack = this.db.adapter.supportsTransactionalDdl
       ? 'Nothing of this migration was applied (it ran in a transaction, rolled back).'
-      : 'This database cannot roll back schema changes: check what the statements before this one did.';
+      : `This database cannot roll back schema changes: the statements before this one stay applied, and are recorded (table ${PROGRESS_TABLE}). ` +
+        'Fix the cause and run migrate again: it goes on from the statement that failed (see docs/migrations.md).';
     const hint =
       translated instanceof UniqueViolationError
-        ? ' Existing rows hold duplicate values: remove or change them (a RunCode operation before this one can) and migrate again.'
+        ? this.db.adapter.supportsTransactionalDdl
+          ? ' Existing rows hold duplicate values: remove or change them (a RunCode operation before this one can) and migrate again.'
+          : // A new operation before this one would shift the steps a resumed run skips.
+            ' Existing rows hold duplicate values: remove or change them (by hand, or in a RunCode of an earlier migration) and migrate again.'
         : '';
     return new MigrationError(
       'REST_ERR_MIGRATION_FAILED',
@@ -262,6 +308,38 @@ export class MigrationExecutor {
               '(a RunSQL without reverseSql, a RunCode without reverseCode). Nothing was changed. Add the reverse to the migration to roll it back.',
           );
         }
+      }
+    }
+  }
+
+  /**
+   * A migration a failed `migrate` left part-way (DDL that commits at once) must be finished
+   * in the same direction before anything else: the plan must hold it, with that direction.
+   */
+  #checkPartial(partial: ReadonlyMap<string, MigrationProgress>, steps: readonly PlanStep[]): void {
+    for (const [name, progress] of partial) {
+      if (progress.done === 0) continue; // it failed at its first statement: nothing ran
+      if (steps.some((s) => s.migration.name === name && s.backwards === progress.backwards)) {
+        continue;
+      }
+      const verb = progress.backwards ? 'rolling back' : 'applying';
+      throw new MigrationError(
+        'REST_ERR_MIGRATION_PARTIAL',
+        `${this.app}.${name} is half-done: a migrate ${verb} it failed after ${progress.done} of its statements ` +
+          `(table ${PROGRESS_TABLE}), and this database cannot roll schema changes back. Nothing was changed. ` +
+          `Run migrate again towards the target it had (${progress.backwards ? 'a migration before it' : 'it, or the latest'}) to finish it first.`,
+      );
+    }
+  }
+
+  /**
+   * Every model a step leads through must fit the dialect (MySQL indexes no TEXT, say): a
+   * declaration error before anything runs, not a database error half-way.
+   */
+  #checkDialectLimits(steps: readonly PlanStep[]): void {
+    for (const step of steps) {
+      for (const state of this.graph.statesOf(step.migration.name)) {
+        for (const model of Object.values(state.renderAll())) this.db.adapter.checkModel(model);
       }
     }
   }

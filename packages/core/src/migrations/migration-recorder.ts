@@ -9,6 +9,23 @@ import type { Database } from '../db/database.ts';
 /** The recorder table's name. */
 export const MIGRATIONS_TABLE = 'restframework_migrations';
 
+/** The table of the migrations a failed `migrate` left part-way (non-transactional DDL). */
+export const PROGRESS_TABLE = 'restframework_migration_progress';
+
+/**
+ * How far a migration got: its direction and the number of its steps that ran.
+ *
+ * @example
+ * ```ts
+ * const partial = await new MigrationRecorder(db).progress('books');
+ * partial.get('0002_book_pages'); // { backwards: false, done: 3 }
+ * ```
+ */
+export interface MigrationProgress {
+  readonly backwards: boolean;
+  readonly done: number;
+}
+
 /**
  * Reads and writes the applied migrations of a database.
  *
@@ -38,6 +55,66 @@ export class MigrationRecorder {
       .addColumn('name', 'varchar(255)', (col) => col.notNull())
       .addColumn('applied', 'varchar(40)', (col) => col.notNull())
       .execute();
+  }
+
+  /**
+   * Creates the progress table when it does not exist: where a dialect whose DDL commits at
+   * once (MySQL) keeps how far a migration that has not finished got.
+   */
+  async ensureProgressTable(): Promise<void> {
+    await this.db.kysely.schema
+      .createTable(PROGRESS_TABLE)
+      .ifNotExists()
+      .addColumn('app', 'varchar(255)', (col) => col.notNull())
+      .addColumn('name', 'varchar(255)', (col) => col.notNull())
+      .addColumn('backwards', 'integer', (col) => col.notNull())
+      .addColumn('done', 'integer', (col) => col.notNull())
+      .addPrimaryKeyConstraint(`${PROGRESS_TABLE}_pk`, ['app', 'name'])
+      .execute();
+  }
+
+  /** The migrations of `app` that a failed `migrate` left part-way, by name. */
+  async progress(app: string): Promise<Map<string, MigrationProgress>> {
+    const tables = await this.db.kysely.introspection.getTables();
+    if (!tables.some((t) => t.name === PROGRESS_TABLE)) return new Map();
+    const rows = await sql<{
+      name: string;
+      backwards: number;
+      done: number;
+    }>`select ${sql.ref('name')}, ${sql.ref('backwards')}, ${sql.ref('done')} from ${sql.table(PROGRESS_TABLE)} where ${sql.ref('app')} = ${app}`.execute(
+      this.db.executor,
+    );
+    return new Map(
+      rows.rows.map((r) => [
+        r.name,
+        { backwards: Number(r.backwards) === 1, done: Number(r.done) },
+      ]),
+    );
+  }
+
+  /**
+   * Notes that the migration starts, with no step done (the progress table must exist); a row
+   * an earlier run left at its first statement goes.
+   */
+  async startProgress(app: string, name: string, backwards: boolean): Promise<void> {
+    await this.clearProgress(app, name);
+    await sql`insert into ${sql.table(PROGRESS_TABLE)} (${sql.ref('app')}, ${sql.ref('name')}, ${sql.ref('backwards')}, ${sql.ref('done')}) values (${app}, ${name}, ${backwards ? 1 : 0}, 0)`.execute(
+      this.db.executor,
+    );
+  }
+
+  /** Notes that `done` steps of the migration ran (one UPDATE: it happened or it did not). */
+  async saveProgress(app: string, name: string, done: number): Promise<void> {
+    await sql`update ${sql.table(PROGRESS_TABLE)} set ${sql.ref('done')} = ${done} where ${sql.ref('app')} = ${app} and ${sql.ref('name')} = ${name}`.execute(
+      this.db.executor,
+    );
+  }
+
+  /** Forgets the progress of a migration (it finished). */
+  async clearProgress(app: string, name: string): Promise<void> {
+    await sql`delete from ${sql.table(PROGRESS_TABLE)} where ${sql.ref('app')} = ${app} and ${sql.ref('name')} = ${name}`.execute(
+      this.db.executor,
+    );
   }
 
   /** True when the table exists (`showmigrations` reads without creating it). */

@@ -26,6 +26,25 @@ const ON_DELETE = {
 } as const;
 
 /**
+ * Where a migration that ran part of its steps before it failed goes on (dialects whose DDL
+ * commits at once, see `DialectAdapter.supportsTransactionalDdl`).
+ *
+ * @example
+ * ```ts
+ * const editor = new SchemaEditor(db, {
+ *   progress: { done: 2, stepDone: async (done) => console.log(`${done} steps done`) },
+ * });
+ * await editor.createModel(Book); // its first two statements are skipped
+ * ```
+ */
+export interface SchemaProgress {
+  /** The steps (statements, RunCode) that ran already: they are not run again. */
+  readonly done: number;
+  /** Called after each step that ran, with the number of steps done so far. */
+  readonly stepDone: (done: number) => Promise<void>;
+}
+
+/**
  * Runs schema changes on a database, or (with `collect`) only records their SQL.
  *
  * @example
@@ -40,10 +59,40 @@ export class SchemaEditor {
   readonly collect: boolean;
   /** The SQL run (or to run), one statement each, parameters shown after it. */
   readonly statements: string[] = [];
+  readonly #progress: SchemaProgress | undefined;
+  /** The steps met so far, run or skipped. */
+  #steps = 0;
+  #prepared = false;
 
-  constructor(db: Database, options: { collect?: boolean } = {}) {
+  constructor(
+    db: Database,
+    options: { collect?: boolean; progress?: SchemaProgress | undefined } = {},
+  ) {
     this.db = db;
     this.collect = options.collect === true;
+    this.#progress = options.progress;
+  }
+
+  /**
+   * Lets the adapter look up what its column types need (MySQL's collation); every method that
+   * writes a column type calls it first. {@link createTableBuilder}, which is synchronous,
+   * needs it called before.
+   */
+  async prepare(): Promise<void> {
+    if (this.#prepared) return;
+    await this.db.adapter.prepareSchema(this.db.kysely);
+    this.#prepared = true;
+  }
+
+  /**
+   * Runs one step of a migration (a statement, a RunCode), unless the progress says it ran
+   * before, and reports it done.
+   */
+  async step(run: () => Promise<unknown>): Promise<void> {
+    this.#steps += 1;
+    if (this.collect || this.#steps <= (this.#progress?.done ?? 0)) return;
+    await run();
+    await this.#progress?.stepDone(this.#steps);
   }
 
   /** Runs one statement (or records it). */
@@ -53,7 +102,7 @@ export class SchemaEditor {
       ? `${compiled.sql}; -- parameters: ${JSON.stringify(compiled.parameters)}`
       : `${compiled.sql};`;
     this.statements.push(shown);
-    if (!this.collect) await this.db.query(compiled.sql, compiled.parameters);
+    await this.step(() => this.db.query(compiled.sql, compiled.parameters));
   }
 
   /** Notes something that runs without SQL (a data migration), for `sqlmigrate`. */
@@ -63,6 +112,7 @@ export class SchemaEditor {
 
   /** Creates a model's table (under `table` when given) and, unless told not to, its indexes. */
   async createModel(model: AnyModel, table = model.table, withIndexes = true): Promise<void> {
+    await this.prepare();
     await this.execute(this.createTableBuilder(model, table, false));
     if (withIndexes) for (const index of modelIndexes(model)) await this.createIndex(table, index);
   }
@@ -114,8 +164,8 @@ export class SchemaEditor {
     await this.execute(builder.compile());
   }
 
-  async dropIndex(name: string): Promise<void> {
-    await this.execute(this.db.kysely.schema.dropIndex(name).compile());
+  async dropIndex(table: string, name: string): Promise<void> {
+    await this.execute(this.db.adapter.dropIndex(table, name));
   }
 
   async deleteModel(model: AnyModel): Promise<void> {
@@ -140,6 +190,7 @@ export class SchemaEditor {
     field: AnyModelField,
     fill: unknown,
   ): Promise<void> {
+    await this.prepare();
     const adapter = this.db.adapter;
     // Existing rows get the value (as in Django, a nullable field with a default too).
     const needsFill = fill !== undefined && fill !== null;
@@ -171,6 +222,10 @@ export class SchemaEditor {
       await this.rebuild(before, after, new Map());
       return;
     }
+    if (field.isRelation && !this.db.adapter.dropsForeignKeysWithColumn) {
+      const name = foreignKeyName(before.table, field.column);
+      await this.execute(this.db.adapter.dropConstraint(before.table, name, 'foreign_key'));
+    }
     await this.execute(
       this.db.kysely.schema.alterTable(before.table).dropColumn(field.column).compile(),
     );
@@ -187,6 +242,7 @@ export class SchemaEditor {
     newField: AnyModelField,
     fill: unknown,
   ): Promise<void> {
+    await this.prepare();
     const adapter = this.db.adapter;
     const renamed = oldField.column !== newField.column;
     const columnChanged =
@@ -211,9 +267,28 @@ export class SchemaEditor {
     const column = sql.id(newField.column);
     const oldIndexes = modelIndexes(before, oldField);
     const newIndexes = modelIndexes(after, newField);
-    for (const index of oldIndexes) {
-      if (!newIndexes.some((n) => sameIndex(n, index))) await this.dropIndex(index.name);
+    // The constraints go before the indexes: MySQL refuses to drop an index a foreign key uses.
+    if (columnChanged) {
+      if (oldField.isRelation) {
+        const name = foreignKeyName(after.table, oldField.column);
+        await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));
+      }
+      if (oldField.kind === 'positive_integer') {
+        const name = checkName(after.table, oldField.column);
+        await this.execute(adapter.dropConstraint(after.table, name, 'check'));
+      }
     }
+    const dropOld = async () => {
+      for (const index of oldIndexes) {
+        if (!newIndexes.some((n) => sameIndex(n, index)))
+          await this.dropIndex(after.table, index.name);
+      }
+    };
+    // A foreign key that stays needs an index all along (MySQL refuses to drop its only one):
+    // the new index comes first then. Else the old ones go first, so that a unique one does
+    // not refuse the rows the changes below write.
+    const keepsForeignKey = !columnChanged && newField.isRelation;
+    if (!keepsForeignKey) await dropOld();
     if (columnChanged) {
       if (renamed) {
         await this.execute(
@@ -223,17 +298,11 @@ export class SchemaEditor {
             .compile(),
         );
       }
-      if (oldField.isRelation) {
-        const name = foreignKeyName(after.table, oldField.column);
-        await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));
-      }
-      if (oldField.kind === 'positive_integer') {
-        const name = checkName(after.table, oldField.column);
-        await this.execute(adapter.dropConstraint(after.table, name, 'check'));
-      }
       const oldType = adapter.columnType(oldField);
       const newType = adapter.columnType(newField);
-      if (oldType !== newType) await this.execute(adapter.alterColumnType(after.table, newField));
+      // NULL stays as it was until the rows are filled (below).
+      if (oldType !== newType)
+        await this.execute(adapter.alterColumnType(after.table, newField, oldField.nullable));
       if (oldField.nullable && !newField.nullable) {
         if (fills) {
           await this.execute(
@@ -250,6 +319,7 @@ export class SchemaEditor {
     for (const index of newIndexes) {
       if (!oldIndexes.some((o) => sameIndex(o, index))) await this.createIndex(after.table, index);
     }
+    if (keepsForeignKey) await dropOld();
   }
 
   /** Renames a column, and the indexes and constraints named after it. */
@@ -281,6 +351,7 @@ export class SchemaEditor {
     after: AnyModel,
     expressions: ReadonlyMap<string, RawBuilder<unknown>>,
   ): Promise<void> {
+    await this.prepare();
     const temp = `new__${after.table}`.slice(0, 63);
     await this.createModel(after, temp, false);
     const oldColumns = new Set(before.fieldList.map((f) => f.column));
@@ -314,10 +385,12 @@ export class SchemaEditor {
     for (const [i, index] of oldIndexes.entries()) {
       const renamed = newIndexes[i];
       if (!renamed || renamed.name === index.name) continue;
-      await this.dropIndex(index.name);
+      // The new one first: MySQL refuses to drop the only index a foreign key can use.
       await this.createIndex(table, renamed);
+      await this.dropIndex(table, index.name);
     }
-    if (!this.db.adapter.namedConstraints) return;
+    const adapter = this.db.adapter;
+    if (!adapter.namedConstraints) return;
     const renames: [string, string, 'foreign_key' | 'check'][] = [];
     if (oldField.isRelation) {
       renames.push([
@@ -334,7 +407,14 @@ export class SchemaEditor {
       ]);
     }
     for (const [from, to, kind] of renames) {
-      if (from !== to) await this.execute(this.db.adapter.renameConstraint(table, from, to, kind));
+      if (from === to) continue;
+      if (adapter.renamesConstraints) {
+        await this.execute(adapter.renameConstraint(table, from, to, kind));
+        continue;
+      }
+      await this.execute(adapter.dropConstraint(table, from, kind));
+      if (kind === 'foreign_key') await this.#addForeignKey(table, newField);
+      else await this.#addCheck(table, newField);
     }
   }
 

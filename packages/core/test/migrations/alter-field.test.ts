@@ -9,6 +9,7 @@ import {
   type Database,
   type FieldSpec,
   type LoadedMigration,
+  MigrationError,
   MigrationExecutor,
   MigrationGraph,
 } from '@restframework/core';
@@ -156,6 +157,22 @@ function history(variant: Variant): LoadedMigration[] {
   ];
 }
 
+/** The history of a nullable `v` of `kind`, unchanged by 0002, then `name` with `operations`. */
+function historyThen(
+  kind: FieldSpec,
+  name: string,
+  operations: readonly unknown[],
+): LoadedMigration[] {
+  const migrations = history({ what: name, before: kind, after: kind, value: null });
+  migrations.push({
+    name,
+    file: `${name}.ts`,
+    dependencies: ['0002_alter'],
+    operations: operations as LoadedMigration['operations'],
+  });
+  return migrations;
+}
+
 for (const dialect of testDialects()) {
   describe(`AlterField over rows on ${dialect.name}`, { skip: dialect.skip }, () => {
     let db: Database;
@@ -163,6 +180,13 @@ for (const dialect of testDialects()) {
       db = await dialect.create();
     });
     after(() => dialect.drop(db));
+
+    /** Removes the rows and rolls every migration back, for the next test. */
+    const emptyAndUndo = async (executor: MigrationExecutor) => {
+      await db.query('delete from "thing"', []);
+      await db.query('delete from "parent"', []);
+      await executor.migrate({ target: 'zero' });
+    };
 
     const attempt = async (sql: string) => {
       try {
@@ -227,27 +251,105 @@ for (const dialect of testDialects()) {
       });
     }
 
-    it('a relation re-targeted and its on-delete changed, the foreign key following', async () => {
+    it('a shorter char refuses a longer stored value, and the column stays as it was', async (t) => {
+      if (dialect.name === 'sqlite') {
+        t.skip('SQLite does not enforce varchar(n): the rebuild keeps the value (documented)');
+        return;
+      }
       const variant: Variant = {
-        what: 'relation',
-        before: { kind: 'integer', null: true },
-        after: { kind: 'integer', null: true },
+        what: 'shorter char',
+        before: { kind: 'char', maxLength: 20 },
+        after: { kind: 'char', maxLength: 4 },
         value: null,
       };
-      const migrations = history(variant);
-      migrations.push({
-        name: '0003_retarget',
-        file: '0003_retarget.ts',
-        dependencies: ['0002_alter'],
-        operations: [
-          {
-            op: 'AlterField',
-            model: 'Thing',
-            name: 'parent',
-            field: { kind: 'foreign_key', to: 'Other', onDelete: 'SET_NULL', null: true },
-          },
-        ],
+      const executor = new MigrationExecutor(db, new MigrationGraph(history(variant)), 'short');
+      await executor.migrate({ target: '0001' });
+      await db.query(`insert into "thing" ("v", "parent_id") values ('twelve chars', null)`, []);
+      await assert.rejects(executor.migrate(), (error) => {
+        assert.ok(error instanceof MigrationError);
+        assert.equal(error.code, 'REST_ERR_MIGRATION_FAILED');
+        return true;
       });
+      assert.deepEqual(await db.query('select "v" from "thing"', []), [{ v: 'twelve chars' }]);
+      await db.query('delete from "thing"', []);
+      // On MySQL the failed statement was the migration's first: nothing blocks another target.
+      await executor.migrate({ target: 'zero' });
+      await db.query(`delete from "restframework_migrations"`, []);
+    });
+
+    it('a relation made unique and back: its index changes, the foreign key stays', async () => {
+      const migrations = historyThen({ kind: 'integer', null: true }, '0003_unique', [
+        {
+          op: 'AlterField',
+          model: 'Thing',
+          name: 'parent',
+          field: {
+            kind: 'foreign_key',
+            to: 'Parent',
+            onDelete: 'CASCADE',
+            null: true,
+            unique: true,
+          },
+        },
+      ]);
+      const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'unique-fk');
+      await executor.migrate();
+      await db.query('insert into "parent" ("id") values (1)', []);
+      const twice = 'insert into "thing" ("v", "parent_id") values (null, 1)';
+      assert.equal(await attempt(twice), 'works');
+      assert.equal(await attempt(twice), 'fails');
+      assert.equal(
+        await attempt('insert into "thing" ("v", "parent_id") values (null, 9)'),
+        'fails',
+      );
+      await executor.migrate({ target: '0002' });
+      assert.equal(await attempt(twice), 'works');
+      assert.equal(
+        await attempt('insert into "thing" ("v", "parent_id") values (null, 9)'),
+        'fails',
+      );
+      await emptyAndUndo(executor);
+    });
+
+    it('a relation and its model renamed: the foreign key and index follow, and still hold', async () => {
+      const migrations = historyThen({ kind: 'positive_integer', null: true }, '0003_renames', [
+        { op: 'RenameField', model: 'Thing', from: 'parent', to: 'owner' },
+        { op: 'RenameModel', from: 'Thing', to: 'Item', table: 'item' },
+      ]);
+      const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'renames');
+      await executor.migrate();
+      await db.query('insert into "parent" ("id") values (1)', []);
+      assert.equal(await attempt('insert into "item" ("v", "owner_id") values (1, 1)'), 'works');
+      // The foreign key and the check, now under the new names, still refuse.
+      assert.equal(await attempt('insert into "item" ("v", "owner_id") values (1, 9)'), 'fails');
+      assert.equal(await attempt('insert into "item" ("v", "owner_id") values (-1, 1)'), 'fails');
+      assert.equal(await db.adapter.indexExists(db.kysely, 'item_owner_id_idx'), true);
+      // CASCADE still: the parent's deletion takes its item along.
+      await db.query('delete from "parent" where "id" = 1', []);
+      assert.deepEqual(
+        await db
+          .query('select count(*) as "n" from "item"', [])
+          .then((r) => Number((r[0] as { n: unknown }).n)),
+        0,
+      );
+      await executor.migrate({ target: '0002' });
+      assert.equal(await db.adapter.indexExists(db.kysely, 'thing_parent_id_idx'), true);
+      await db.query('insert into "parent" ("id") values (2)', []);
+      assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (1, 2)'), 'works');
+      assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (1, 9)'), 'fails');
+      assert.equal(await attempt('insert into "thing" ("v", "parent_id") values (-1, 2)'), 'fails');
+      await emptyAndUndo(executor);
+    });
+
+    it('a relation re-targeted and its on-delete changed, the foreign key following', async () => {
+      const migrations = historyThen({ kind: 'integer', null: true }, '0003_retarget', [
+        {
+          op: 'AlterField',
+          model: 'Thing',
+          name: 'parent',
+          field: { kind: 'foreign_key', to: 'Other', onDelete: 'SET_NULL', null: true },
+        },
+      ]);
       const executor = new MigrationExecutor(db, new MigrationGraph(migrations), 'relation');
       await executor.migrate({ target: '0002' });
       await db.query('insert into "parent" ("id") values (1)', []);

@@ -180,11 +180,25 @@ for (const dialect of testDialects()) {
           'commit;',
           'pragma foreign_keys = on;',
         ]);
-      } else {
+      } else if (dialect.name === 'postgres') {
         assert.equal(lines[0], 'begin;');
         assert.equal(lines.at(-1), 'commit;');
+      } else {
+        // MySQL: DDL commits at once, so no transaction is shown (nor run).
+        assert.ok(!lines.includes('begin;') && !lines.includes('commit;'), run.stdout);
       }
-      if (dialect.name === 'postgres') {
+      if (dialect.name === 'mysql') {
+        assert.match(
+          run.stdout,
+          /alter table `tag` add column `weight` integer not null default 1;/,
+        );
+        assert.match(run.stdout, /alter table `tag` alter column `weight` drop default;/);
+        // MODIFY restates the column: its type with the binary collation, and NULL.
+        assert.match(
+          run.stdout,
+          /alter table `tag` modify `label` varchar\(60\) character set utf8mb4 collate utf8mb4_(nopad|0900)_bin (not )?null;/,
+        );
+      } else if (dialect.name === 'postgres') {
         assert.match(
           run.stdout,
           /alter table "tag" add column "weight" integer not null default 1;/,

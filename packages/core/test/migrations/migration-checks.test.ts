@@ -321,6 +321,121 @@ for (const dialect of testDialects()) {
       assert.deepEqual((await executor.migrate()).applied, ['0001_initial', '0002_next']);
     });
 
+    it('after a failure half-way, the next migrate finishes the migration without repeating a step', async (t) => {
+      const db = await dialect.create();
+      t.after(() => dialect.drop(db));
+      let failing = true;
+      let counted = 0;
+      const app = 'resume';
+      const steps = new MigrationGraph([
+        INITIAL,
+        second([
+          { op: 'AddField', model: 'Tag', name: 'note', field: { kind: 'text', null: true } },
+          { op: 'RunCode', code: async () => void counted++, reverseCode: async () => {} },
+          {
+            op: 'RunCode',
+            description: 'Fails the first time',
+            code: async () => {
+              if (failing) throw new Error('not yet');
+            },
+            reverseCode: async () => {},
+          },
+          { op: 'AddField', model: 'Tag', name: 'extra', field: { kind: 'integer', null: true } },
+        ]),
+      ]);
+      const executor = new MigrationExecutor(db, steps, app);
+      const columns = async () =>
+        (await db.kysely.introspection.getTables())
+          .find((t) => t.name === 'tag')
+          ?.columns.map((c) => c.name)
+          .sort();
+      await assert.rejects(executor.migrate(), (error) => {
+        assert.ok(error instanceof MigrationError);
+        assert.equal(error.code, 'REST_ERR_MIGRATION_FAILED');
+        assert.match(error.message, /0002_next\.ts: Fails the first time failed: not yet/);
+        return true;
+      });
+      assert.deepEqual(await executor.status(), [
+        { name: '0001_initial', applied: true },
+        { name: '0002_next', applied: false },
+      ]);
+      if (db.adapter.supportsTransactionalDdl) {
+        // Rolled back: nothing of 0002 is left, and another target is free to run.
+        assert.deepEqual(await columns(), ['id', 'label', 'rank']);
+        assert.deepEqual((await executor.migrate({ target: '0001' })).applied, []);
+      } else {
+        // What ran before the failure stays, and is recorded: only finishing it is allowed.
+        assert.deepEqual(await columns(), ['id', 'label', 'note', 'rank']);
+        await assert.rejects(executor.migrate({ target: '0001' }), (error) => {
+          assert.ok(error instanceof MigrationError);
+          assert.equal(error.code, 'REST_ERR_MIGRATION_PARTIAL');
+          assert.match(
+            error.message,
+            /resume\.0002_next is half-done: .* after 2 of its statements/,
+          );
+          return true;
+        });
+      }
+      failing = false;
+      const lines: string[] = [];
+      const finished = await executor.migrate({ log: (line) => lines.push(line) });
+      assert.deepEqual(finished.applied, ['0002_next']);
+      assert.deepEqual(await columns(), ['extra', 'id', 'label', 'note', 'rank']);
+      // A step that ran before the failure runs again only where the failure rolled it back.
+      assert.equal(counted, db.adapter.supportsTransactionalDdl ? 2 : 1);
+      assert.equal(
+        lines.some((l) => /resumes after the 2 statements/.test(l)),
+        !db.adapter.supportsTransactionalDdl,
+        lines.join('\n'),
+      );
+      assert.deepEqual((await executor.migrate({ target: 'zero' })).unapplied, [
+        '0002_next',
+        '0001_initial',
+      ]);
+    });
+
+    it('checks every model a plan goes through against the dialect before running anything', async (t) => {
+      const db = await dialect.create();
+      t.after(() => dialect.drop(db));
+      const notes = new MigrationGraph([
+        INITIAL,
+        second([
+          {
+            op: 'AddField',
+            model: 'Tag',
+            name: 'body',
+            field: { kind: 'text', unique: true, null: true },
+          },
+        ]),
+      ]);
+      const executor = new MigrationExecutor(db, notes, 'limits');
+      // What the dialect's adapter refuses of the last state (MySQL: a unique TextField).
+      const refusal = (() => {
+        try {
+          for (const model of Object.values(notes.finalState.renderAll()))
+            db.adapter.checkModel(model);
+          return undefined;
+        } catch (error) {
+          return error as ImproperlyConfigured;
+        }
+      })();
+      if (!refusal) {
+        assert.deepEqual((await executor.migrate()).applied, ['0001_initial', '0002_next']);
+        return;
+      }
+      assert.equal(refusal.code, 'REST_ERR_DIALECT_LIMIT');
+      await assert.rejects(executor.migrate(), (error) => {
+        assert.ok(error instanceof ImproperlyConfigured);
+        assert.equal(error.code, 'REST_ERR_DIALECT_LIMIT');
+        assert.match(error.message, /Tag\.body: a TextField cannot be unique or indexed/);
+        return true;
+      });
+      // Not even 0001, which the dialect could hold, ran.
+      const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+      assert.ok(!tables.includes('tag'), tables.join());
+      assert.deepEqual((await executor.migrate({ target: '0001' })).applied, ['0001_initial']);
+    });
+
     it('refuses a history in which a migration is applied without its dependency', async () => {
       const executor = new MigrationExecutor(db, graph(), 'lock');
       await db.query(`delete from "restframework_migrations" where "name" = '0001_initial'`, []);

@@ -175,7 +175,13 @@ for (const dialect of testDialects()) {
           /0007_book_isbn_uniq\.ts: Create unique constraint book_isbn_uniq on Book\(isbn\) failed/,
         );
         assert.match(error.message, /duplicate values/);
-        assert.match(error.message, /Nothing of this migration was applied/);
+        // Its one statement failed: nothing of it ran, though only PostgreSQL and SQLite roll back.
+        assert.match(
+          error.message,
+          db.adapter.supportsTransactionalDdl
+            ? /Nothing of this migration was applied/
+            : /the statements before this one stay applied, and are recorded/,
+        );
         return true;
       });
       assert.deepEqual(await (await executor()).status(), before);
@@ -242,6 +248,9 @@ for (const dialect of testDialects()) {
       // Forward to the end, then to zero: no table of the app is left.
       await migrate();
       assert.equal((await rows(`select count(*) as "n" from "writer"`)).length, 1);
+      // Rolling 0005 back makes the name 40 characters long again: the 150-character one goes
+      // first (PostgreSQL and MySQL refuse it; SQLite would keep it).
+      await rows(`delete from "writer" where "name" = '${long}'`);
       const zero = await migrate('zero');
       assert.equal(zero.unapplied.length, 11);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);

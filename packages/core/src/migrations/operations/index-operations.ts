@@ -93,14 +93,16 @@ function namesOf(model: ModelSpec): string[] {
 export const AddIndex: OperationKind<AddIndexOperation> = {
   stateForwards: (o, state) => addToState(state, o.model, 'indexes', o.index),
   databaseForwards: (o, context) => create(context.after.render(o.model), o.index.name, context),
-  databaseBackwards: (o, { editor }) => editor.dropIndex(o.index.name),
+  databaseBackwards: (o, { editor, after }) =>
+    editor.dropIndex(after.render(o.model).table, o.index.name),
   reversible: () => true,
   describe: (o) => `Create index ${o.index.name} on ${o.model}(${o.index.fields.join(', ')})`,
 };
 
 export const RemoveIndex: OperationKind<RemoveIndexOperation> = {
   stateForwards: (o, state) => removeFromState(state, o.model, 'indexes', o.name),
-  databaseForwards: (o, { editor }) => editor.dropIndex(o.name),
+  databaseForwards: (o, { editor, before }) =>
+    editor.dropIndex(before.render(o.model).table, o.name),
   databaseBackwards: (o, context) => create(context.before.render(o.model), o.name, context),
   reversible: () => true,
   describe: (o) => `Remove index ${o.name} from ${o.model}`,
@@ -110,7 +112,8 @@ export const AddUniqueConstraint: OperationKind<AddUniqueConstraintOperation> = 
   stateForwards: (o, state) => addToState(state, o.model, 'uniqueConstraints', o.constraint),
   databaseForwards: (o, context) =>
     create(context.after.render(o.model), o.constraint.name, context),
-  databaseBackwards: (o, { editor }) => editor.dropIndex(o.constraint.name),
+  databaseBackwards: (o, { editor, after }) =>
+    editor.dropIndex(after.render(o.model).table, o.constraint.name),
   reversible: () => true,
   describe: (o) =>
     `Create unique constraint ${o.constraint.name} on ${o.model}(${o.constraint.fields.join(', ')})`,
@@ -118,7 +121,8 @@ export const AddUniqueConstraint: OperationKind<AddUniqueConstraintOperation> = 
 
 export const RemoveUniqueConstraint: OperationKind<RemoveUniqueConstraintOperation> = {
   stateForwards: (o, state) => removeFromState(state, o.model, 'uniqueConstraints', o.name),
-  databaseForwards: (o, { editor }) => editor.dropIndex(o.name),
+  databaseForwards: (o, { editor, before }) =>
+    editor.dropIndex(before.render(o.model).table, o.name),
   databaseBackwards: (o, context) => create(context.before.render(o.model), o.name, context),
   reversible: () => true,
   describe: (o) => `Remove unique constraint ${o.name} from ${o.model}`,

@@ -32,8 +32,9 @@ async function run(
   { editor, db }: OperationContext,
 ): Promise<void> {
   editor.note(`RunCode: ${RunCode.describe(operation)} (code, no SQL to show)`);
-  if (editor.collect) return;
-  await db.run(() => code({ db, models }));
+  // One step of the migration's progress (see SchemaEditor.step): a resumed migration does
+  // not run it twice.
+  await editor.step(() => db.run(() => code({ db, models })));
 }
 
 export const RunCode: OperationKind<RunCodeOperation> = {
