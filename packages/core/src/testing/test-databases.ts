@@ -85,58 +85,59 @@ async function connectTo(dialect: TestDialect, options?: DatabaseOptions): Promi
   return db;
 }
 
-function postgresDialect(): TestDialect {
-  const url = testPostgresUrl();
+/** What a database server needs to make and remove a database of its own for a test. */
+interface ServerKind {
+  readonly name: 'postgres' | 'mysql';
+  readonly url: string | undefined;
+  /** Why the tests are skipped when `url` is not set. */
+  readonly skip: string;
+  readonly create: (database: string) => string;
+  readonly drop: (database: string) => string;
+  /** Runs one statement on the server `url` names. */
+  readonly admin: (url: string, statement: string) => Promise<void>;
+}
+
+/** A dialect whose databases are made on a server: a new database per test, by name. */
+function serverDialect(kind: ServerKind): TestDialect {
+  const { url } = kind;
   return {
-    name: 'postgres',
-    skip: url ? false : 'TEST_POSTGRES_URL is not set: PostgreSQL tests skipped',
+    name: kind.name,
+    skip: url ? false : kind.skip,
     create(options) {
       return connectTo(this, options);
     },
     async createUrl() {
-      if (!url) throw new Error('TEST_POSTGRES_URL is not set.');
+      if (!url) throw new Error(kind.skip);
       const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-      await admin(url, `create database "${name}"`);
+      await kind.admin(url, kind.create(name));
       const target = new URL(url);
       target.pathname = `/${name}`;
-      return {
-        url: target.toString(),
-        drop: () => admin(url, `drop database if exists "${name}" with (force)`),
-      };
+      return { url: target.toString(), drop: () => kind.admin(url, kind.drop(name)) };
     },
     drop,
   };
 }
 
+function postgresDialect(): TestDialect {
+  return serverDialect({
+    name: 'postgres',
+    url: testPostgresUrl(),
+    skip: 'TEST_POSTGRES_URL is not set: PostgreSQL tests skipped',
+    create: (name) => `create database "${name}"`,
+    drop: (name) => `drop database if exists "${name}" with (force)`,
+    admin: postgresAdmin,
+  });
+}
+
 function mysqlDialect(): TestDialect {
-  const url = testMysqlUrl();
-  return {
+  return serverDialect({
     name: 'mysql',
-    skip: url ? false : 'TEST_MYSQL_URL is not set: MySQL/MariaDB tests skipped',
-    create(options) {
-      return connectTo(this, options);
-    },
-    async createUrl() {
-      if (!url) throw new Error('TEST_MYSQL_URL is not set.');
-      const name = `rf_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-      const run = async (statement: string) => {
-        const admin = Database.connect(url, { poolSize: 1 });
-        try {
-          await admin.query(statement, []);
-        } finally {
-          await admin.close();
-        }
-      };
-      await run(`create database \`${name}\``);
-      const target = new URL(url);
-      target.pathname = `/${name}`;
-      return {
-        url: target.toString(),
-        drop: () => run(`drop database if exists \`${name}\``),
-      };
-    },
-    drop,
-  };
+    url: testMysqlUrl(),
+    skip: 'TEST_MYSQL_URL is not set: MySQL/MariaDB tests skipped',
+    create: (name) => `create database \`${name}\``,
+    drop: (name) => `drop database if exists \`${name}\``,
+    admin: mysqlAdmin,
+  });
 }
 
 async function drop(db: Database): Promise<void> {
@@ -144,7 +145,7 @@ async function drop(db: Database): Promise<void> {
   await created.get(db)?.();
 }
 
-async function admin(url: string, statement: string): Promise<void> {
+async function postgresAdmin(url: string, statement: string): Promise<void> {
   const pg = requireOptional<typeof import('pg')>('pg', 'The PostgreSQL test databases');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -152,5 +153,14 @@ async function admin(url: string, statement: string): Promise<void> {
     await client.query(statement);
   } finally {
     await client.end();
+  }
+}
+
+async function mysqlAdmin(url: string, statement: string): Promise<void> {
+  const admin = Database.connect(url, { poolSize: 1 });
+  try {
+    await admin.query(statement, []);
+  } finally {
+    await admin.close();
   }
 }
