@@ -103,10 +103,12 @@ export class SqliteAdapter extends DialectAdapterBase {
     // driver waits asynchronously, up to busyTimeoutMs.
     const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'A SQLite database');
     const database = new Driver(this.#options.filename, { timeout: 0 });
-    if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
-    database.pragma('foreign_keys = ON');
-    database.pragma('synchronous = NORMAL');
-    database.pragma(`mmap_size = ${this.#options.mmapSizeBytes ?? DEFAULT_SQLITE_MMAP_SIZE}`);
+    setUpWhenFree(this.lockTimeoutMs, () => {
+      if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
+      database.pragma('foreign_keys = ON');
+      database.pragma('synchronous = NORMAL');
+      database.pragma(`mmap_size = ${this.#options.mmapSizeBytes ?? DEFAULT_SQLITE_MMAP_SIZE}`);
+    });
     this.#statements = withStatementCache(database);
     this.#dialect = new LockAwareSqliteDialect(this.#statements, database, this.lockTimeoutMs);
     return this.#dialect;
@@ -323,6 +325,27 @@ export class SqliteAdapter extends DialectAdapterBase {
       parameters,
     });
     return result.rows.map((row) => row.detail);
+  }
+}
+
+/**
+ * Runs a connection's set-up pragmas, trying again while another process holds the file's lock,
+ * up to `timeoutMs`. Two processes opening a new file at once (two `migrate` commands, two
+ * services) each find it locked now and then: switching to WAL takes an exclusive lock, and
+ * SQLite answers busy at once, without its busy handler, where waiting could deadlock. This runs
+ * once per database, at start-up, so a synchronous pause is harmless here.
+ */
+function setUpWhenFree(timeoutMs: number, setUp: () => void): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      setUp();
+      return;
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, Math.min(5 * 2 ** attempt, 100));
+    }
   }
 }
 
