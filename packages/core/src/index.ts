@@ -449,6 +449,7 @@ export {
   type ThrottledView,
   UserRateThrottle,
 } from './throttling/throttles.ts';
+export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
