@@ -1,0 +1,90 @@
+/**
+ * The start-up checks of the ordering filter's declarations: a name a client can send, and a
+ * path that resolves to a column of the view's model across to-one relations. Each failure is
+ * an `ImproperlyConfigured` with the code {@link ORDERING_FIELDS_CODE} whose message names the
+ * view, the name and the path, and what to change.
+ *
+ * @example
+ * ```ts-fragment
+ * checkOrderingName('ProfileViewSet.orderingFields', '-email'); // throws: cannot be sent by a client
+ * checkOrderingPath(Profile, 'ProfileViewSet.ordering: the default ordering "user__mail"', 'user__mail');
+ * // throws: ..., which does not resolve: User has no field "mail" (fields: id, username, ...).
+ * ```
+ * @module
+ */
+import { termPath } from '../db/order-term.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+
+/** The code of every ordering declaration mistake (documented in `docs/errors.md`). */
+export const ORDERING_FIELDS_CODE = 'REST_ERR_ORDERING_FIELDS';
+
+/**
+ * Refuses a public ordering name no client could send: empty, starting with `-` (which asks
+ * for descending order), or with a `,` (which separates names) or surrounding spaces (which
+ * the filter trims). `where` starts the message (`BookViewSet.orderingFields`).
+ */
+export function checkOrderingName(where: string, name: string): void {
+  if (name === '' || name.startsWith('-') || name.includes(',') || name.trim() !== name) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where}: ${JSON.stringify(name)} cannot be sent by a client: an ordering name must be non-empty, ` +
+        'must not start with "-" (which asks for descending order), and must not contain "," or surrounding spaces.',
+    );
+  }
+}
+
+/**
+ * Checks one order term (`-user__email`) against `model`: a string, at most one leading `-`,
+ * each segment a field, `__` only after a to-one relation (ForeignKey, OneToOneField; a
+ * to-many one would repeat rows). A path ending on a relation orders by its key column.
+ * Without a model (a view whose query set is only known per request) only the form is
+ * checked. `what` starts the message.
+ */
+export function checkOrderingPath(model: AnyModel | undefined, what: string, term: unknown): void {
+  if (typeof term !== 'string') {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${what} is not a string path such as 'user__email'.`,
+    );
+  }
+  const path = termPath(term);
+  if (path === '' || path.startsWith('-')) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${what} is not a path: write a field name or a relation path ('user__email'), with at most one leading "-" for descending order.`,
+    );
+  }
+  if (!model) return;
+  const parts = path.split('__');
+  let current: AnyModel = model;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    const field: AnyModelField | undefined = current.getField(part);
+    if (!field) {
+      const reason = Object.hasOwn(current.properties, part)
+        ? `${current.name}.${part} is a computed property, not a column; order by the columns it is computed from`
+        : `${current.name} has no field ${JSON.stringify(part)} (fields: ${Object.keys(current.fields).join(', ')})`;
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which does not resolve: ${reason}.`,
+      );
+    }
+    if (i === parts.length - 1) return;
+    if (!field.isRelation) {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which does not resolve: ${current.name}.${part} is not a relation, so "__" cannot follow it.`,
+      );
+    }
+    if (field.kind !== 'foreign_key' && field.kind !== 'one_to_one') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which crosses ${current.name}.${part}, a relation that is not to-one: ordering by it would repeat rows. ` +
+          'Order by paths across ForeignKey and OneToOneField relations only.',
+      );
+    }
+    current = field.relatedModel;
+  }
+}
