@@ -162,7 +162,7 @@ describe('OrderingFilter start-up check', () => {
 
   it('accepts lists, paths across and ending on a relation, pk, "__all__" and none', () => {
     for (const view of [
-      new OrderedBooks(),
+      new OrderedBooks() as object,
       new StrictBooks(),
       new AllEntries(),
       new SerializerEntries(),
