@@ -1,6 +1,7 @@
 /**
- * The start-up checks of the ordering filter's declarations: a name a client can send, and a
- * path that resolves to a column of the view's model across to-one relations. Each failure is
+ * The start-up checks of the ordering filter's declarations: the form of `orderingFields`, a
+ * name a client can send, a path that resolves to a column of the view's model across to-one
+ * relations, and the default `ordering`. Each failure is
  * an `ImproperlyConfigured` with the code {@link ORDERING_FIELDS_CODE} whose message names the
  * view, the name and the path, and what to change.
  *
@@ -86,5 +87,63 @@ export function checkOrderingPath(model: AnyModel | undefined, what: string, ter
       );
     }
     current = field.relatedModel;
+  }
+}
+
+/**
+ * Refuses an `orderingFields` that is not none, `'__all__'` on its own, or a list of strings;
+ * `forms` names the accepted forms in the message of any other value.
+ */
+export function checkOrderingList(fields: unknown, where: string, forms: string): void {
+  if (fields === undefined || fields === null || fields === '__all__') return;
+  if (typeof fields === 'string') {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where} is the string ${JSON.stringify(fields)}: write '__all__' for every field of the model, or a list of names ([${JSON.stringify(fields)}]).`,
+    );
+  }
+  if (!Array.isArray(fields)) {
+    throw new ImproperlyConfigured(ORDERING_FIELDS_CODE, `${where} must be ${forms}.`);
+  }
+  for (const name of fields as readonly unknown[]) {
+    if (name === '__all__') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: '__all__' stands alone: write orderingFields = '__all__' for every field of the model, not inside a list.`,
+      );
+    }
+    if (typeof name !== 'string') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: ${JSON.stringify(name)} is not a name; list field names or paths as strings (['title', 'author__name']).`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks a view's default `ordering`: one term or a list of terms, each resolving on `model`
+ * (see {@link checkOrderingPath}); `'__all__'` is no ordering. `where` is `BookViewSet.ordering`.
+ */
+export function checkDefaultOrdering(
+  ordering: unknown,
+  where: string,
+  model: AnyModel | undefined,
+): void {
+  if (ordering === undefined || ordering === null) return;
+  if (typeof ordering !== 'string' && !Array.isArray(ordering)) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where} must be a path or a list of paths (['-publication_date', 'id']); got ${JSON.stringify(ordering)}.`,
+    );
+  }
+  for (const term of typeof ordering === 'string' ? [ordering] : (ordering as unknown[])) {
+    if (term === '__all__') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: '__all__' belongs to orderingFields (the names clients may use); ordering lists the paths to sort by when the client sends none (['id']).`,
+      );
+    }
+    checkOrderingPath(model, `${where}: the default ordering ${JSON.stringify(term)}`, term);
   }
 }

@@ -20,14 +20,17 @@
 import { reverseTerm, termPath } from '../db/order-term.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
-import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { type PreparedSerializer, Serializer } from '../serializers/serializer.ts';
 import { defaultSettings } from '../settings/default-settings.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
-import { checkOrderingName, checkOrderingPath, ORDERING_FIELDS_CODE } from './ordering-check.ts';
+import {
+  checkDefaultOrdering,
+  checkOrderingList,
+  checkOrderingName,
+  checkOrderingPath,
+} from './ordering-check.ts';
 
 /** A name a client may order by, the query paths it sorts by, and a label for people. */
 export interface OrderingOption {
@@ -295,7 +298,7 @@ export class OrderingFilter extends BaseFilterBackend {
         );
       }
     }
-    this.checkDefaultOrdering(view, viewName, model);
+    checkDefaultOrdering(view.ordering, `${viewName}.ordering`, model);
   }
 
   /**
@@ -303,58 +306,7 @@ export class OrderingFilter extends BaseFilterBackend {
    * and a list of strings. Subclasses accepting other forms check them here first.
    */
   checkOrderingFields(fields: unknown, where: string): void {
-    if (fields === undefined || fields === null || fields === '__all__') return;
-    if (typeof fields === 'string') {
-      throw new ImproperlyConfigured(
-        ORDERING_FIELDS_CODE,
-        `${where} is the string ${JSON.stringify(fields)}: write '__all__' for every field of the model, or a list of names ([${JSON.stringify(fields)}]).`,
-      );
-    }
-    if (!Array.isArray(fields)) {
-      throw new ImproperlyConfigured(
-        ORDERING_FIELDS_CODE,
-        `${where} must be ${this.orderingFieldsForms}.`,
-      );
-    }
-    for (const name of fields as readonly unknown[]) {
-      if (name === '__all__') {
-        throw new ImproperlyConfigured(
-          ORDERING_FIELDS_CODE,
-          `${where}: '__all__' stands alone: write orderingFields = '__all__' for every field of the model, not inside a list.`,
-        );
-      }
-      if (typeof name !== 'string') {
-        throw new ImproperlyConfigured(
-          ORDERING_FIELDS_CODE,
-          `${where}: ${JSON.stringify(name)} is not a name; list field names or paths as strings (['title', 'author__name']).`,
-        );
-      }
-    }
-  }
-
-  /** Every term of the view's `ordering` must resolve; `'__all__'` is no ordering. */
-  checkDefaultOrdering(view: OrderingView, viewName: string, model: AnyModel | undefined): void {
-    const ordering: unknown = view.ordering;
-    if (ordering === undefined || ordering === null) return;
-    if (typeof ordering !== 'string' && !Array.isArray(ordering)) {
-      throw new ImproperlyConfigured(
-        ORDERING_FIELDS_CODE,
-        `${viewName}.ordering must be a path or a list of paths (['-publication_date', 'id']); got ${JSON.stringify(ordering)}.`,
-      );
-    }
-    for (const term of typeof ordering === 'string' ? [ordering] : (ordering as unknown[])) {
-      if (term === '__all__') {
-        throw new ImproperlyConfigured(
-          ORDERING_FIELDS_CODE,
-          `${viewName}.ordering: '__all__' belongs to orderingFields (the names clients may use); ordering lists the paths to sort by when the client sends none (['id']).`,
-        );
-      }
-      checkOrderingPath(
-        model,
-        `${viewName}.ordering: the default ordering ${JSON.stringify(term)}`,
-        term,
-      );
-    }
+    checkOrderingList(fields, where, this.orderingFieldsForms);
   }
 
   /**
