@@ -109,6 +109,7 @@ export {
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
+export { reverseTerm } from './db/order-term.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
 export type { ResolvedColumn } from './db/query-paths.ts';
 export {
@@ -236,10 +237,11 @@ export {
   type PreparedFilterSet,
 } from './filters/filter-set.ts';
 export {
+  type OrderingChoice,
+  type OrderingDescription,
   OrderingFilter,
   type OrderingOption,
   type OrderingView,
-  reverseTerm,
 } from './filters/ordering-filter.ts';
 export {
   type SearchField,

@@ -3,9 +3,9 @@
  * @module
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { reverseTerm } from '../db/order-term.ts';
 import type { ColumnRef, OrderTerm, QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
-import { reverseTerm } from '../filters/ordering-filter.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { AnyModel } from '../models/model.ts';

@@ -1,0 +1,149 @@
+/**
+ * The start-up checks of the ordering filter's declarations: the form of `orderingFields`, a
+ * name a client can send, a path that resolves to a column of the view's model across to-one
+ * relations, and the default `ordering`. Each failure is
+ * an `ImproperlyConfigured` with the code {@link ORDERING_FIELDS_CODE} whose message names the
+ * view, the name and the path, and what to change.
+ *
+ * @example
+ * ```ts-fragment
+ * checkOrderingName('ProfileViewSet.orderingFields', '-email'); // throws: cannot be sent by a client
+ * checkOrderingPath(Profile, 'ProfileViewSet.ordering: the default ordering "user__mail"', 'user__mail');
+ * // throws: ..., which does not resolve: User has no field "mail" (fields: id, username, ...).
+ * ```
+ * @module
+ */
+import { termPath } from '../db/order-term.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { AnyModel } from '../models/model.ts';
+import type { AnyModelField } from '../models/model-field.ts';
+
+/** The code of every ordering declaration mistake (documented in `docs/errors.md`). */
+export const ORDERING_FIELDS_CODE = 'REST_ERR_ORDERING_FIELDS';
+
+/**
+ * Refuses a public ordering name no client could send: empty, starting with `-` (which asks
+ * for descending order), or with a `,` (which separates names) or surrounding spaces (which
+ * the filter trims). `where` starts the message (`BookViewSet.orderingFields`).
+ */
+export function checkOrderingName(where: string, name: string): void {
+  if (name === '' || name.startsWith('-') || name.includes(',') || name.trim() !== name) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where}: ${JSON.stringify(name)} cannot be sent by a client: an ordering name must be non-empty, ` +
+        'must not start with "-" (which asks for descending order), and must not contain "," or surrounding spaces.',
+    );
+  }
+}
+
+/**
+ * Checks one order term (`-user__email`) against `model`: a string, at most one leading `-`,
+ * each segment a field, `__` only after a to-one relation (ForeignKey, OneToOneField; a
+ * to-many one would repeat rows). A path ending on a relation orders by its key column.
+ * Without a model (a view whose query set is only known per request) only the form is
+ * checked. `what` starts the message.
+ */
+export function checkOrderingPath(model: AnyModel | undefined, what: string, term: unknown): void {
+  if (typeof term !== 'string') {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${what} is not a string path such as 'user__email'.`,
+    );
+  }
+  const path = termPath(term);
+  if (path === '' || path.startsWith('-')) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${what} is not a path: write a field name or a relation path ('user__email'), with at most one leading "-" for descending order.`,
+    );
+  }
+  if (!model) return;
+  const parts = path.split('__');
+  let current: AnyModel = model;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    const field: AnyModelField | undefined = current.getField(part);
+    if (!field) {
+      const reason = Object.hasOwn(current.properties, part)
+        ? `${current.name}.${part} is a computed property, not a column; order by the columns it is computed from`
+        : `${current.name} has no field ${JSON.stringify(part)} (fields: ${Object.keys(current.fields).join(', ')})`;
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which does not resolve: ${reason}.`,
+      );
+    }
+    if (i === parts.length - 1) return;
+    if (!field.isRelation) {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which does not resolve: ${current.name}.${part} is not a relation, so "__" cannot follow it.`,
+      );
+    }
+    if (field.kind !== 'foreign_key' && field.kind !== 'one_to_one') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${what}, which crosses ${current.name}.${part}, a relation that is not to-one: ordering by it would repeat rows. ` +
+          'Order by paths across ForeignKey and OneToOneField relations only.',
+      );
+    }
+    current = field.relatedModel;
+  }
+}
+
+/**
+ * Refuses an `orderingFields` that is not none, `'__all__'` on its own, or a list of strings;
+ * `forms` names the accepted forms in the message of any other value.
+ */
+export function checkOrderingList(fields: unknown, where: string, forms: string): void {
+  if (fields === undefined || fields === null || fields === '__all__') return;
+  if (typeof fields === 'string') {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where} is the string ${JSON.stringify(fields)}: write '__all__' for every field of the model, or a list of names ([${JSON.stringify(fields)}]).`,
+    );
+  }
+  if (!Array.isArray(fields)) {
+    throw new ImproperlyConfigured(ORDERING_FIELDS_CODE, `${where} must be ${forms}.`);
+  }
+  for (const name of fields as readonly unknown[]) {
+    if (name === '__all__') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: '__all__' stands alone: write orderingFields = '__all__' for every field of the model, not inside a list.`,
+      );
+    }
+    if (typeof name !== 'string') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: ${JSON.stringify(name)} is not a name; list field names or paths as strings (['title', 'author__name']).`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks a view's default `ordering`: one term or a list of terms, each resolving on `model`
+ * (see {@link checkOrderingPath}); `'__all__'` is no ordering. `where` is `BookViewSet.ordering`.
+ */
+export function checkDefaultOrdering(
+  ordering: unknown,
+  where: string,
+  model: AnyModel | undefined,
+): void {
+  if (ordering === undefined || ordering === null) return;
+  if (typeof ordering !== 'string' && !Array.isArray(ordering)) {
+    throw new ImproperlyConfigured(
+      ORDERING_FIELDS_CODE,
+      `${where} must be a path or a list of paths (['-publication_date', 'id']); got ${JSON.stringify(ordering)}.`,
+    );
+  }
+  for (const term of typeof ordering === 'string' ? [ordering] : (ordering as unknown[])) {
+    if (term === '__all__') {
+      throw new ImproperlyConfigured(
+        ORDERING_FIELDS_CODE,
+        `${where}: '__all__' belongs to orderingFields (the names clients may use); ordering lists the paths to sort by when the client sends none (['id']).`,
+      );
+    }
+    checkOrderingPath(model, `${where}: the default ordering ${JSON.stringify(term)}`, term);
+  }
+}
