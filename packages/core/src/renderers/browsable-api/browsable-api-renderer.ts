@@ -189,9 +189,13 @@ export class BrowsableAPIRenderer extends BaseRenderer {
    * The forms the caller may use: create on lists; replace, update and delete on details, each
    * shown only when the view allows the method and its permissions (and the object's) pass.
    * After a 400, the form of the method used shows what was sent and the errors. Data
-   * (`forms-context.ts`); the page renders it.
+   * (`forms-context.ts`) that the page renders; an override may return markup of its own.
    */
-  async getForms(view: FormsView, request: Request, response: Response): Promise<FormsSpec> {
+  async getForms(
+    view: FormsView,
+    request: Request,
+    response: Response,
+  ): Promise<FormsSpec | SafeHtml | string> {
     const { formsContext } = await loadPageCode();
     return formsContext(this, view, request, response, isDetail(view));
   }

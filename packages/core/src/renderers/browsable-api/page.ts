@@ -10,6 +10,7 @@ import { type FormsSpec, formsSection } from './forms-section.ts';
 import { staticUrl } from './static-assets.ts';
 
 export type { FilterControl, FilterFormField } from './filter-controls.ts';
+export type { FormBlock, FormsSpec, RawFormSpec } from './forms-section.ts';
 
 /** A link of the breadcrumb trail. */
 export interface Crumb {
