@@ -363,9 +363,15 @@ export {
   serverOptions,
   type ToolkitServerOptions,
 } from './plugin/server-options.ts';
+export { browsableApi } from './renderers/browsable-api/browsable-api-plugin.ts';
 export { BrowsableAPIRenderer } from './renderers/browsable-api/browsable-api-renderer.ts';
-export { attrs, escapeHtml, html, SafeHtml } from './renderers/browsable-api/html.ts';
-export type { Crumb, FilterControl, PageContext } from './renderers/browsable-api/page.ts';
+export type {
+  Crumb,
+  FilterControl,
+  FormsSpec,
+  PageContext,
+} from './renderers/browsable-api/page.ts';
+export { attrs, escapeHtml, html, SafeHtml } from './renderers/html.ts';
 export { JSONRenderer } from './renderers/json-renderer.ts';
 export {
   BaseRenderer,

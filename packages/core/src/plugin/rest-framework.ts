@@ -34,7 +34,7 @@ import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
-import { registerStaticAssets } from '../renderers/browsable-api/static-assets.ts';
+import { mountBrowsableApi } from '../renderers/browsable-api/browsable-api-plugin.ts';
 import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
@@ -173,8 +173,8 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     endpoints: [],
   });
   app.decorateRequest('restRequest', null);
-  // The browsable API's own stylesheet and script.
-  registerStaticAssets(app);
+  // The browsable API's static files, when the app's renderers include it.
+  mountBrowsableApi(app, settings);
 
   // One callback-style hook: it runs on every request of the app, and each hook costs a
   // step of Fastify's hook runner (an async one a promise and a microtask turn too). The

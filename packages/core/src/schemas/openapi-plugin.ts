@@ -22,8 +22,8 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { parseAccept } from '../http/content-negotiation.ts';
-import { html } from '../renderers/browsable-api/html.ts';
-import { STATIC_CACHE_CONTROL } from '../renderers/browsable-api/static-assets.ts';
+import { html } from '../renderers/html.ts';
+import { STATIC_CACHE_CONTROL } from '../renderers/static-cache-control.ts';
 import {
   type OpenAPIDocument,
   SchemaGenerator,

@@ -29,14 +29,12 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { attrs, escapeHtml, SafeHtml } from '../../src/renderers/browsable-api/html.ts';
-import {
-  hasFileField,
-  htmlForm,
-  valueLookup,
-} from '../../src/renderers/browsable-api/html-form.ts';
+import { hasFileField } from '../../src/renderers/browsable-api/form-skeleton.ts';
+import { valueLookup } from '../../src/renderers/browsable-api/form-values.ts';
+import { htmlForm } from '../../src/renderers/browsable-api/html-form.ts';
 import { jsonToHtml } from '../../src/renderers/browsable-api/json-html.ts';
 import { staticUrl } from '../../src/renderers/browsable-api/static-assets.ts';
+import { attrs, escapeHtml, SafeHtml } from '../../src/renderers/html.ts';
 import { buildApp } from '../fixtures/http-app.ts';
 import { Book, BookSerializer, STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';

@@ -4,8 +4,14 @@
  * and forms built from the serializer to create, replace, update and delete.
  *
  * Safe by construction: every value is HTML-escaped, and the page's Content-Security-Policy
- * allows only the toolkit's own script and stylesheet (served by the restFramework plugin
+ * allows only the toolkit's own script and stylesheet (served by the `browsableApi` plugin
  * under `/__restframework/static/`), no inline script or style.
+ *
+ * This module is the renderer class alone, loaded with the package: what a page needs
+ * (templates, forms, the static files) is imported on the first page rendered, so a service
+ * that never lists this renderer never loads it (see `browsable-api-plugin.ts`). The class
+ * gathers the page's context (`getContext` and the methods it calls, each overridable);
+ * `forms-context.ts` builds the forms as data, `page.ts` renders them.
  *
  * @example
  * ```ts
@@ -20,26 +26,20 @@
 
 import { STATUS_CODES } from 'node:http';
 import { defaultAuth } from '../../auth/auth.ts';
-import { DoesNotExist } from '../../db/database-errors.ts';
-import { APIException, type ErrorTree, NotFound } from '../../errors/api-exception.ts';
-import type { AnyField } from '../../fields/field.ts';
-import { FileField } from '../../fields/file-field.ts';
-import { isFormInput } from '../../fields/form-input.ts';
+import { APIException } from '../../errors/api-exception.ts';
 import type { Request } from '../../http/request.ts';
 import type { Response } from '../../http/response.ts';
 import type { Endpoint } from '../../routers/endpoint.ts';
-import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
+import type { Serializer } from '../../serializers/serializer.ts';
 import { replaceQueryParam } from '../../utils/urls.ts';
 import { APIView } from '../../views/api-view.ts';
 import { GenericAPIView } from '../../views/generic-api-view.ts';
+import type { SafeHtml } from '../html.ts';
 import { BaseRenderer, type RenderContext } from '../renderer.ts';
-import { type FormBlock, formsSection } from './forms-section.ts';
-import { hasFileField, type ValueLookup, valueLookup } from './html-form.ts';
-import { jsonToHtml } from './json-html.ts';
-import { type Crumb, type FilterControl, type PageContext, renderPage } from './page.ts';
-
-const FORM = 'application/x-www-form-urlencoded';
-const MULTIPART = 'multipart/form-data';
+import { type FilterControl, filterControls } from './filter-controls.ts';
+import type { FormsView } from './forms-context.ts';
+import type { FormsSpec } from './forms-section.ts';
+import type { Crumb, PageContext } from './page.ts';
 
 /** What the renderer reads of a view set (every member optional: any `APIView` renders). */
 type PageView = APIView & {
@@ -48,6 +48,36 @@ type PageView = APIView & {
   actionMap?: Readonly<Record<string, string>>;
 };
 
+/** The code of a page, imported on the first page rendered (see the module documentation). */
+interface PageCode {
+  readonly renderPage: (page: PageContext) => SafeHtml;
+  readonly jsonToHtml: (data: unknown) => SafeHtml;
+  readonly formsContext: typeof import('./forms-context.ts').formsContext;
+}
+
+/** Loaded once per process; a failed load (a broken install) is tried again on the next page. */
+let pageCode: Promise<PageCode> | undefined;
+
+function loadPageCode(): Promise<PageCode> {
+  pageCode ??= Promise.all([
+    import('./page.ts'),
+    import('./json-html.ts'),
+    import('./forms-context.ts'),
+  ]).then(
+    ([page, json, forms]) => ({
+      renderPage: page.renderPage,
+      jsonToHtml: json.jsonToHtml,
+      formsContext: forms.formsContext,
+    }),
+    (error: unknown) => {
+      pageCode = undefined;
+      throw error;
+    },
+  );
+  return pageCode;
+}
+
+/** Breadcrumbs: each endpoint's path as a pattern and its view's name, made once per endpoint. */
 const viewNames = new WeakMap<Endpoint, string>();
 const templates = new WeakMap<Endpoint, RegExp>();
 
@@ -69,11 +99,12 @@ export class BrowsableAPIRenderer extends BaseRenderer {
   }
 
   async render(data: unknown, context: RenderContext): Promise<string> {
+    const code = await loadPageCode();
     // Forms ask the view for its object: queries run on the view's database, as in a handler.
     const database = context.view instanceof APIView ? context.view.database : undefined;
     const build = () => this.getContext(data, context);
     const page = await (database ? database.run(build) : build());
-    return renderPage(page).toString();
+    return code.renderPage(page).toString();
   }
 
   /** Everything the page shows; override to add to it. */
@@ -81,6 +112,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     data: unknown,
     { request, response, view }: RenderContext,
   ): Promise<PageContext> {
+    const { jsonToHtml } = await loadPageCode();
     const apiView = view instanceof APIView ? (view as PageView) : undefined;
     const detail = apiView ? isDetail(apiView) : false;
     const url = request.raw.url;
@@ -150,178 +182,26 @@ export class BrowsableAPIRenderer extends BaseRenderer {
 
   /** A control per filter backend that describes itself (`describe(view)`), such as ordering. */
   getFilters(view: PageView, request: Request): FilterControl[] {
-    if (!(view instanceof GenericAPIView)) return [];
-    const paginator = view.paginator as Record<string, unknown> | null;
-    const pageParams = ['pageQueryParam', 'offsetQueryParam', 'cursorQueryParam']
-      .map((key) => paginator?.[key])
-      .filter((p): p is string => typeof p === 'string');
-    const controls: FilterControl[] = [];
-    for (const backend of view.getFilterBackends()) {
-      const description = backend.describe?.(view);
-      if (!description) continue;
-      if (Array.isArray(description.fields)) {
-        // A form of several inputs (the filter set's), as DRF's "Filters" dialog.
-        const fields = description.fields
-          .filter(
-            (f): f is Record<string, unknown> & { param: string } =>
-              typeof (f as { param?: unknown })?.param === 'string',
-          )
-          .map((f) => {
-            const options = choicesOf(f.options);
-            const current = request.queryParam(f.param) ?? '';
-            return {
-              param: f.param,
-              label: typeof f.label === 'string' ? f.label : f.param,
-              ...(options ? { options } : {}),
-              current: options && !options.some((o) => o.value === current) ? '' : current,
-            };
-          });
-        if (fields.length === 0) continue;
-        const names = new Set(fields.map((f) => f.param));
-        controls.push({
-          param: fields[0]?.param as string,
-          title: typeof description.title === 'string' ? description.title : 'Filters',
-          current: '',
-          fields,
-          keep: [...new URLSearchParams(request.queryString)].filter(
-            ([name]) => !names.has(name) && !pageParams.includes(name),
-          ),
-        });
-        continue;
-      }
-      if (typeof description.param !== 'string') continue;
-      const param = description.param;
-      const options = choicesOf(description.options);
-      const current = request.queryParam(param) ?? '';
-      controls.push({
-        param,
-        title: typeof description.title === 'string' ? description.title : param,
-        ...(options ? { options } : {}),
-        current: options && !options.some((o) => o.value === current) ? '' : current,
-        keep: [...new URLSearchParams(request.queryString)].filter(
-          ([name]) => name !== param && !pageParams.includes(name),
-        ),
-      });
-    }
-    return controls;
+    return filterControls(view, request);
   }
 
   /**
    * The forms the caller may use: create on lists; replace, update and delete on details, each
    * shown only when the view allows the method and its permissions (and the object's) pass.
-   * After a 400, the form of the method used shows what was sent and the errors.
+   * After a 400, the form of the method used shows what was sent and the errors. Data
+   * (`forms-context.ts`) that the page renders; an override may return markup of its own.
    */
-  async getForms(view: GenericAPIView & PageView, request: Request, response: Response) {
-    const allowed = view.allowedMethods;
-    const parsers = view.getParsers().map((p) => p.mediaType);
-    const rawTypes = [...new Set(parsers.filter((t) => t !== MULTIPART))].sort(
-      (a, b) => Number(b === 'application/json') - Number(a === 'application/json'),
-    );
-    const failed = (methods: readonly string[]) =>
-      response.status === 400 && methods.includes(request.method)
-        ? (response.data as ErrorTree)
-        : undefined;
-    const sentForm = isFormInput(request.data);
-    const blocks: FormBlock[] = [];
-    const url = request.raw.url;
-    let deleteAction: string | undefined;
-
-    if (!isDetail(view)) {
-      if (!allowed.includes('POST') || !(await this.permits(view, request, 'POST')))
-        return formsSection({ blocks, deleteAction, needsScript: false });
-      const fields = this.serializerFor(view, 'POST').prepared.fields;
-      const errors = failed(['POST']);
-      const defaults = valueLookup(defaultsOf(fields));
-      const values = errors && sentForm ? fallback(valueLookup(request.data), defaults) : defaults;
-      blocks.push({
-        id: 'create',
-        title: 'POST: create',
-        html: htmlSpec(
-          'post',
-          url,
-          ['POST'],
-          fields,
-          values,
-          sentForm ? errors : undefined,
-          parsers,
-          false,
-        ),
-        raw: rawTypes.length
-          ? {
-              id: 'raw-post',
-              action: url,
-              methods: ['POST'],
-              mediaTypes: rawTypes,
-              content: pretty(errors && !sentForm ? request.data : rawTemplate(fields)),
-              errors: sentForm ? undefined : errors,
-            }
-          : undefined,
-      });
-      return formsSection({ blocks, deleteAction, needsScript: rawTypes.length > 0 });
-    }
-
-    const permitted: string[] = [];
-    let instance: Record<string, unknown> | undefined;
-    for (const method of ['PUT', 'PATCH', 'DELETE']) {
-      if (!allowed.includes(method)) continue;
-      try {
-        await this.asMethod(view, request, method, async (probe) => {
-          await view.checkPermissions(probe);
-          if (instance) await view.checkObjectPermissions(probe, instance);
-          else instance = await view.getObject();
-        });
-        permitted.push(method);
-      } catch (error) {
-        if (error instanceof NotFound || error instanceof DoesNotExist) break;
-        if (!(error instanceof APIException)) throw error;
-      }
-    }
-    if (permitted.includes('DELETE')) deleteAction = url;
-    const editing = permitted.filter((m) => m !== 'DELETE');
-    if (editing.length && instance) {
-      const serializer = this.serializerFor(view, editing[0] as string, instance);
-      const fields = serializer.prepared.fields;
-      const current = serializer.data;
-      const errors = failed(editing);
-      const stored = valueLookup(current);
-      const values = errors && sentForm ? fallback(valueLookup(request.data), stored) : stored;
-      blocks.push({
-        id: 'edit',
-        title:
-          editing.join(' and ') === 'PUT and PATCH'
-            ? 'PUT: replace, PATCH: update'
-            : `${editing.join(', ')}: edit`,
-        html: htmlSpec(
-          'edit',
-          url,
-          editing,
-          fields,
-          values,
-          sentForm ? errors : undefined,
-          parsers,
-          true,
-        ),
-        raw: rawTypes.length
-          ? {
-              id: 'raw-edit',
-              action: url,
-              methods: editing,
-              mediaTypes: rawTypes,
-              content: pretty(errors && !sentForm ? request.data : writableData(current, fields)),
-              errors: sentForm ? undefined : errors,
-            }
-          : undefined,
-      });
-    }
-    return formsSection({ blocks, deleteAction, needsScript: true });
+  async getForms(
+    view: FormsView,
+    request: Request,
+    response: Response,
+  ): Promise<FormsSpec | SafeHtml | string> {
+    const { formsContext } = await loadPageCode();
+    return formsContext(this, view, request, response, isDetail(view));
   }
 
   /** True when the caller may use `method` on this view (its permissions say so). */
-  async permits(
-    view: GenericAPIView & PageView,
-    request: Request,
-    method: string,
-  ): Promise<boolean> {
+  async permits(view: FormsView, request: Request, method: string): Promise<boolean> {
     try {
       await this.asMethod(view, request, method, async (probe) => {
         await view.checkPermissions(probe);
@@ -335,7 +215,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
 
   /** Runs `fn` with the view set up as for a request with `method` (DRF's `override_method`). */
   async asMethod<T>(
-    view: GenericAPIView & PageView,
+    view: FormsView,
     request: Request,
     method: string,
     fn: (probe: Request) => Promise<T>,
@@ -353,11 +233,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
   }
 
   /** The view's serializer as the action of `method` gets it. */
-  serializerFor(
-    view: GenericAPIView & PageView,
-    method: string,
-    instance?: unknown,
-  ): Serializer<any, any> {
+  serializerFor(view: FormsView, method: string, instance?: unknown): Serializer<any, any> {
     const action = view.action;
     if (view.actionMap) view.action = view.actionMap[method.toLowerCase()];
     try {
@@ -368,107 +244,11 @@ export class BrowsableAPIRenderer extends BaseRenderer {
   }
 }
 
-function htmlSpec(
-  id: string,
-  action: string,
-  methods: readonly string[],
-  fields: readonly AnyField[],
-  values: ValueLookup,
-  errors: ErrorTree | undefined,
-  parsers: readonly string[],
-  needsScript: boolean,
-) {
-  const files = hasFileField(fields);
-  const multipart = files || !parsers.includes(FORM);
-  // A form the view cannot parse is no use: raw data only.
-  if (multipart && !parsers.includes(MULTIPART)) return undefined;
-  return { id, action, methods, fields, values, errors, needsScript, multipart };
-}
-
 function isDetail(view: PageView): boolean {
   if (typeof view.detail === 'boolean' && view.actionMap) return view.detail;
   if (view instanceof GenericAPIView)
     return (view.lookupUrlKwarg ?? view.lookupField) in view.kwargs;
   return false;
-}
-
-function fallback(primary: ValueLookup, secondary: ValueLookup): ValueLookup {
-  return (path) => {
-    const value = primary(path);
-    return value === undefined ? secondary(path) : value;
-  };
-}
-
-function pretty(data: unknown): string {
-  return JSON.stringify(data ?? {}, null, 2);
-}
-
-/** The declared defaults (values, not functions), nested like the data. */
-function defaultsOf(fields: readonly AnyField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (field instanceof Serializer && !(field instanceof ListSerializer)) {
-      out[field.fieldName] = defaultsOf(field.prepared.fields);
-      continue;
-    }
-    const value = field.options.default;
-    if (value !== undefined && typeof value !== 'function') out[field.fieldName] = value;
-  }
-  return out;
-}
-
-/**
- * The raw form's starting body for a create: every writable field except files, strings
- * empty, choices their first value, declared defaults; optional numbers and the like without a
- * default are left out, so an untouched template fails only where something is required.
- */
-function rawTemplate(fields: readonly AnyField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (field.readOnly || field instanceof FileField) continue;
-    if (field instanceof ListSerializer) {
-      out[field.fieldName] = [];
-      continue;
-    }
-    if (field instanceof Serializer) {
-      out[field.fieldName] = rawTemplate(field.prepared.fields);
-      continue;
-    }
-    const declared = field.options.default;
-    if (declared !== undefined && typeof declared !== 'function') {
-      out[field.fieldName] = declared;
-      continue;
-    }
-    const description = field.describe();
-    const choices = description.choices as { value: unknown }[] | undefined;
-    if (choices?.length) out[field.fieldName] = choices[0]?.value;
-    else if (
-      ['string', 'email', 'url', 'date', 'datetime', 'decimal', 'time'].includes(description.type)
-    )
-      out[field.fieldName] = '';
-    else if (description.type === 'boolean') out[field.fieldName] = false;
-    else if (field.required) out[field.fieldName] = null;
-  }
-  return out;
-}
-
-/** A representation without its read-only fields (and files): the body a PUT would send back. */
-function writableData(data: unknown, fields: readonly AnyField[]): Record<string, unknown> {
-  const source = (data ?? {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (field.readOnly || field instanceof FileField || !Object.hasOwn(source, field.fieldName))
-      continue;
-    const value = source[field.fieldName];
-    out[field.fieldName] =
-      field instanceof Serializer &&
-      !(field instanceof ListSerializer) &&
-      value &&
-      typeof value === 'object'
-        ? writableData(value, field.prepared.fields)
-        : value;
-  }
-  return out;
 }
 
 function templateOf(endpoint: Endpoint): RegExp {
@@ -493,16 +273,4 @@ function viewNameOf(endpoint: Endpoint): string {
     viewNames.set(endpoint, name);
   }
   return name;
-}
-
-/** The `{ value, label }` choices of a filter's description, or undefined. */
-function choicesOf(options: unknown): { value: string; label: string }[] | undefined {
-  if (!Array.isArray(options)) return undefined;
-  return options
-    .filter(
-      (o): o is { value: string; label: string } =>
-        typeof (o as { value?: unknown })?.value === 'string' &&
-        typeof (o as { label?: unknown })?.label === 'string',
-    )
-    .map((o) => ({ value: o.value, label: o.label }));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { attrs, html, type SafeHtml } from './html.ts';
+import { attrs, html, type SafeHtml } from '../html.ts';
 import { type HtmlFormSpec, htmlForm, messagesOf } from './html-form.ts';
 
 /** The raw-data form beside an HTML form. */

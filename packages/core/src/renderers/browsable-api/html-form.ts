@@ -8,25 +8,9 @@
 import type { ErrorTree } from '../../errors/api-exception.ts';
 import type { AnyField, FieldDescription } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
-import { isFormInput } from '../../fields/form-input.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
-import { attrs, html, type SafeHtml } from './html.ts';
-
-/** Reads the value to show for a field path (`['stock_information', 'price']`). */
-export type ValueLookup = (path: readonly string[]) => unknown;
-
-/** Values from a representation (nested objects) or from form input (dotted keys). */
-export function valueLookup(data: unknown): ValueLookup {
-  if (isFormInput(data)) return (path) => data[path.join('.')];
-  return (path) => {
-    let node: unknown = data;
-    for (const key of path) {
-      if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-      node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
-    }
-    return node;
-  };
-}
+import { attrs, html, type SafeHtml } from '../html.ts';
+import type { ValueLookup } from './form-values.ts';
 
 /** A form to render. */
 export interface HtmlFormSpec {
@@ -44,18 +28,6 @@ export interface HtmlFormSpec {
   readonly needsScript: boolean;
   /** `multipart/form-data` (files, or no url-encoded parser), else url-encoded. */
   readonly multipart: boolean;
-}
-
-/** True when a field or a nested one takes a file (the form then needs multipart). */
-export function hasFileField(fields: readonly AnyField[]): boolean {
-  return fields.some(
-    (field) =>
-      !field.readOnly &&
-      (field instanceof FileField ||
-        (field instanceof Serializer &&
-          !(field instanceof ListSerializer) &&
-          hasFileField(field.prepared.fields))),
-  );
 }
 
 /** The form: fields, an error summary, and one submit button per method. */

@@ -3,7 +3,7 @@
  * with absolute `http(s)` URLs as links.
  * @module
  */
-import { escapeHtml, SafeHtml } from './html.ts';
+import { escapeHtml, SafeHtml } from '../html.ts';
 
 const LINK = /^https?:\/\/[^\s"'<>\\]+$/i;
 

@@ -1,36 +1,21 @@
 /**
  * The browsable API's page: the request, the response (status, headers, body), pagination,
- * filters and the forms, around the toolkit's own stylesheet and script.
+ * filters and the forms, around the toolkit's own stylesheet and script. A template of the
+ * context `BrowsableAPIRenderer.getContext` gathers; it asks nothing of the view.
  * @module
  */
-import { attrs, type HtmlValue, html, type SafeHtml } from './html.ts';
+import { attrs, type HtmlValue, html, SafeHtml } from '../html.ts';
+import type { FilterControl, FilterFormField } from './filter-controls.ts';
+import { type FormsSpec, formsSection } from './forms-section.ts';
 import { staticUrl } from './static-assets.ts';
+
+export type { FilterControl, FilterFormField } from './filter-controls.ts';
+export type { FormBlock, FormsSpec, RawFormSpec } from './forms-section.ts';
 
 /** A link of the breadcrumb trail. */
 export interface Crumb {
   readonly label: string;
   readonly href: string;
-}
-
-/** A filter control (from a filter backend's `describe(view)`). */
-export interface FilterControl {
-  readonly param: string;
-  readonly title: string;
-  /** Choices for a select (`[{ value: '-email', label: 'Email - descending' }]`); none for a text input. */
-  readonly options?: readonly { readonly value: string; readonly label: string }[];
-  readonly current: string;
-  /** The inputs of a form of several filters (a filter set's); `param` is the first one's. */
-  readonly fields?: readonly FilterFormField[];
-  /** Other query parameters to keep (`format`, other filters). */
-  readonly keep: readonly (readonly [string, string])[];
-}
-
-/** One input of a form of several filters. */
-export interface FilterFormField {
-  readonly param: string;
-  readonly label: string;
-  readonly options?: readonly { readonly value: string; readonly label: string }[];
-  readonly current: string;
 }
 
 /** Everything the page shows. */
@@ -50,8 +35,11 @@ export interface PageContext {
   readonly formats: readonly { readonly label: string; readonly href: string }[];
   readonly links: { readonly previous: string | null; readonly next: string | null } | undefined;
   readonly filters: readonly FilterControl[];
-  /** The forms section (already rendered), or nothing. */
-  readonly forms: SafeHtml | string | undefined;
+  /**
+   * The forms (`BrowsableAPIRenderer.getForms`), rendered with the page; markup of your own
+   * (`SafeHtml`) is output as it is.
+   */
+  readonly forms: FormsSpec | SafeHtml | string | undefined;
   /** Whether an OPTIONS request can be made from the page. */
   readonly options: boolean;
   /** The cookie whose value the page's script sends as `X-CSRFToken` (default `csrftoken`). */
@@ -114,12 +102,18 @@ ${page.filters.length ? filtersHtml(page) : ''}
 <pre class="json" data-body><code>${page.hasBody ? page.body : ''}</code></pre>
 </section>
 ${paginationHtml(page)}
-${page.forms ?? ''}
+${formsHtml(page.forms)}
 </main>
 <footer class="footer"><p>The browsable API of <code>@restframework/core</code>. Every page is also JSON: send <code>Accept: application/json</code> or add <code>?format=json</code>.</p></footer>
 </body>
 </html>
 `;
+}
+
+function formsHtml(forms: PageContext['forms']): SafeHtml | string {
+  if (forms === undefined || typeof forms === 'string' || forms instanceof SafeHtml)
+    return forms ?? '';
+  return formsSection(forms);
 }
 
 function breadcrumbs(crumbs: readonly Crumb[]): SafeHtml | string {

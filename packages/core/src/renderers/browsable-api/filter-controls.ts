@@ -1,0 +1,111 @@
+/**
+ * The filter forms of a list page, as data: one control per filter backend that describes
+ * itself (`describe(view)`): a select of the ordering names, a search box, or a form of
+ * several inputs (a filter set's, as DRF's "Filters" dialog). Built per request (the current
+ * values and the query parameters to keep come from the URL); `page.ts` renders them.
+ * @module
+ */
+import type { Request } from '../../http/request.ts';
+import { GenericAPIView } from '../../views/generic-api-view.ts';
+
+/** A filter control (from a filter backend's `describe(view)`). */
+export interface FilterControl {
+  readonly param: string;
+  readonly title: string;
+  /** Choices for a select (`[{ value: '-email', label: 'Email - descending' }]`); none for a text input. */
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly current: string;
+  /** The inputs of a form of several filters (a filter set's); `param` is the first one's. */
+  readonly fields?: readonly FilterFormField[];
+  /** Other query parameters to keep (`format`, other filters). */
+  readonly keep: readonly (readonly [string, string])[];
+}
+
+/** One input of a form of several filters. */
+export interface FilterFormField {
+  readonly param: string;
+  readonly label: string;
+  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly current: string;
+}
+
+/** The pagination parameters a filter form drops (a new filter starts at the first page). */
+const PAGE_PARAM_KEYS = ['pageQueryParam', 'offsetQueryParam', 'cursorQueryParam'];
+
+/**
+ * The controls of `view`'s filter backends for this request; none for a view without filters.
+ *
+ * @example
+ * ```ts
+ * filterControls(view, request);
+ * // [{ param: 'ordering', title: 'Ordering', options: [...], current: '-title', keep: [['format', 'api']] }]
+ * ```
+ */
+export function filterControls(view: unknown, request: Request): FilterControl[] {
+  if (!(view instanceof GenericAPIView)) return [];
+  const paginator = view.paginator as Record<string, unknown> | null;
+  const pageParams = PAGE_PARAM_KEYS.map((key) => paginator?.[key]).filter(
+    (p): p is string => typeof p === 'string',
+  );
+  const controls: FilterControl[] = [];
+  for (const backend of view.getFilterBackends()) {
+    const description = backend.describe?.(view);
+    if (!description) continue;
+    if (Array.isArray(description.fields)) {
+      // A form of several inputs (the filter set's), as DRF's "Filters" dialog.
+      const fields = description.fields
+        .filter(
+          (f): f is Record<string, unknown> & { param: string } =>
+            typeof (f as { param?: unknown })?.param === 'string',
+        )
+        .map((f) => {
+          const options = choicesOf(f.options);
+          const current = request.queryParam(f.param) ?? '';
+          return {
+            param: f.param,
+            label: typeof f.label === 'string' ? f.label : f.param,
+            ...(options ? { options } : {}),
+            current: options && !options.some((o) => o.value === current) ? '' : current,
+          };
+        });
+      if (fields.length === 0) continue;
+      const names = new Set(fields.map((f) => f.param));
+      controls.push({
+        param: fields[0]?.param as string,
+        title: typeof description.title === 'string' ? description.title : 'Filters',
+        current: '',
+        fields,
+        keep: [...new URLSearchParams(request.queryString)].filter(
+          ([name]) => !names.has(name) && !pageParams.includes(name),
+        ),
+      });
+      continue;
+    }
+    if (typeof description.param !== 'string') continue;
+    const param = description.param;
+    const options = choicesOf(description.options);
+    const current = request.queryParam(param) ?? '';
+    controls.push({
+      param,
+      title: typeof description.title === 'string' ? description.title : param,
+      ...(options ? { options } : {}),
+      current: options && !options.some((o) => o.value === current) ? '' : current,
+      keep: [...new URLSearchParams(request.queryString)].filter(
+        ([name]) => name !== param && !pageParams.includes(name),
+      ),
+    });
+  }
+  return controls;
+}
+
+/** The `{ value, label }` choices of a filter's description, or undefined. */
+function choicesOf(options: unknown): { value: string; label: string }[] | undefined {
+  if (!Array.isArray(options)) return undefined;
+  return options
+    .filter(
+      (o): o is { value: string; label: string } =>
+        typeof (o as { value?: unknown })?.value === 'string' &&
+        typeof (o as { label?: unknown })?.label === 'string',
+    )
+    .map((o) => ({ value: o.value, label: o.label }));
+}
