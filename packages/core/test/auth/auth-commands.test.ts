@@ -63,7 +63,7 @@ describe('restframework createsuperuser and changepassword', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('createsuperuser --noinput reads the password from RESTFRAMEWORK_SUPERUSER_PASSWORD', async () => {
+  it('createsuperuser --noinput reads the password from RESTFRAMEWORK_SUPERUSER_PASSWORD and validates it', async () => {
     const secret = 'noinput passphrase 42';
     const run = await cli(
       ['createsuperuser', '--noinput', '--username', 'root', '--email', 'root@example.org'],
@@ -78,6 +78,13 @@ describe('restframework createsuperuser and changepassword', () => {
     assert.equal(row?.is_staff, true);
     assert.equal(row?.email, 'root@example.org');
     assert.ok(await logsIn('root', secret));
+
+    const weak = await cli(['createsuperuser', '--noinput', '--username', 'weak1'], '', {
+      RESTFRAMEWORK_SUPERUSER_PASSWORD: '1234',
+    });
+    assert.equal(weak.code, 1);
+    assert.match(weak.stderr, /This password is too short\./);
+    assert.equal(await user('weak1'), undefined);
 
     const again = await cli(['createsuperuser', '--noinput', '--username', 'root'], '', {
       RESTFRAMEWORK_SUPERUSER_PASSWORD: secret,

@@ -4,8 +4,12 @@
  * creates the user anyway when you answer yes to the bypass question). With `--noinput` it
  * asks nothing: `--username` (or `RESTFRAMEWORK_SUPERUSER_USERNAME`) is required, the password
  * comes from `RESTFRAMEWORK_SUPERUSER_PASSWORD` (Django's `DJANGO_SUPERUSER_PASSWORD`; never a
- * flag, which the process list shows) and, as in Django, is not validated; without it the user
- * gets an unusable password. The users are the config's `auth` (default `defaultAuth`).
+ * flag, which the process list shows); without it (or empty) the user gets an unusable
+ * password, as in Django. Unlike Django, that password is checked by the validators too (a
+ * failure exits 1 with their messages): a script is no reason for a weak superuser password.
+ * The e-mail address may also come from `RESTFRAMEWORK_SUPERUSER_EMAIL`, the username from
+ * `RESTFRAMEWORK_SUPERUSER_USERNAME`. The users are the config's `auth` (default
+ * `defaultAuth`).
  *
  *   RESTFRAMEWORK_SUPERUSER_PASSWORD=... restframework createsuperuser --noinput --username admin
  * @module
@@ -116,7 +120,6 @@ export const createsuperuser: Command = {
               username,
               password,
               email: email ?? process.env.RESTFRAMEWORK_SUPERUSER_EMAIL ?? '',
-              validate: false,
             },
             auth,
           );
