@@ -14,6 +14,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Request } from '../http/request.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { randomKey } from './random-key.ts';
+import { refererFailure } from './referer-check.ts';
 
 /** How sessions and their cookies are made (Django's `SESSION_*` and `CSRF_*` settings). */
 export interface SessionOptions {
@@ -29,7 +30,10 @@ export interface SessionOptions {
   readonly secure?: boolean;
   /** `SameSite` of both cookies (default `lax`). */
   readonly sameSite?: 'lax' | 'strict';
-  /** Origins besides the request's own that may send unsafe requests (`https://app.example.org`). */
+  /**
+   * Origins besides the request's own that may send unsafe requests (`https://app.example.org`):
+   * matched against the `Origin` header, or over HTTPS without one, the `Referer`'s origin.
+   */
   readonly trustedOrigins?: readonly string[];
 }
 
@@ -146,7 +150,9 @@ export function clearExpiredSessions(auth: Auth): Promise<number> {
 
 /**
  * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
- * passes: an `Origin` that is neither the request's own nor trusted, a missing or wrong token.
+ * passes: an `Origin` that is neither the request's own nor trusted; over HTTPS without an
+ * `Origin`, a `Referer` missing, malformed, plain HTTP or of another origin (Django's strict
+ * Referer check); a missing or wrong token.
  */
 export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
   const origin = request.raw.headers.origin;
@@ -154,6 +160,9 @@ export function csrfFailure(auth: Auth, request: Request, session: SessionRecord
     const trusted = origin === request.origin || auth.session.trustedOrigins.includes(origin);
     if (!trusted)
       return `Origin checking failed - ${origin.slice(0, 200)} does not match any trusted origins.`;
+  } else if (request.scheme === 'https') {
+    const reason = refererFailure(auth, request);
+    if (reason) return reason;
   }
   const sent = request.raw.headers[auth.session.csrfHeaderName];
   if (typeof sent !== 'string' || sent === '') return 'CSRF token missing.';
