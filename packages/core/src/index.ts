@@ -25,7 +25,12 @@ export {
   type JwtOptions,
   type TokenPair,
 } from './auth/jwt.ts';
-export { TokenBlacklistView, TokenObtainPairView, TokenRefreshView } from './auth/jwt-views.ts';
+export {
+  TokenBlacklistView,
+  TokenObtainPairView,
+  TokenRefreshView,
+  TokenVerifyView,
+} from './auth/jwt-views.ts';
 export {
   LoginRateThrottle,
   UNABLE_TO_LOG_IN,
@@ -131,6 +136,7 @@ export {
   AuthenticationFailed,
   DisallowedHost,
   type ErrorTree,
+  InvalidToken,
   MethodNotAllowed,
   NotAcceptable,
   NotAuthenticated,
