@@ -60,6 +60,15 @@ export {
   validatePassword,
 } from './auth/password-validators.ts';
 export { randomKey } from './auth/random-key.ts';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './auth/redis-session-store.ts';
+export {
+  DatabaseSessionStore,
+  type SessionStore,
+  type StoredSession,
+} from './auth/session-store.ts';
 export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
 export {
   clearExpiredSessions,
