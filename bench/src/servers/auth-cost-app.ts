@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type Auth,
   createAuth,
   Database,
   DefaultRouter,
@@ -31,7 +32,7 @@ class TokenBookViewSet extends BookViewSet {
 /** The app (not listening yet) and a token key; closing the app removes its database. */
 export async function buildAuthCostApp(
   tokenCacheSeconds = 0,
-): Promise<{ app: FastifyInstance; key: string }> {
+): Promise<{ app: FastifyInstance; key: string; auth: Auth; db: Database }> {
   const auth = createAuth({ userModel: User, tokenCacheSeconds });
   const dir = mkdtempSync(join(tmpdir(), 'rf-auth-bench-'));
   const db = Database.connect(`sqlite:${join(dir, 'db.sqlite3')}`);
@@ -50,5 +51,5 @@ export async function buildAuthCostApp(
     await db.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { app, key };
+  return { app, key, auth, db };
 }
