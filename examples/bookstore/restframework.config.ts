@@ -1,9 +1,11 @@
 /**
  * The bookstore's project configuration for the `restframework` command line
- * (`npx restframework makemigrations`, `migrate`, `showmigrations`, `sqlmigrate books NAME`).
+ * (`npx restframework makemigrations`, `migrate`, `showmigrations`, `sqlmigrate books NAME`,
+ * `createsuperuser`, `changepassword NAME`).
  * @module
  */
 import { defineConfig } from '@restframework/core';
+import { auth } from './src/auth.ts';
 import { readConfig } from './src/config.ts';
 import { ALL_MODELS } from './src/models/index.ts';
 
@@ -12,4 +14,6 @@ export default defineConfig({
   models: ALL_MODELS,
   databaseUrl: readConfig().databaseUrl,
   migrations: 'migrations',
+  // The users of `createsuperuser` and `changepassword`.
+  auth,
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -128,23 +128,51 @@ describe('npm run createsuperuser', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookstore-su-'));
   const url = `sqlite:${join(dir, 'db.sqlite3')}`;
   after(() => rmSync(dir, { recursive: true, force: true }));
+  const bookstore = fileURLToPath(new URL('..', import.meta.url));
+  const bin = fileURLToPath(
+    new URL('../../../packages/core/bin/restframework.js', import.meta.url),
+  );
 
-  const run = (args: string[], password: string) =>
-    promisify(execFile)(
-      process.execPath,
-      [
-        '--conditions=@restframework/source',
-        fileURLToPath(new URL('../src/createsuperuser.ts', import.meta.url)),
-        ...args,
-      ],
-      { env: { ...process.env, DATABASE_URL: url, PASSWORD: password } },
-    );
+  /** The npm script's `restframework` commands in turn, `args` after the last (as npm does). */
+  const run = async (args: string[], password: string) => {
+    const script = (
+      JSON.parse(readFileSync(join(bookstore, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts.createsuperuser as string;
+    const commands = script.split(' && ').map((command) => command.split(' '));
+    let last = { stdout: '', stderr: '' };
+    for (const [index, [program, ...words]] of commands.entries()) {
+      assert.equal(program, 'restframework', script);
+      last = await promisify(execFile)(
+        process.execPath,
+        [
+          '--conditions=@restframework/source',
+          bin,
+          ...words,
+          ...(index === commands.length - 1 ? args : []),
+        ],
+        {
+          cwd: bookstore,
+          env: { ...process.env, DATABASE_URL: url, RESTFRAMEWORK_SUPERUSER_PASSWORD: password },
+        },
+      );
+    }
+    return last;
+  };
 
   it('creates a superuser who can log in; refuses a weak password and a taken name', async () => {
-    const created = await run(['--username', 'admin', '--email', 'admin@example.org'], PASSWORD);
-    assert.match(created.stdout, /Superuser admin created/);
-    await assert.rejects(run(['--username', 'weak'], '1234'), /This password is too short/);
-    await assert.rejects(run(['--username', 'admin'], PASSWORD), /already exists/);
+    const created = await run(
+      ['--noinput', '--username', 'admin', '--email', 'admin@example.org'],
+      PASSWORD,
+    );
+    assert.match(created.stdout, /Superuser created successfully/);
+    assert.ok(!created.stdout.includes(PASSWORD) && !created.stderr.includes(PASSWORD));
+    await assert.rejects(
+      run(['--noinput', '--username', 'weak'], '1234'),
+      /This password is too short/,
+    );
+    await assert.rejects(run(['--noinput', '--username', 'admin'], PASSWORD), /already exists/);
     const db = Database.connect(url);
     try {
       const user = await db.run(() => auth.authenticate('admin', PASSWORD));

@@ -25,7 +25,12 @@ export {
   type JwtOptions,
   type TokenPair,
 } from './auth/jwt.ts';
-export { TokenBlacklistView, TokenObtainPairView, TokenRefreshView } from './auth/jwt-views.ts';
+export {
+  TokenBlacklistView,
+  TokenObtainPairView,
+  TokenRefreshView,
+  TokenVerifyView,
+} from './auth/jwt-views.ts';
 export {
   LoginRateThrottle,
   UNABLE_TO_LOG_IN,
@@ -55,6 +60,15 @@ export {
   validatePassword,
 } from './auth/password-validators.ts';
 export { randomKey } from './auth/random-key.ts';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './auth/redis-session-store.ts';
+export {
+  DatabaseSessionStore,
+  type SessionStore,
+  type StoredSession,
+} from './auth/session-store.ts';
 export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
 export {
   clearExpiredSessions,
@@ -132,6 +146,7 @@ export {
   AuthenticationFailed,
   DisallowedHost,
   type ErrorTree,
+  InvalidToken,
   MethodNotAllowed,
   NotAcceptable,
   NotAuthenticated,

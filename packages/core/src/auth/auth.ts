@@ -35,6 +35,7 @@ import {
   resolveSessionOptions,
   type SessionOptions,
 } from './sessions.ts';
+import { TokenUserQuery } from './token-user-query.ts';
 import { defineUserModel } from './user-model.ts';
 
 /** A stored user, as the user model's row. */
@@ -107,6 +108,7 @@ export class Auth {
   /** See {@link AuthOptions.tokenCacheSeconds}. */
   readonly tokenCacheSeconds: number;
   readonly #tokenCache = new Map<string, { value: unknown; expires: number }>();
+  readonly #tokenQueries = new WeakMap<Database, TokenUserQuery>();
 
   constructor(options: AuthOptions = {}) {
     const User = (options.userModel ?? defineUserModel()) as Model;
@@ -219,6 +221,19 @@ export class Auth {
     // Bounded: clients sending many valid tokens cannot make it grow past this.
     if (this.#tokenCache.size >= 10_000) this.#tokenCache.clear();
     this.#tokenCache.set(digest, { value, expires: Date.now() + this.tokenCacheSeconds * 1000 });
+  }
+
+  /**
+   * The compiled token → user lookup of `TokenAuthentication` on `db`: built on its first use
+   * and only bound afterwards.
+   */
+  tokenUserQuery(db: Database): TokenUserQuery {
+    let query = this.#tokenQueries.get(db);
+    if (!query) {
+      query = new TokenUserQuery(db, this.User, this.Token);
+      this.#tokenQueries.set(db, query);
+    }
+    return query;
   }
 
   /** Forgets every cached token of this process. */
@@ -412,7 +427,8 @@ export const defaultAuth: Auth = new Auth();
 export interface CreateSuperuserOptions {
   readonly username: string;
   readonly email?: string;
-  readonly password: string;
+  /** The raw password; null gives an unusable one (Django's `--noinput` without a password). */
+  readonly password: string | null;
   /** Other fields of a custom user model. */
   readonly fields?: Record<string, unknown>;
   /** Run the password validators (default true; a script may pass false, as Django's `--no-input`). */
@@ -440,7 +456,8 @@ export async function createSuperuser(
           [auth.usernameField]: [`A user with that ${auth.usernameField} already exists.`],
         });
       }
-      if (options.validate !== false) auth.validatePassword(options.password, fields);
+      if (options.validate !== false && options.password !== null)
+        auth.validatePassword(options.password, fields);
       return auth.createUser({
         ...fields,
         password: options.password,

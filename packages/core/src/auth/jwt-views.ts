@@ -1,12 +1,15 @@
 /**
- * simplejwt's three views: obtain a pair (`POST {"username", "password"}` → `{"access",
+ * simplejwt's views: obtain a pair (`POST {"username", "password"}` → `{"access",
  * "refresh"}`, throttled as logins), refresh (`POST {"refresh"}` → `{"access", "refresh"}`,
- * the old refresh token blacklisted), and blacklist (`POST {"refresh"}`: logout).
+ * the old refresh token blacklisted), verify (`POST {"token"}` → `{}`) and blacklist
+ * (`POST {"refresh"}`: logout). Token failures are 401 `InvalidToken` with simplejwt's body
+ * (`{"detail", "code": "token_not_valid"}`).
  *
  * @example
  * ```ts
  * router.register('token', TokenObtainPairView, { basename: 'token' });
  * router.register('token/refresh', TokenRefreshView, { basename: 'token-refresh' });
+ * router.register('token/verify', TokenVerifyView, { basename: 'token-verify' });
  * router.register('token/blacklist', TokenBlacklistView, { basename: 'token-blacklist' });
  * ```
  * @module
@@ -80,6 +83,21 @@ export class TokenRefreshView extends RefreshTokenView {
 
   async create(request: Request): Promise<Response> {
     return new Response(await jwtOf(request.settings).refresh(refreshOf(request)));
+  }
+}
+
+/**
+ * Whether a token (access or refresh) is valid: 200 `{}`, else 401 `{"detail": "Token is
+ * invalid or expired", "code": "token_not_valid"}` (simplejwt's `TokenVerifyView`). It says
+ * nothing of a token's fitness for a particular use.
+ */
+export class TokenVerifyView extends RefreshTokenView {
+  static override description = 'Checks that a token is valid.';
+
+  async create(request: Request): Promise<Response> {
+    const { token } = requiredStrings(request, { token: 8192 });
+    await jwtOf(request.settings).verifyToken(token);
+    return new Response({});
   }
 }
 

@@ -16,7 +16,7 @@
 import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import type * as Jose from 'jose';
 import { UniqueViolationError } from '../db/database-errors.ts';
-import { AuthenticationFailed } from '../errors/api-exception.ts';
+import { InvalidToken } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import type { Auth, UserRow } from './auth.ts';
@@ -194,10 +194,21 @@ export class Jwt {
   }
 
   /** The claims of a valid token of `type`, or null (bad signature, algorithm, type, expiry). */
-  async verify(token: string, type: 'access' | 'refresh'): Promise<VerifiedClaims | null> {
-    if (token.length > 8192) return null;
+  async verify(token: string, type: 'access' | 'refresh' | null): Promise<VerifiedClaims | null> {
+    const checked = await this.#check(token, type);
+    return typeof checked === 'string' || !Number.isInteger(checked.user_id) ? null : checked;
+  }
+
+  /**
+   * The claims of a valid token of `type` (any type when null), or why it is not (simplejwt's
+   * messages).
+   */
+  async #check(token: string, type: 'access' | 'refresh' | null): Promise<VerifiedClaims | string> {
+    const invalid = 'Token is invalid or expired';
+    if (token.length > 8192) return invalid;
     const { verify } = await this.#prepared();
     const { algorithm, issuer, audience, leewaySeconds } = this.options;
+    let claims: VerifiedClaims;
     try {
       const { payload } = await jose().jwtVerify(token, verify, {
         algorithms: [algorithm],
@@ -206,15 +217,16 @@ export class Jwt {
         ...(issuer ? { issuer } : {}),
         ...(audience ? { audience } : {}),
       });
-      const claims = payload as VerifiedClaims;
-      if (claims.token_type !== type || !Number.isInteger(claims.user_id)) return null;
-      if (typeof claims.jti !== 'string' || claims.jti.length > 64) return null;
-      return claims;
+      claims = payload as VerifiedClaims;
     } catch {
       // Every jose error (malformed, wrong signature or algorithm, expired) is the same
       // answer to the client.
-      return null;
+      return invalid;
     }
+    if (typeof claims.jti !== 'string' || claims.jti.length > 64) return invalid;
+    if (typeof claims.token_type !== 'string') return 'Token has no type';
+    if (type !== null && claims.token_type !== type) return 'Token has wrong type';
+    return claims;
   }
 
   /**
@@ -239,8 +251,10 @@ export class Jwt {
   }
 
   async #validRefresh(refresh: unknown): Promise<VerifiedClaims> {
-    const claims = typeof refresh === 'string' ? await this.verify(refresh, 'refresh') : null;
-    if (!claims) throw new AuthenticationFailed('Token is invalid or expired', 'token_not_valid');
+    const claims =
+      typeof refresh === 'string' ? await this.#check(refresh, 'refresh') : 'Token is invalid';
+    // The views answer every refresh failure as simplejwt's do: InvalidToken(reason).
+    if (typeof claims === 'string') throw new InvalidToken(claims);
     return claims;
   }
 
@@ -253,14 +267,12 @@ export class Jwt {
     const blacklisted = 'Token is blacklisted';
     const { rotateRefreshTokens, blacklistAfterRotation } = this.options;
     if (rotateRefreshTokens && blacklistAfterRotation) {
-      if (!(await this.#blacklist(claims)))
-        throw new AuthenticationFailed(blacklisted, 'token_not_valid');
+      if (!(await this.#blacklist(claims))) throw new InvalidToken(blacklisted);
     } else if (await this.#isBlacklisted(claims.jti as string)) {
-      throw new AuthenticationFailed(blacklisted, 'token_not_valid');
+      throw new InvalidToken(blacklisted);
     }
     const user = await this.#auth.userById(claims.user_id);
-    if (!user || user.is_active === false)
-      throw new AuthenticationFailed('Token is invalid or expired', 'token_not_valid');
+    if (!user || user.is_active === false) throw new InvalidToken();
     const userId = user.id;
     const access = await this.#sign('access', userId, this.options.accessLifetimeSeconds);
     if (!rotateRefreshTokens) return { access };
@@ -273,19 +285,32 @@ export class Jwt {
   /** Logs a refresh token out (blacklists it); 401 when it is invalid or already was. */
   async blacklist(refresh: unknown): Promise<void> {
     const claims = await this.#validRefresh(refresh);
-    if (!(await this.#blacklist(claims)))
-      throw new AuthenticationFailed('Token is blacklisted', 'token_not_valid');
+    if (!(await this.#blacklist(claims))) throw new InvalidToken('Token is blacklisted');
   }
 
-  /** The user of a valid access token, with simplejwt's 401s. */
+  /**
+   * simplejwt's verify: nothing when `token` (of any type) is valid and, for a refresh token,
+   * not blacklisted; else 401 `InvalidToken` with the reason.
+   */
+  async verifyToken(token: unknown): Promise<void> {
+    const claims = typeof token === 'string' ? await this.#check(token, null) : 'Token is invalid';
+    if (typeof claims === 'string') throw new InvalidToken(claims);
+    if (claims.token_type === 'refresh' && (await this.#isBlacklisted(claims.jti as string)))
+      throw new InvalidToken('Token is blacklisted');
+  }
+
+  /** The user of a valid access token, with simplejwt's 401s (their bodies included). */
   async userOf(access: string): Promise<UserRow> {
-    const claims = await this.verify(access, 'access');
-    if (!claims)
-      throw new AuthenticationFailed('Given token not valid for any token type', 'token_not_valid');
+    const claims = await this.#check(access, 'access');
+    if (typeof claims === 'string')
+      throw new InvalidToken('Given token not valid for any token type', 'token_not_valid', {
+        messages: [{ token_class: 'AccessToken', token_type: 'access', message: claims }],
+      });
+    if (!Number.isInteger(claims.user_id))
+      throw new InvalidToken('Token contained no recognizable user identification');
     const user = await this.#auth.userById(claims.user_id);
-    if (!user) throw new AuthenticationFailed('User not found', 'user_not_found');
-    if (user.is_active === false)
-      throw new AuthenticationFailed('User is inactive', 'user_inactive');
+    if (!user) throw new InvalidToken('User not found', 'user_not_found');
+    if (user.is_active === false) throw new InvalidToken('User is inactive', 'user_inactive');
     return user;
   }
 

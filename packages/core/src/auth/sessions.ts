@@ -14,6 +14,8 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Request } from '../http/request.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { randomKey } from './random-key.ts';
+import { refererFailure } from './referer-check.ts';
+import { DatabaseSessionStore, type SessionStore } from './session-store.ts';
 
 /** How sessions and their cookies are made (Django's `SESSION_*` and `CSRF_*` settings). */
 export interface SessionOptions {
@@ -29,8 +31,16 @@ export interface SessionOptions {
   readonly secure?: boolean;
   /** `SameSite` of both cookies (default `lax`). */
   readonly sameSite?: 'lax' | 'strict';
-  /** Origins besides the request's own that may send unsafe requests (`https://app.example.org`). */
+  /**
+   * Origins besides the request's own that may send unsafe requests (`https://app.example.org`):
+   * matched against the `Origin` header, or over HTTPS without one, the `Referer`'s origin.
+   */
   readonly trustedOrigins?: readonly string[];
+  /**
+   * Where sessions live: the database (`auth_session`, the default) or a
+   * `RedisSessionStore`.
+   */
+  readonly store?: SessionStore;
 }
 
 /** {@link SessionOptions} with every default filled in. */
@@ -45,12 +55,13 @@ export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSes
     secure: options.secure ?? true,
     sameSite: options.sameSite ?? 'lax',
     trustedOrigins: options.trustedOrigins ?? [],
+    store: options.store ?? new DatabaseSessionStore(),
   });
 }
 
 /** A live session: its row, with the user's. */
 export interface SessionRecord {
-  readonly id: number;
+  readonly id: number | string;
   readonly csrf_secret: string;
   readonly user: UserRow;
 }
@@ -72,19 +83,23 @@ export function requestCookie(request: Request, name: string): string | undefine
 
 const SESSION_KEY = /^[0-9a-f]{64}$/;
 
-/** The unexpired session the request's cookie names, with its user; undefined otherwise. */
+/**
+ * The unexpired session the request's cookie names, with its user (active or not: the caller
+ * decides); undefined otherwise.
+ */
 export async function findSession(
   auth: Auth,
   request: Request,
 ): Promise<SessionRecord | undefined> {
   const key = requestCookie(request, auth.session.cookieName);
   if (!key || !SESSION_KEY.test(key)) return undefined;
-  const row = (await auth.Session.objects
-    .selectRelated('user')
-    .filter({ digest: digest(key) })
-    .first()) as (SessionRecord & { expires_at: string }) | undefined;
-  if (!row || Date.parse(row.expires_at) <= Date.now()) return undefined;
-  return row;
+  const found = await auth.session.store.find(auth, digest(key));
+  if (!found) return undefined;
+  // A store without the join (Redis) gives the user's id: the user is read from the database,
+  // so a deleted or deactivated user is seen at once.
+  const user = found.user ?? (await auth.userById(found.user_id));
+  if (!user) return undefined;
+  return { id: found.id, csrf_secret: found.csrf_secret, user };
 }
 
 function cookie(
@@ -114,12 +129,12 @@ export async function startSession(auth: Auth, request: Request, user: UserRow):
   const key = randomKey(32);
   const csrf = randomKey(32);
   const maxAge = auth.session.maxAgeSeconds;
-  await auth.Session.objects.create({
-    digest: digest(key),
-    user_id: user.id,
-    csrf_secret: csrf,
-    expires_at: new Date(Date.now() + maxAge * 1000).toISOString(),
-  });
+  await auth.session.store.create(
+    auth,
+    digest(key),
+    { user_id: user.id, csrf_secret: csrf },
+    maxAge,
+  );
   await auth.User.objects.updateRow(user, { last_login: new Date().toISOString() });
   request.reply.header('set-cookie', [
     cookie(auth, auth.session.cookieName, key, true, maxAge),
@@ -131,22 +146,23 @@ export async function startSession(auth: Auth, request: Request, user: UserRow):
 /** Logs out: deletes the request's session (if any) and expires both cookies. */
 export async function endSession(auth: Auth, request: Request): Promise<void> {
   const key = requestCookie(request, auth.session.cookieName);
-  if (key && SESSION_KEY.test(key))
-    await auth.Session.objects.filter({ digest: digest(key) }).delete();
+  if (key && SESSION_KEY.test(key)) await auth.session.store.delete(auth, digest(key));
   request.reply.header('set-cookie', [
     cookie(auth, auth.session.cookieName, '', true, 0),
     cookie(auth, auth.session.csrfCookieName, '', false, 0),
   ]);
 }
 
-/** Deletes expired sessions (Django's `clearsessions`); returns how many. */
+/** Deletes expired sessions (Django's `clearsessions`); returns how many (Redis: 0, its TTL does it). */
 export function clearExpiredSessions(auth: Auth): Promise<number> {
-  return auth.Session.objects.filter({ expires_at__lt: new Date().toISOString() }).delete();
+  return auth.session.store.clearExpired(auth);
 }
 
 /**
  * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
- * passes: an `Origin` that is neither the request's own nor trusted, a missing or wrong token.
+ * passes: an `Origin` that is neither the request's own nor trusted; over HTTPS without an
+ * `Origin`, a `Referer` missing, malformed, plain HTTP or of another origin (Django's strict
+ * Referer check); a missing or wrong token.
  */
 export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
   const origin = request.raw.headers.origin;
@@ -154,6 +170,9 @@ export function csrfFailure(auth: Auth, request: Request, session: SessionRecord
     const trusted = origin === request.origin || auth.session.trustedOrigins.includes(origin);
     if (!trusted)
       return `Origin checking failed - ${origin.slice(0, 200)} does not match any trusted origins.`;
+  } else if (request.scheme === 'https') {
+    const reason = refererFailure(auth, request);
+    if (reason) return reason;
   }
   const sent = request.raw.headers[auth.session.csrfHeaderName];
   if (typeof sent !== 'string' || sent === '') return 'CSRF token missing.';

@@ -13,7 +13,7 @@
  */
 import { defaultAuth } from '../auth/auth.ts';
 import type { Jwt } from '../auth/jwt.ts';
-import { AuthenticationFailed } from '../errors/api-exception.ts';
+import { InvalidToken } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
@@ -46,7 +46,7 @@ export class JWTAuthentication extends BaseAuthentication {
     const words = authorizationWords(request, 'Bearer');
     if (!words) return null;
     if (words.length !== 2)
-      throw new AuthenticationFailed(
+      throw new InvalidToken(
         'Authorization header must contain two space-delimited values',
         'bad_authorization_header',
       );

@@ -12,10 +12,13 @@
  * ```
  * @module
  */
-import { createHash } from 'node:crypto';
-import type { Auth, UserRow } from '../auth/auth.ts';
+import { hash } from 'node:crypto';
+import type { Auth } from '../auth/auth.ts';
 import { randomKey } from '../auth/random-key.ts';
+import type { TokenMatch } from '../auth/token-user-query.ts';
+import { Database } from '../db/database.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
 import {
   type AuthenticationResult,
@@ -25,9 +28,9 @@ import {
 import { authorizationWords, isPrintableAscii } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';
 
-/** The stored form of a key. */
+/** The stored form of a key (one-shot hashing: a `Hash` object costs twice as much). */
 export function tokenDigest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Makes a new token for `user` and returns its key (shown once: only its digest is kept). */
@@ -41,31 +44,31 @@ const KEY = /^[0-9a-f]{40}$/;
 
 type AuthenticatedToken = readonly [RequestUser, unknown];
 
-/** The token's user, or the 401: at once when the lookup answered at once. */
-function withUser(
-  auth: Auth,
-  digest: string,
-  token: { user_id: number } | undefined,
-): AuthenticatedToken | Promise<AuthenticatedToken> {
-  if (!token) throw new AuthenticationFailed('Invalid token.');
-  const users = auth.User.objects.lookup({ pk: token.user_id }, 1) as
-    | UserRow[]
-    | Promise<UserRow[]>;
-  if (!Array.isArray(users))
-    return users.then((later) => authenticated(auth, digest, token, later[0]));
-  return authenticated(auth, digest, token, users[0]);
+/** The request's database, as a query set would find it. */
+function databaseOf(): Database {
+  const db = Database.current();
+  if (!db) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_NO_DATABASE',
+      'No database for TokenAuthentication: register the restFramework plugin with a database, or call Database.setDefault(db).',
+    );
+  }
+  return db;
 }
 
+/** The user and token of a match, or DRF's 401s. */
 function authenticated(
   auth: Auth,
   digest: string,
-  token: object,
-  user: UserRow | undefined,
+  match: TokenMatch | undefined,
 ): AuthenticatedToken {
-  // A token outlives its user only in a database without the foreign key's cascade.
-  if (!user || user.is_active === false)
-    throw new AuthenticationFailed('User inactive or deleted.');
-  const result: AuthenticatedToken = Object.freeze([auth.requestUser(user), Object.freeze(token)]);
+  // No row: no such token (a token never outlives its user: the foreign key cascades).
+  if (!match) throw new AuthenticationFailed('Invalid token.');
+  if (match.user.is_active === false) throw new AuthenticationFailed('User inactive or deleted.');
+  const result: AuthenticatedToken = Object.freeze([
+    auth.requestUser(match.user as Parameters<Auth['requestUser']>[0]),
+    Object.freeze(match.token),
+  ]);
   auth.cacheToken(digest, result);
   return result;
 }
@@ -106,11 +109,9 @@ export class TokenAuthentication extends BaseAuthentication {
     const digest = tokenDigest(key);
     const cached = auth.cachedToken<AuthenticatedToken>(digest);
     if (cached) return cached;
-    // Two lookups by unique keys rather than one join: each has a plan made once and runs at
-    // once on an idle SQLite connection, and together they cost SQLite half the join.
-    const tokens = auth.Token.objects.lookup({ digest }, 1);
-    if (!Array.isArray(tokens)) return tokens.then((later) => withUser(auth, digest, later[0]));
-    return withUser(auth, digest, tokens[0]);
+    const match = auth.tokenUserQuery(databaseOf()).find(digest);
+    if (match instanceof Promise) return match.then((later) => authenticated(auth, digest, later));
+    return authenticated(auth, digest, match);
   }
 
   override authenticateHeader(): string {

@@ -3,10 +3,19 @@
  * @module
  */
 import type { Command } from './command.ts';
+import { changepassword } from './commands/changepassword.ts';
+import { createsuperuser } from './commands/createsuperuser.ts';
 import { makemigrations } from './commands/makemigrations.ts';
 import { migrate } from './commands/migrate.ts';
 import { showmigrations } from './commands/showmigrations.ts';
 import { sqlmigrate } from './commands/sqlmigrate.ts';
 
 /** Every command; a new one is one more entry. */
-export const COMMANDS: readonly Command[] = [makemigrations, migrate, showmigrations, sqlmigrate];
+export const COMMANDS: readonly Command[] = [
+  makemigrations,
+  migrate,
+  showmigrations,
+  sqlmigrate,
+  createsuperuser,
+  changepassword,
+];

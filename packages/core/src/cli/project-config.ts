@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Auth } from '../auth/auth.ts';
 import type { DatabaseOptions } from '../db/database.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { type AnyModel, Model } from '../models/model.ts';
@@ -40,6 +41,8 @@ export interface ProjectConfig {
   readonly databaseOptions?: DatabaseOptions;
   /** The migrations folder, relative to the config file (default `migrations`). */
   readonly migrations?: string;
+  /** The users `createsuperuser` and `changepassword` work on (default `defaultAuth`). */
+  readonly auth?: Auth;
 }
 
 /** A config as the command line uses it: checked, with absolute paths. */
@@ -52,6 +55,8 @@ export interface LoadedConfig {
   readonly migrationsFolder: string;
   /** The language new migration files are written in: the config file's. */
   readonly language: 'ts' | 'js';
+  /** The config's `auth`, if any. */
+  readonly auth: Auth | undefined;
 }
 
 /** The config file names looked for, in this order. */
@@ -136,6 +141,9 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   ) {
     fail(`${file}: migrations must be the path of the migrations folder, such as "migrations".`);
   }
+  if (config.auth !== undefined && !(config.auth instanceof Auth)) {
+    fail(`${file}: auth must be the project's Auth (made with createAuth()).`);
+  }
   const ext = extname(file);
   return {
     file,
@@ -145,5 +153,6 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     databaseOptions: config.databaseOptions ?? {},
     migrationsFolder: resolve(dirname(file), config.migrations ?? 'migrations'),
     language: ext === '.ts' || ext === '.mts' ? 'ts' : 'js',
+    auth: config.auth,
   };
 }

@@ -77,9 +77,39 @@ export class DisallowedHost extends APIException {
 
 /** 401: credentials were sent but are wrong. */
 export class AuthenticationFailed extends APIException {
+  // Typed wide: InvalidToken has its own.
+  static override readonly statusCode: number = 401;
+  static override readonly defaultDetail: string = 'Incorrect authentication credentials.';
+  static override readonly defaultCode: string = 'authentication_failed';
+}
+
+/**
+ * 401 of a JSON Web Token (simplejwt's `InvalidToken`): the body carries the code, and for an
+ * access token the reason of each token type tried, as simplejwt answers.
+ *
+ * @example
+ * ```ts
+ * throw new InvalidToken('Given token not valid for any token type', 'token_not_valid', {
+ *   messages: [{ token_class: 'AccessToken', token_type: 'access', message: 'Token is invalid or expired' }],
+ * });
+ * // 401 {"detail": "Given token not valid for any token type", "code": "token_not_valid", "messages": [...]}
+ * ```
+ */
+export class InvalidToken extends AuthenticationFailed {
   static override readonly statusCode = 401;
-  static override readonly defaultDetail = 'Incorrect authentication credentials.';
-  static override readonly defaultCode = 'authentication_failed';
+  static override readonly defaultDetail = 'Token is invalid or expired';
+  static override readonly defaultCode = 'token_not_valid';
+  /** Members of the body besides `detail` and `code` (simplejwt's `messages`). */
+  readonly extra: Readonly<Record<string, unknown>>;
+
+  constructor(detail?: string, code?: string, extra: Readonly<Record<string, unknown>> = {}) {
+    super(detail, code);
+    this.extra = extra;
+  }
+
+  override toJSON(): unknown {
+    return { detail: this.detail, code: this.code, ...this.extra };
+  }
 }
 
 /** 401: no credentials were sent. */
@@ -186,6 +216,7 @@ export const API_EXCEPTIONS = [
   ParseError,
   DisallowedHost,
   AuthenticationFailed,
+  InvalidToken,
   NotAuthenticated,
   PermissionDenied,
   NotFound,

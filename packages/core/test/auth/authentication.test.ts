@@ -287,6 +287,34 @@ describe('basic and token authentication', () => {
     assert.throws(() => createAuth({ tokenCacheSeconds: -1 }), { code: 'REST_ERR_AUTH_CONFIG' });
   });
 
+  it('refuses the token of a user made inactive at once, and reads the token row as request.auth', async () => {
+    const { token } = (await obtain({ username: 'ada', password: PASSWORD })).json();
+    const request = {
+      settings: { AUTH: auth },
+      raw: { headers: { authorization: `Token ${token}` } },
+    };
+    const authenticate = () =>
+      db.run(async () => new TokenAuthentication().authenticate(request as unknown as Request));
+    const found = await authenticate();
+    assert.ok(found);
+    const [user, row] = found as readonly [Record<string, unknown>, Record<string, unknown>];
+    assert.equal(user.username, 'ada');
+    assert.equal(user.isAuthenticated, true);
+    assert.equal('password' in user, false, 'the hash never reaches request.user');
+    const stored = await db.run(() => auth.Token.objects.get({ digest: row.digest }));
+    assert.deepEqual({ ...row }, { ...stored });
+    await db.run(() => auth.User.objects.filter({ username: 'ada' }).update({ is_active: false }));
+    try {
+      assert.equal((await whoami(`Token ${token}`)).statusCode, 401);
+      assert.deepEqual((await whoami(`Token ${token}`)).json(), {
+        detail: 'User inactive or deleted.',
+      });
+    } finally {
+      await db.run(() => auth.User.objects.filter({ username: 'ada' }).update({ is_active: true }));
+    }
+    assert.equal((await whoami(`Token ${token}`)).statusCode, 200);
+  });
+
   it('throttles login attempts (429 with Retry-After)', async () => {
     let last = 0;
     let retryAfter: string | undefined;

@@ -28,6 +28,7 @@ import {
   TokenBlacklistView,
   TokenObtainPairView,
   TokenRefreshView,
+  TokenVerifyView,
   ViewSet,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
@@ -53,6 +54,7 @@ async function appFor(auth: Auth, db: Database): Promise<FastifyInstance> {
     .register('token', TokenObtainPairView, { basename: 'token' })
     .register('token/refresh', TokenRefreshView, { basename: 'token-refresh' })
     .register('token/blacklist', TokenBlacklistView, { basename: 'token-blacklist' })
+    .register('token/verify', TokenVerifyView, { basename: 'token-verify' })
     .register('me', MeViewSet, { basename: 'me' });
   await app.register(router.plugin, { prefix: '/api' });
   await app.ready();
@@ -104,7 +106,13 @@ for (const [name, jwtOptions] of configurations) {
       assert.deepEqual(ok.json(), { username: 'ada' });
       const wrongType = await me(refresh);
       assert.equal(wrongType.statusCode, 401);
-      assert.deepEqual(wrongType.json(), { detail: 'Given token not valid for any token type' });
+      assert.deepEqual(wrongType.json(), {
+        detail: 'Given token not valid for any token type',
+        code: 'token_not_valid',
+        messages: [
+          { token_class: 'AccessToken', token_type: 'access', message: 'Token has wrong type' },
+        ],
+      });
       assert.equal(wrongType.headers['www-authenticate'], 'Bearer realm="api"');
     });
 
@@ -129,7 +137,7 @@ for (const [name, jwtOptions] of configurations) {
       assert.ok(rotated.access && rotated.refresh && rotated.refresh !== refresh);
       const replay = await post('/api/token/refresh/', { refresh });
       assert.equal(replay.statusCode, 401);
-      assert.deepEqual(replay.json(), { detail: 'Token is blacklisted' });
+      assert.deepEqual(replay.json(), { detail: 'Token is blacklisted', code: 'token_not_valid' });
       assert.equal(
         (await post('/api/token/refresh/', { refresh: rotated.refresh })).statusCode,
         200,
@@ -152,6 +160,57 @@ for (const [name, jwtOptions] of configurations) {
       assert.equal((await post('/api/token/blacklist/', { refresh })).statusCode, 401);
     });
 
+    it('answers as simplejwt: refresh and verify failures, a user gone inactive', async () => {
+      const { access, refresh } = await pair();
+      const invalid = { detail: 'Token is invalid or expired', code: 'token_not_valid' };
+      const bad = await post('/api/token/refresh/', { refresh: `${refresh}x` });
+      assert.equal(bad.statusCode, 401);
+      assert.deepEqual(bad.json(), invalid);
+      assert.equal(bad.headers['www-authenticate'], 'Bearer realm="api"');
+      const wrongType = await post('/api/token/refresh/', { refresh: access });
+      assert.deepEqual(wrongType.json(), {
+        detail: 'Token has wrong type',
+        code: 'token_not_valid',
+      });
+
+      for (const token of [access, refresh]) {
+        const ok = await post('/api/token/verify/', { token });
+        assert.equal(ok.statusCode, 200, ok.body);
+        assert.deepEqual(ok.json(), {});
+      }
+      const forged = await post('/api/token/verify/', { token: `${access.slice(0, -2)}AA` });
+      assert.equal(forged.statusCode, 401);
+      assert.deepEqual(forged.json(), invalid);
+      assert.equal((await post('/api/token/verify/', {})).statusCode, 400);
+      assert.equal((await post('/api/token/blacklist/', { refresh })).statusCode, 200);
+      assert.deepEqual((await post('/api/token/verify/', { token: refresh })).json(), {
+        detail: 'Token is blacklisted',
+        code: 'token_not_valid',
+      });
+
+      const twoWords = await app.inject({
+        url: '/api/me/',
+        headers: { authorization: `Bearer ${access} more` },
+      });
+      assert.equal(twoWords.statusCode, 401);
+      assert.deepEqual(twoWords.json(), {
+        detail: 'Authorization header must contain two space-delimited values',
+        code: 'bad_authorization_header',
+      });
+      await db.run(() =>
+        auth.User.objects.filter({ username: 'ada' }).update({ is_active: false }),
+      );
+      try {
+        const inactive = await me(access);
+        assert.equal(inactive.statusCode, 401);
+        assert.deepEqual(inactive.json(), { detail: 'User is inactive', code: 'user_inactive' });
+      } finally {
+        await db.run(() =>
+          auth.User.objects.filter({ username: 'ada' }).update({ is_active: true }),
+        );
+      }
+    });
+
     it('refuses forged tokens: alg none, HS/RS confusion, changed payload, expired', async () => {
       const { access } = await pair();
       const [header, payload, signature] = access.split('.') as [string, string, string];
@@ -172,7 +231,17 @@ for (const [name, jwtOptions] of configurations) {
       for (const token of forged) {
         const response = await me(token);
         assert.equal(response.statusCode, 401, token);
-        assert.deepEqual(response.json(), { detail: 'Given token not valid for any token type' });
+        assert.deepEqual(response.json(), {
+          detail: 'Given token not valid for any token type',
+          code: 'token_not_valid',
+          messages: [
+            {
+              token_class: 'AccessToken',
+              token_type: 'access',
+              message: 'Token is invalid or expired',
+            },
+          ],
+        });
       }
       const unsigned = await post('/api/token/refresh/', {
         refresh: `${b64({ alg: 'none' })}.${b64({ ...claims, token_type: 'refresh' })}.`,
@@ -209,6 +278,7 @@ for (const [name, jwtOptions] of configurations) {
       });
       assert.deepEqual(twoWords.json(), {
         detail: 'Authorization header must contain two space-delimited values',
+        code: 'bad_authorization_header',
       });
     });
   });

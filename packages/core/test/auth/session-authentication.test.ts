@@ -181,6 +181,91 @@ describe('session authentication', () => {
   });
 });
 
+describe('the strict Referer check over HTTPS (no Origin header)', () => {
+  let db: Database;
+  let app: FastifyInstance;
+  before(async () => {
+    db = Database.connect('sqlite::memory:');
+    await db.migrate(auth.models);
+    await db.run(() => auth.createUser({ username: 'ada', password: PASSWORD }));
+    // Behind a proxy that ends TLS: X-Forwarded-Proto makes the request HTTPS.
+    app = Fastify({ trustProxy: true });
+    await app.register(restFramework, { database: db, settings: { AUTH: auth } });
+    const router = new DefaultRouter()
+      .register('login', SessionLoginView, { basename: 'login' })
+      .register('notes', NotesViewSet, { basename: 'notes' });
+    await app.register(router.plugin, { prefix: '/api' });
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  it("refuses a missing, malformed, insecure or foreign Referer with Django's reasons", async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/login/',
+      headers: { host: 'localhost', 'x-forwarded-proto': 'https' },
+      payload: { username: 'ada', password: PASSWORD },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    const session = /sessionid=([^;]+)/.exec(String(login.headers['set-cookie']))?.[1];
+    const csrf = login.json().csrfToken as string;
+    const base = {
+      host: 'localhost',
+      'x-forwarded-proto': 'https',
+      cookie: `sessionid=${session}`,
+      'x-csrftoken': csrf,
+    };
+    const fail = (reason: string) => `CSRF Failed: Referer checking failed - ${reason}`;
+    const table: [Record<string, string>, number, string | null][] = [
+      [{}, 403, fail('no Referer.')],
+      [{ referer: 'not a url' }, 403, fail('Referer is malformed.')],
+      [{ referer: 'https://' }, 403, fail('Referer is malformed.')],
+      [
+        { referer: 'http://localhost/page' },
+        403,
+        fail('Referer is insecure while host is secure.'),
+      ],
+      [
+        { referer: 'https://evil.example/form' },
+        403,
+        fail('https://evil.example/form does not match any trusted origins.'),
+      ],
+      [
+        { referer: 'https://localhost.evil.example/' },
+        403,
+        fail('https://localhost.evil.example/ does not match any trusted origins.'),
+      ],
+      [{ referer: 'https://localhost/books/?page=2' }, 201, null],
+      [{ referer: 'https://LOCALHOST:443/' }, 201, null],
+      [{ referer: 'https://app.example.org/edit' }, 201, null],
+      // An Origin header is checked instead of the Referer, as Django does.
+      [{ origin: 'https://localhost' }, 201, null],
+    ];
+    for (const [headers, status, detail] of table) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/notes/',
+        headers: { ...base, ...headers },
+      });
+      assert.equal(response.statusCode, status, `${JSON.stringify(headers)}: ${response.body}`);
+      if (detail) assert.deepEqual(response.json(), { detail });
+    }
+    // Plain HTTP (development) has no Referer check: Django's is for HTTPS only.
+    const plain = await app.inject({
+      method: 'POST',
+      url: '/api/notes/',
+      headers: { ...base, 'x-forwarded-proto': 'http' },
+    });
+    assert.equal(plain.statusCode, 201, plain.body);
+    // Safe methods are never checked.
+    const read = await app.inject({ method: 'GET', url: '/api/notes/', headers: base });
+    assert.equal(read.statusCode, 200, read.body);
+  });
+});
+
 describe('the browsable API and a custom CSRF cookie', () => {
   it('names the cookie its script sends as X-CSRFToken', async () => {
     const custom = createAuth({ session: { csrfCookieName: 'xsrf' } });
