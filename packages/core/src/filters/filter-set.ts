@@ -86,6 +86,16 @@ const prepared = new WeakMap<typeof FilterSet, PreparedFilterSet>();
  * A filter set: declare it with {@link FilterSet.with}; a backend ({@link DjangoFilterBackend})
  * makes one per request: `new BookFilterSet(params, queryset)`, then {@link isValid},
  * {@link errors} and {@link qs}, as django-filter's.
+ *
+ * @example
+ * ```ts
+ * class BookFilterSet extends FilterSet.with({
+ *   model: Book,
+ *   fields: { price: ['gte', 'lte'], state: ['exact', 'in'] },
+ * }) {}
+ * const filterset = new BookFilterSet(new Map([['price__gte', '10']]), Book.objects.all());
+ * const books = filterset.isValid() ? await filterset.qs : filterset.errors; // errors: a 400's body
+ * ```
  */
 export class FilterSet {
   /** The declaration of this class (set by {@link FilterSet.with}). */
