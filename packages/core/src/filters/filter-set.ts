@@ -93,8 +93,9 @@ const prepared = new WeakMap<typeof FilterSet, PreparedFilterSet>();
  *   model: Book,
  *   fields: { price: ['gte', 'lte'], state: ['exact', 'in'] },
  * }) {}
- * const filterset = new BookFilterSet(new Map([['price__gte', '10']]), Book.objects.all());
- * const books = filterset.isValid() ? await filterset.qs : filterset.errors; // errors: a 400's body
+ * const filterset = new BookFilterSet(new Map([['price__gte', '10']]), Book.objects.using(db));
+ * if (filterset.isValid()) await (await filterset.qs).execute(); // the books at 10 or more
+ * else filterset.errors; // the 400's body, as { price__gte: ['Enter a number.'] } for 'ten'
  * ```
  */
 export class FilterSet {
