@@ -23,18 +23,21 @@
  * `KEEP_SNIPPETS=1` keeps the generated folder for a look after a failure.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import {
+  type CompileErrors,
+  fencedBlocks,
+  ROOT,
+  removeGenerated,
+  typeCheck,
+  UNCHECKED_TYPESCRIPT,
+} from './type-check-blocks.ts';
 
-const DOCS = join(import.meta.dirname, '..');
-const ROOT = join(DOCS, '..');
+const DOCS = join(ROOT, 'docs');
 const OUT = join(DOCS, '.snippets');
-const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Fences that hold TypeScript but would not be checked. */
-const UNCHECKED_TYPESCRIPT = new Set(['typescript', 'tsx', 'js', 'javascript', 'mjs', 'mts']);
 /** A first line naming the file a block is (`// examples/tasks/src/app.ts`). */
 const PATH_COMMENT = /^\/\/ ((?:[\w.-]+\/)*[\w.-]+\.ts)\s*$/;
 
@@ -66,24 +69,13 @@ function pages(dir: string): string[] {
 /** The fenced blocks of a Markdown page, with their language and line. */
 function blocks(file: string): Block[] {
   const page = relative(ROOT, file).split(sep).join('/');
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const found: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[i] as string);
-    if (!open) continue;
-    const [, indent = '', fence = '', lang = ''] = open;
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length; j++) {
-      const text = lines[j] as string;
-      if (text.trim().startsWith(fence) && text.trim().replace(/[`~]/g, '') === '') break;
-      body.push(text.startsWith(indent) ? text.slice(indent.length) : text.trimStart());
-    }
-    const path = PATH_COMMENT.exec(body[0] ?? '')?.[1];
-    found.push({ page, line: i + 1, lang: lang.toLowerCase(), code: body.join('\n'), path });
-    i = j;
-  }
-  return found;
+  return fencedBlocks(readFileSync(file, 'utf8').split('\n')).map(({ index, lang, code }) => ({
+    page,
+    line: index + 1,
+    lang,
+    code,
+    path: PATH_COMMENT.exec(code.split('\n')[0] ?? '')?.[1],
+  }));
 }
 
 /** A generated file and the block it came from. */
@@ -118,40 +110,6 @@ function layout(pageBlocks: readonly Block[], folder: string): Generated[] {
   return generated;
 }
 
-/** Compiler errors by generated file: `[line, message]`. */
-function compile(): Map<string, [number, string][]> {
-  const result = spawnSync(
-    process.execPath,
-    [TSC, '--noEmit', '--pretty', 'false', '-p', join(OUT, 'tsconfig.json')],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (result.error) throw result.error;
-  const output = `${result.stdout}${result.stderr}`;
-  const errors = new Map<string, [number, string][]>();
-  let last: [number, string][] | undefined;
-  let lastIndex = -1;
-  for (const text of output.split('\n')) {
-    const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(text);
-    if (match) {
-      const [, file = '', line = '0', column = '', code = '', message = ''] = match;
-      const key = join(ROOT, file);
-      last = errors.get(key) ?? [];
-      errors.set(key, last);
-      last.push([Number(line), `column ${column}: ${code} ${message}`]);
-      lastIndex = last.length - 1;
-    } else if (last && text.startsWith(' ') && lastIndex >= 0) {
-      const entry = last[lastIndex] as [number, string];
-      entry[1] += `\n    ${text.trim()}`;
-    } else {
-      last = undefined;
-    }
-  }
-  if (result.status !== 0 && errors.size === 0) {
-    throw new Error(`tsc failed without errors it could name:\n${output}`);
-  }
-  return errors;
-}
-
 const all = pages(DOCS).flatMap(blocks);
 const checked = all.filter((block) => block.lang === 'ts');
 
@@ -181,24 +139,14 @@ describe('docs: every ```ts block compiles', () => {
     );
     for (const generated of layout(pageBlocks, folder)) files.set(generated.file, generated);
   }
-  let errors = new Map<string, [number, string][]>();
+  let errors: CompileErrors = new Map();
 
   before(() => {
-    rmSync(OUT, { recursive: true, force: true });
-    for (const { file, block } of files.values()) {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${block.code}\n`);
-    }
-    writeFileSync(
-      join(OUT, 'tsconfig.json'),
-      `${JSON.stringify({ extends: '../../tsconfig.json', include: ['**/*.ts'] }, null, 2)}\n`,
-    );
-    errors = compile();
+    const texts = new Map([...files].map(([file, { block }]) => [file, `${block.code}\n`]));
+    errors = typeCheck(OUT, texts);
   });
 
-  after(() => {
-    if (!process.env.KEEP_SNIPPETS) rmSync(OUT, { recursive: true, force: true });
-  });
+  after(() => removeGenerated(OUT));
 
   for (const block of checked) {
     const name = `${block.page}:${block.line}${block.path ? ` (${block.path})` : ''}`;

@@ -32,7 +32,20 @@ export const EMPTY: unique symbol = Symbol('empty');
 /** The type of {@link EMPTY}. */
 export type Empty = typeof EMPTY;
 
-/** Thrown while validating to leave a field out of the validated data. */
+/**
+ * Thrown while validating to leave a field out of the validated data.
+ *
+ * @example
+ * ```ts
+ * class WriteOnceField extends CharField {
+ *   // Leaves the value out of an update instead of failing.
+ *   override runValidation(data: unknown, ctx: RunContext) {
+ *     if (ctx.instance) throw new SkipField();
+ *     return super.runValidation(data, ctx);
+ *   }
+ * }
+ * ```
+ */
 export class SkipField extends Error {
   override readonly name = 'SkipField';
 
@@ -189,6 +202,19 @@ function classMessages(ctor: Function): Readonly<Record<string, string>> {
 /**
  * The base field. `TValue` is the validated value, `TRepr` the representation; `O` keeps the
  * options' literal types so that `allowNull: true` shows up in inferred types.
+ *
+ * @example
+ * ```ts
+ * class HexColorField extends Field<string, string> {
+ *   override toInternalValue(data: unknown): string {
+ *     if (typeof data !== 'string' || !/^#[0-9a-f]{6}$/i.test(data)) this.fail('invalid');
+ *     return data.toLowerCase();
+ *   }
+ *   override toRepresentation(value: unknown): string {
+ *     return String(value);
+ *   }
+ * }
+ * ```
  */
 export abstract class Field<
   TValue = unknown,

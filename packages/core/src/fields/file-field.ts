@@ -26,6 +26,17 @@ export interface FileFieldOptions extends FieldOptions<UploadedFile> {
 }
 
 /**
+ * What a file field renders: its URL (or name), `null` when no file is stored, which only an
+ * optional field (`required: false`, a default) can leave.
+ */
+export type FileRepresentation<O> = O extends
+  | { readonly required: false }
+  | { readonly default: unknown }
+  | { readonly allowNull: true }
+  ? string | null
+  : string;
+
+/**
  * A file sent in a multipart body. Anything else (a text value, a JSON string, a part with an
  * empty file name) is "not a file"; a missing part is "No file was submitted.".
  * Renders the absolute URL of the stored file.
@@ -38,17 +49,6 @@ export interface FileFieldOptions extends FieldOptions<UploadedFile> {
  * const resume = new FileField();
  * ```
  */
-/**
- * What a file field renders: its URL (or name), `null` when no file is stored, which only an
- * optional field (`required: false`, a default) can leave.
- */
-export type FileRepresentation<O> = O extends
-  | { readonly required: false }
-  | { readonly default: unknown }
-  | { readonly allowNull: true }
-  ? string | null
-  : string;
-
 export class FileField<const O extends FileFieldOptions = FileFieldOptions> extends Field<
   UploadedFile,
   FileRepresentation<O>,

@@ -36,6 +36,11 @@ export interface PrimaryKeyRelatedFieldOptions extends FieldOptions<unknown> {
   readonly queryset?: QuerySet<any>;
 }
 
+/** The key type of the related model of a queryset option (`number` for the automatic `id`). */
+export type RelatedKey<O> = O extends { readonly queryset: QuerySet<infer M> }
+  ? PrimaryKey<M>
+  : number | string;
+
 /**
  * A relation as the related row's primary key: renders `user_id`, accepts a key and checks
  * that the row exists (its validated value is the related row).
@@ -45,11 +50,6 @@ export interface PrimaryKeyRelatedFieldOptions extends FieldOptions<unknown> {
  * const user = new PrimaryKeyRelatedField({ queryset: User.objects.all() });
  * ```
  */
-/** The key type of the related model of a queryset option (`number` for the automatic `id`). */
-export type RelatedKey<O> = O extends { readonly queryset: QuerySet<infer M> }
-  ? PrimaryKey<M>
-  : number | string;
-
 export class PrimaryKeyRelatedField<
   const O extends PrimaryKeyRelatedFieldOptions = PrimaryKeyRelatedFieldOptions,
 > extends Field<Record<string, unknown>, RelatedKey<O>, O> {

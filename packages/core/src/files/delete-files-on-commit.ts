@@ -15,6 +15,7 @@ import type { Storage } from './storage.ts';
  *
  * @example
  * ```ts
+ * const storage = new FileSystemStorage({ location: 'media', baseUrl: '/media/' });
  * await deleteFilesOnCommit(storage, ['resumes/old.pdf']);
  * ```
  */

@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * declare const upload: UploadedFile; // a file a request sent
  * const storage = new FileSystemStorage({ location: 'media', baseUrl: '/media/' });
  * const name = await storage.save('resumes/CV (final).pdf', upload); // 'resumes/CV_final_.pdf'
  * storage.url(name); // '/media/resumes/CV_final_.pdf'
@@ -27,7 +28,19 @@ export interface FileSystemStorageOptions {
   readonly baseUrl?: string;
 }
 
-/** A name that would leave the storage's folder, or a folder name that is not allowed. */
+/**
+ * A name that would leave the storage's folder, or a folder name that is not allowed.
+ *
+ * @example
+ * ```ts
+ * const storage = new FileSystemStorage({ location: 'media' });
+ * try {
+ *   storage.path('../secrets.txt');
+ * } catch (error) {
+ *   if (error instanceof SuspiciousFileOperation) console.warn(error.message); // outside media
+ * }
+ * ```
+ */
 export class SuspiciousFileOperation extends Error {
   override readonly name = 'SuspiciousFileOperation';
 }
@@ -110,6 +123,13 @@ function errno(error: unknown): string | undefined {
  * suffix, as Django does (`resume_CAsIHWw.txt`), so concurrent uploads of one name all keep
  * their file. Names are shortened to the caller's `maxLength` (code points) and to 255 UTF-8
  * bytes per file name, keeping the extension.
+ *
+ * @example
+ * ```ts
+ * const storage = new FileSystemStorage({ location: 'media', baseUrl: '/media/' });
+ * storage.url('resumes/cv.pdf'); // '/media/resumes/cv.pdf'
+ * storage.open('resumes/cv.pdf').pipe(process.stdout);
+ * ```
  */
 export class FileSystemStorage implements Storage {
   /** The absolute folder of the files. */

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * await app.register(restFramework, { database });
+ * await app.register(restFramework, { database: db });
  * await serveMedia(app); // GET/HEAD /media/<name> from the app's STORAGE
  * ```
  * @module

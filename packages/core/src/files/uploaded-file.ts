@@ -12,6 +12,12 @@ import { rm } from 'node:fs/promises';
  *
  * It is the subset of an upload that fields and storage need, on purpose independent of the
  * multipart library.
+ *
+ * @example
+ * ```ts
+ * const file = new UploadedFile('C:\\Users\\me\\cv.pdf', 'application/pdf', 1024, '/tmp/upload-1');
+ * file.basename; // 'cv.pdf'
+ * ```
  */
 export class UploadedFile {
   /** The client's file name, as sent (storage makes it safe before use). */
@@ -51,6 +57,13 @@ export class UploadedFile {
  * its field's `maxUploadSize`: none of its bytes were kept. It stands in the parsed data in
  * place of the file so that the field reports the size (and the other fields their own
  * errors, as DRF does); it is never a valid value.
+ *
+ * @example
+ * ```ts
+ * // What the multipart parser leaves in place of a part larger than its field's maxUploadSize:
+ * const refused = new OversizedUpload('cv.pdf', 'application/pdf', 6 * 1024 * 1024, false);
+ * refused.size; // the bytes read before the parser stopped
+ * ```
  */
 export class OversizedUpload {
   /** The client's file name, as sent. */

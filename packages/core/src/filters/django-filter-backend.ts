@@ -7,9 +7,9 @@
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   filterBackends = [DjangoFilterBackend];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [DjangoFilterBackend];
  *   filtersetFields = { price: ['gte', 'lte'], state: ['exact', 'in'], publication_date: ['year'] };
  * }
  * // GET /books/?price__gte=10&state__in=published,in_progress&publication_date__year=2021
@@ -72,7 +72,7 @@ const plans = new WeakMap<object, WeakMap<object, FilterParameters | null>>();
  * @example
  * ```ts
  * class AuthorViewSet extends ModelViewSet {
- *   filterBackends = [DjangoFilterBackend];
+ *   override filterBackends = [DjangoFilterBackend];
  *   filtersetFields = ['name', 'email'];
  *   filtersetStrict = true; // ?nope=1 is a 400
  * }

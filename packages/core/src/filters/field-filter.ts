@@ -19,7 +19,19 @@ import type { Lookup } from '../db/lookups.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 
-/** A client's value the filter cannot use; `message` is what the 400 says for its parameter. */
+/**
+ * A client's value the filter cannot use; `message` is what the 400 says for its parameter.
+ *
+ * @example
+ * ```ts
+ * class EvenFilter extends NumberFilter {
+ *   override parseOne(text: string) {
+ *     if (Number(text) % 2) throw new FilterValueError('Enter an even number.');
+ *     return Number(text);
+ *   }
+ * }
+ * ```
+ */
 export class FilterValueError extends Error {
   override readonly name = 'FilterValueError';
 }
@@ -186,12 +198,24 @@ function parseWholeNumber(text: string): number {
   throw new FilterValueError('Enter a number.');
 }
 
-/** Text, as it is (django-filter's `CharFilter`). */
+/**
+ * Text, as it is (django-filter's `CharFilter`).
+ *
+ * @example
+ * ```ts
+ * const title = new CharFilter({ lookupExpr: 'icontains' }); // ?title=dune
+ * ```
+ */
 export class CharFilter extends FieldFilter {}
 
 /**
  * A number (`NumberFilter`): a whole number for an integer column (`Enter a whole number.`),
  * else a decimal kept as text, so no digit is lost (`Enter a number.`).
+ *
+ * @example
+ * ```ts
+ * const minPrice = new NumberFilter({ fieldName: 'price', lookupExpr: 'gte' }); // ?min_price=9.99
+ * ```
  */
 export class NumberFilter extends FieldFilter {
   override parseOne(text: string, field: AnyModelField | undefined): unknown {
@@ -205,7 +229,14 @@ export class NumberFilter extends FieldFilter {
   }
 }
 
-/** `true`/`false` (also `1`/`0`, any case), as django-filter's `BooleanWidget`. */
+/**
+ * `true`/`false` (also `1`/`0`, any case), as django-filter's `BooleanWidget`.
+ *
+ * @example
+ * ```ts
+ * const inStock = new BooleanFilter({ method: 'filterInStock' }); // ?in_stock=true
+ * ```
+ */
 export class BooleanFilter extends FieldFilter {
   override parseOne(text: string): unknown {
     return parseBoolean(text);
@@ -220,7 +251,14 @@ export class BooleanFilter extends FieldFilter {
   }
 }
 
-/** A day as `YYYY-MM-DD` that the calendar has (`Enter a valid date.`). */
+/**
+ * A day as `YYYY-MM-DD` that the calendar has (`Enter a valid date.`).
+ *
+ * @example
+ * ```ts
+ * const since = new DateFilter({ fieldName: 'publication_date', lookupExpr: 'gte' }); // ?since=2024-01-31
+ * ```
+ */
 export class DateFilter extends FieldFilter {
   override parseOne(text: string): unknown {
     if (parseDateText(text) === undefined) throw new FilterValueError('Enter a valid date.');
@@ -232,7 +270,15 @@ export class DateFilter extends FieldFilter {
   }
 }
 
-/** An ISO 8601 date and time (`IsoDateTimeFilter`; `Enter a valid date/time.`). */
+/**
+ * An ISO 8601 date and time (`IsoDateTimeFilter`; `Enter a valid date/time.`).
+ *
+ * @example
+ * ```ts
+ * const joinedBefore = new DateTimeFilter({ fieldName: 'date_joined', lookupExpr: 'lt' });
+ * // ?joined_before=2024-01-31T12:00:00Z
+ * ```
+ */
 export class DateTimeFilter extends FieldFilter {
   override parseOne(text: string): unknown {
     if (parseDateTimeText(text) === undefined)
@@ -248,6 +294,16 @@ export class DateTimeFilter extends FieldFilter {
 /**
  * One of the choices (the filter's `choices`, else the model field's):
  * `Select a valid choice. sold is not one of the available choices.`
+ *
+ * @example
+ * ```ts
+ * const state = new ChoiceFilter({
+ *   choices: [
+ *     ['published', 'Published'],
+ *     ['in_progress', 'In progress'],
+ *   ],
+ * }); // ?state=published
+ * ```
  */
 export class ChoiceFilter extends FieldFilter {
   #choices(field: AnyModelField | undefined): readonly (readonly [string | number, string])[] {
@@ -279,6 +335,11 @@ export class ChoiceFilter extends FieldFilter {
 /**
  * A related row by its primary key (`ModelChoiceFilter`): a key of the wrong form is
  * `Select a valid choice. That choice is not one of the available choices.`
+ *
+ * @example
+ * ```ts
+ * const user = new ModelChoiceFilter({ fieldName: 'user' }); // ?user=3 on profiles
+ * ```
  */
 export class ModelChoiceFilter extends FieldFilter {
   override parseOne(text: string, field: AnyModelField | undefined): unknown {

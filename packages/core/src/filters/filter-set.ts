@@ -86,6 +86,17 @@ const prepared = new WeakMap<typeof FilterSet, PreparedFilterSet>();
  * A filter set: declare it with {@link FilterSet.with}; a backend ({@link DjangoFilterBackend})
  * makes one per request: `new BookFilterSet(params, queryset)`, then {@link isValid},
  * {@link errors} and {@link qs}, as django-filter's.
+ *
+ * @example
+ * ```ts
+ * class BookFilterSet extends FilterSet.with({
+ *   model: Book,
+ *   fields: { price: ['gte', 'lte'], state: ['exact', 'in'] },
+ * }) {}
+ * const filterset = new BookFilterSet(new Map([['price__gte', '10']]), Book.objects.using(db));
+ * if (filterset.isValid()) await (await filterset.qs).execute(); // the books at 10 or more
+ * else filterset.errors; // the 400's body, as { price__gte: ['Enter a number.'] } for 'ten'
+ * ```
  */
 export class FilterSet {
   /** The declaration of this class (set by {@link FilterSet.with}). */

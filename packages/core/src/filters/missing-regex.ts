@@ -11,7 +11,7 @@ import type { QuerySet } from '../db/query-set.ts';
  *
  * @example
  * ```ts
- * const vendor = missingRegex(view.queryset);
+ * const vendor = missingRegex(Book.objects.all());
  * if (vendor) throw new ImproperlyConfigured('REST_ERR_SEARCH_FIELDS', `${vendor} has no regular expressions`);
  * ```
  */

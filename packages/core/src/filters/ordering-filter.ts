@@ -7,9 +7,9 @@
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   filterBackends = [OrderingFilter];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [OrderingFilter];
  *   orderingFields = ['title', 'price', 'author__name'];
  *   ordering = ['id'];
  * }
@@ -103,7 +103,7 @@ export interface OrderingDescription extends Record<string, unknown> {
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   filterBackends = [OrderingFilter];
+ *   override filterBackends = [OrderingFilter];
  *   orderingFields = ['title', 'price'];
  *   ordering = ['id'];
  * }

@@ -9,9 +9,9 @@
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   filterBackends = [SearchFilter];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [SearchFilter];
  *   searchFields = ['title', '^isbn', '@description'];
  * }
  * // GET /books/?search=dune "first edition"

@@ -25,7 +25,8 @@ export interface AutodetectorOptions {
  *
  * @example
  * ```ts
- * const operations = detectChanges(graph.finalState, stateOfModels([Book]), {
+ * const graph = new MigrationGraph(await loadMigrations('migrations'));
+ * const operations = detectChanges(graph.finalState, ProjectState.fromModels([Book]), {
  *   renames: new Map([['Book.title', 'name']]),
  * });
  * ```
@@ -171,7 +172,8 @@ export function detectChanges(
  *
  * @example
  * ```ts
- * renameCandidates(graph.finalState, ProjectState.fromModels(models)); // Map { 'Book.title' => 'name' }
+ * const graph = new MigrationGraph(await loadMigrations('migrations'));
+ * renameCandidates(graph.finalState, ProjectState.fromModels([Book])); // Map { 'Book.title' => 'name' }
  * ```
  */
 export function renameCandidates(from: ProjectState, to: ProjectState): Map<string, string> {

@@ -181,6 +181,17 @@ export type FieldsOf<M> = M extends Model<infer F, any> ? F : never;
 /**
  * A model: its table, its fields (bound, in declaration order with `id` first), its computed
  * properties and its default ordering. Create models with {@link defineModel}.
+ *
+ * @example
+ * ```ts
+ * const Note = defineModel({
+ *   name: 'Note',
+ *   fields: { text: models.TextField(), created: models.DateTimeField({ autoNowAdd: true }) },
+ *   ordering: ['-created'],
+ * });
+ * Note.table; // 'note'
+ * const latest = await Note.objects.using(db).first();
+ * ```
  */
 export class Model<
   F extends DeclaredFields = DeclaredFields,

@@ -13,6 +13,15 @@ const frozenJson = new WeakMap<object, Buffer>();
  * by definition, and DRF sends none). No data renders as an empty body. Data made immutable
  * with `deepFreeze` (OPTIONS metadata, say) is stringified once and its bytes reused; data that
  * is only shallowly frozen (`Object.freeze`) is stringified every time, as a child may change.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override rendererClasses = [JSONRenderer]; // JSON only: no browsable API
+ * }
+ * ```
  */
 export class JSONRenderer extends BaseRenderer {
   readonly mediaType = 'application/json';

@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * await app.register(restFramework, { database });
+ * await app.register(restFramework, { database: db });
  * await app.register(router.plugin, { prefix: '/api' });
  * await app.register(openApi, { title: 'Bookstore', version: '1.0.0' });
  * // GET /schema/       → the document (application/json, or application/vnd.oai.openapi+json when asked)

@@ -79,7 +79,21 @@ const SUMMARIES: Readonly<Record<string, (one: string, many: string) => string>>
   destroy: (one) => `Delete a ${one}`,
 };
 
-/** See the module documentation. Override the `get*` methods to change one part. */
+/**
+ * See the module documentation. Override the `get*` methods to change one part.
+ *
+ * @example
+ * ```ts
+ * class TaggedSchemaGenerator extends SchemaGenerator {
+ *   override getOperationId(action: string, basename: string): string {
+ *     return `${basename}.${action}`; // 'book.list' instead of 'listBooks'
+ *   }
+ * }
+ * const document = new TaggedSchemaGenerator({ title: 'Bookstore', version: '1.0.0' }).getSchema(
+ *   app.restFramework,
+ * );
+ * ```
+ */
 export class SchemaGenerator {
   readonly options: SchemaGeneratorOptions;
 

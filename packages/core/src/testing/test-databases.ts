@@ -4,7 +4,8 @@
  *
  * @example
  * ```ts
- * import { describe, it, before, after } from 'node:test';
+ * import assert from 'node:assert/strict';
+ * import { after, before, describe, it } from 'node:test';
  * import { testDialects } from '@restframework/core/testing';
  *
  * for (const dialect of testDialects()) {
@@ -12,7 +13,9 @@
  *     let db: Database;
  *     before(async () => { db = await dialect.create(); await db.migrate([Book]); });
  *     after(() => dialect.drop(db));
- *     it('counts', async () => { ... });
+ *     it('counts', async () => {
+ *       assert.equal(await Book.objects.using(db).count(), 0);
+ *     });
  *   });
  * }
  * ```

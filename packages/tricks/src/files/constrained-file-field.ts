@@ -42,6 +42,15 @@ export interface ConstrainedFileFieldOptions extends FileFieldOptions {
  * `File size exceeds limit: <size>. Limit is <limit>.`, sizes written as humanize's
  * `naturalsize(gnu=True)` does (`5.0M`). An upload of exactly `maxUploadSize` bytes is
  * accepted. OPTIONS shows the limit as `max_upload_size`.
+ *
+ * @example
+ * ```ts
+ * class UploadSerializer extends ModelSerializer.with({
+ *   model: Upload,
+ *   fields: ['id', 'username', 'resume'],
+ *   declaredFields: { resume: new ConstrainedFileField({ maxUploadSize: 5 * 1024 * 1024 }) },
+ * }) {}
+ * ```
  */
 export class ConstrainedFileField<
   const O extends ConstrainedFileFieldOptions = ConstrainedFileFieldOptions,

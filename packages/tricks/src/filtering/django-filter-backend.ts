@@ -10,9 +10,9 @@
  * import { DjangoFilterBackend, OrderingFilter } from '@restframework/tricks';
  *
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   filterBackends = [DjangoFilterBackend, OrderingFilter];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [DjangoFilterBackend, OrderingFilter];
  *   filtersetFields = { price: ['gte', 'lte'], state: ['exact', 'in'] };
  *   orderingFields = { price: 'price', status: ['state', 'publication_date'] };
  * }
@@ -33,6 +33,17 @@ import { NestedProxyGroup } from '../nested-proxy/nested-proxy-field.ts';
  * Filters by django-filter's parameters, also under the nested proxy names of the model's
  * own fields (see the module). Only generated names (`price`, `price__gte`) get nested
  * names; a declared filter keeps the name it was declared with.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [DjangoFilterBackend];
+ *   filtersetFields = { price: ['gte', 'lte'] };
+ * }
+ * // GET /books/?stock_information__price__gte=10 as well as ?price__gte=10
+ * ```
  */
 export class DjangoFilterBackend extends CoreDjangoFilterBackend {
   override getFilterParameters(

@@ -63,6 +63,15 @@ const PROXY_OPTIONS: readonly string[] = [
  * (PATCH merges at every depth; PUT keeps groups and fields not sent unless required).
  * `"group": null` is "This field may not be null." unless the nested serializer has
  * `allowNull`, which sets every column of the group to NULL.
+ *
+ * @example
+ * ```ts
+ * class BookSerializer extends ModelSerializer.with({
+ *   model: Book,
+ *   fields: ['id', 'title', 'publishing_information', 'stock_information'],
+ * }) {}
+ * // {"id": 1, "title": "…", "publishing_information": {"publication_date": "…", "isbn": "…", "pages": 200}, …}
+ * ```
  */
 export class ModelSerializer<TValue = unknown, TRepr = unknown> extends CoreModelSerializer<
   TValue,
@@ -92,7 +101,17 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends CoreMode
   }
 }
 
-/** {@link ModelSerializer} with core's `url` field (`HyperlinkedModelSerializer`). */
+/**
+ * {@link ModelSerializer} with core's `url` field (`HyperlinkedModelSerializer`).
+ *
+ * @example
+ * ```ts
+ * class BookSerializer extends HyperlinkedModelSerializer.with({
+ *   model: Book,
+ *   fields: ['url', 'title', 'stock_information'],
+ * }) {}
+ * ```
+ */
 export class HyperlinkedModelSerializer<
   TValue = unknown,
   TRepr = unknown,

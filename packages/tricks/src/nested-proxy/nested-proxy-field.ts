@@ -42,6 +42,12 @@ export type NestedProxyMember = GroupMember;
  * A group of fields. Reading it from a row gives an object of its members, groups nested.
  * `members` lists, in order, field names and group names. `N`, the members as declared,
  * types the group's value and its serializers (see core's `GroupProperty`).
+ *
+ * @example
+ * ```ts
+ * const publishing = NestedProxyField('publication_date', 'isbn', 'pages');
+ * publishing.members; // ['publication_date', 'isbn', 'pages']
+ * ```
  */
 export class NestedProxyGroup<N extends NestedProxyMember = NestedProxyMember>
   implements GroupProperty<N>

@@ -10,9 +10,9 @@
  * import { OrderingFilter } from '@restframework/tricks';
  *
  * class ProfileViewSet extends ModelViewSet {
- *   queryset = Profile.objects.all();
- *   serializerClass = ProfileSerializer;
- *   filterBackends = [OrderingFilter];
+ *   override queryset = Profile.objects.all();
+ *   override serializerClass = ProfileSerializer;
+ *   override filterBackends = [OrderingFilter];
  *   orderingFields = {
  *     id: 'id',
  *     username: 'user__username',
@@ -113,9 +113,9 @@ const ERROR_CODE = 'REST_ERR_ORDERING_FIELDS';
  * }
  *
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   filterBackends = [SortParam];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override filterBackends = [SortParam];
  *   orderingFields = {
  *     title: 'title',
  *     status: ['state', 'publication_date'],

@@ -47,7 +47,7 @@ async function plugin(app: FastifyInstance): Promise<void> {
  *
  * @example
  * ```ts
- * await app.register(restFramework, { database });
+ * await app.register(restFramework, { database: db });
  * await app.register(browsableApi);
  * await app.register(router.plugin, { prefix: '/api' }); // a view set with rendererClasses: [JSONRenderer, BrowsableAPIRenderer]
  * ```

@@ -16,7 +16,7 @@
  * @example
  * ```ts
  * await app.register(restFramework, {
- *   database,
+ *   database: db,
  *   settings: { DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer] },
  * });
  * // A browser (Accept: text/html) now gets the page; clients asking for JSON get JSON.
@@ -81,7 +81,19 @@ function loadPageCode(): Promise<PageCode> {
 const viewNames = new WeakMap<Endpoint, string>();
 const templates = new WeakMap<Endpoint, RegExp>();
 
-/** See the module documentation. */
+/**
+ * See the module documentation.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override rendererClasses = [JSONRenderer, BrowsableAPIRenderer];
+ * }
+ * await app.register(browsableApi); // serves the page's script and styles
+ * ```
+ */
 export class BrowsableAPIRenderer extends BaseRenderer {
   readonly mediaType = 'text/html';
   readonly format = 'api';

@@ -37,6 +37,8 @@ const PAGE_PARAM_KEYS = ['pageQueryParam', 'offsetQueryParam', 'cursorQueryParam
  *
  * @example
  * ```ts
+ * declare const view: GenericAPIView; // the list view being rendered
+ * declare const request: Request;
  * filterControls(view, request);
  * // [{ param: 'ordering', title: 'Ordering', options: [...], current: '-title', keep: [['format', 'api']] }]
  * ```

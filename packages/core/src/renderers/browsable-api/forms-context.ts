@@ -53,8 +53,12 @@ export interface FormProbes {
  *
  * @example
  * ```ts
- * const spec = await formsContext(renderer, view, request, response);
- * spec.blocks.map((b) => b.title); // ['POST: create'] on a list
+ * declare const probes: FormProbes; // the renderer's
+ * declare const view: FormsView;
+ * declare const request: Request;
+ * declare const response: Response;
+ * const spec = await formsContext(probes, view, request, response, false);
+ * spec.blocks.map((block) => block.title); // ['POST: create'] on a list
  * ```
  */
 export async function formsContext(
