@@ -144,6 +144,7 @@ export {
   UnsupportedMediaType,
   ValidationError,
 } from './errors/api-exception.ts';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes.ts';
 export { ImproperlyConfigured } from './errors/improperly-configured.ts';
 export { BooleanField } from './fields/boolean-field.ts';
 export { CharField, type CharFieldOptions } from './fields/char-field.ts';
