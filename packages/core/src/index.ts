@@ -138,6 +138,7 @@ export {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  RequestHeaderFieldsTooLarge,
   RequestTimeout,
   ServiceUnavailable,
   Throttled,
@@ -453,6 +454,11 @@ export {
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
+export {
+  type ExceptionContext,
+  type ExceptionHandler,
+  exceptionHandler,
+} from './views/exception-handler.ts';
 export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
 export {
   CreateModelMixin,
