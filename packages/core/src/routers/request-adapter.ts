@@ -64,7 +64,8 @@ export function routeErrorHandler(
       : null;
     const context = {
       view,
-      request: null,
+      // Set when the error escaped a view that had started.
+      request: req.restRequest ?? null,
       raw: req,
       kwargs: (req.params ?? {}) as Record<string, string>,
     };

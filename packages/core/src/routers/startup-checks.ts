@@ -5,7 +5,6 @@
  * routes hyperlinked fields name.
  * @module
  */
-import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
@@ -70,11 +69,14 @@ function checkGenericView(
   if (!(view instanceof GenericAPIView)) return { serializerClasses: [] };
   const where = `${registration.viewset.name} (registered as "${registration.prefix}")`;
   const serializerClasses = new Set<SerializerClass>();
-  const querysets = new Set<QuerySet<any>>();
   const probe = view as GenericAPIView & { action?: string | undefined };
   // A view set with none of the routes' actions is still checked, without an action.
   const asked: readonly (string | undefined)[] = actions.length ? actions : [undefined];
-  // The serializers first: the default getQueryset() asks for one.
+  // The declared model first: serializers are prepared from it.
+  view.queryset?.model.check();
+  // Then the serializers, prepared (a broken declaration fails with its own message): the
+  // default getQueryset() asks for one.
+  if (view.serializerClass) serializerClasses.add(view.serializerClass);
   for (const action of asked) {
     probe.action = action;
     const found = ask(where, 'serializerClass', 'getSerializerClass', () =>
@@ -82,14 +84,14 @@ function checkGenericView(
     );
     if (found) serializerClasses.add(found);
   }
-  for (const action of asked) {
-    probe.action = action;
-    const found = view.queryset ?? ask(where, 'queryset', 'getQueryset', () => probe.getQueryset());
-    if (found) querysets.add(found);
+  for (const serializerClass of serializerClasses) serializerClass.prepare();
+  if (!view.queryset) {
+    for (const action of asked) {
+      probe.action = action;
+      ask(where, 'queryset', 'getQueryset', () => probe.getQueryset())?.model.check();
+    }
   }
   probe.action = undefined;
-  for (const queryset of querysets) queryset.model.check();
-  for (const serializerClass of serializerClasses) serializerClass.prepare();
   return { serializerClasses: [...serializerClasses] };
 }
 
