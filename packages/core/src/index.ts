@@ -154,12 +154,14 @@ export {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  RequestHeaderFieldsTooLarge,
   RequestTimeout,
   ServiceUnavailable,
   Throttled,
   UnsupportedMediaType,
   ValidationError,
 } from './errors/api-exception.ts';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes.ts';
 export { ImproperlyConfigured } from './errors/improperly-configured.ts';
 export { BooleanField } from './fields/boolean-field.ts';
 export { CharField, type CharFieldOptions } from './fields/char-field.ts';
@@ -476,6 +478,11 @@ export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promi
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
+export {
+  type ExceptionContext,
+  type ExceptionHandler,
+  exceptionHandler,
+} from './views/exception-handler.ts';
 export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
 export {
   CreateModelMixin,

@@ -1,7 +1,9 @@
 /**
  * The HTTP errors of the toolkit: one class per status, each with a default detail and a
- * stable code. Throw them from views, serializers, permissions and filters; the view turns
- * them into `{"detail": ...}` (or field errors for {@link ValidationError}) with the status.
+ * stable code. Throw them from views, serializers, permissions and filters; the exception
+ * handler (`EXCEPTION_HANDLER`) turns them into `{"detail": ...}` (or field errors for
+ * {@link ValidationError}) with the status. Their default details are the catalogue of the
+ * messages clients get.
  * Every class here has a row in `docs/errors.md`.
  *
  * @example
@@ -23,7 +25,11 @@ export class APIException extends Error {
   static readonly defaultDetail: string = 'A server error occurred.';
   static readonly defaultCode: string = 'error';
 
-  readonly statusCode: number;
+  /**
+   * Not read-only, as DRF's `status_code`: a view answers an authentication error 403 instead
+   * of 401 when it has no challenge to send (`WWW-Authenticate`).
+   */
+  statusCode: number;
   readonly detail: string | ErrorTree;
   readonly code: string;
   /** Extra response headers (`Allow`, `Retry-After`, ...). */
@@ -203,11 +209,24 @@ export class Throttled extends APIException {
   }
 }
 
+/** 431: the request's headers are larger than the server accepts (found by Node's HTTP parser). */
+export class RequestHeaderFieldsTooLarge extends APIException {
+  static override readonly statusCode = 431;
+  static override readonly defaultDetail = 'Request header fields are too large.';
+  static override readonly defaultCode = 'request_header_fields_too_large';
+}
+
 /** 503: the database (or another dependency) is unavailable right now. */
 export class ServiceUnavailable extends APIException {
   static override readonly statusCode = 503;
   static override readonly defaultDetail = 'Service temporarily unavailable, try again later.';
   static override readonly defaultCode = 'service_unavailable';
+
+  constructor(detail?: string, code?: string) {
+    super(detail, code);
+    // An outage is short, or meant to be: clients may retry after a second.
+    this.headers['Retry-After'] = '1';
+  }
 }
 
 /** Every HTTP error class, for the catalogue test and the docs. */
@@ -226,5 +245,6 @@ export const API_EXCEPTIONS = [
   PayloadTooLarge,
   UnsupportedMediaType,
   Throttled,
+  RequestHeaderFieldsTooLarge,
   ServiceUnavailable,
 ] as const;

@@ -2,11 +2,12 @@
  * The error thrown at start-up for a mistake in a developer's declarations.
  * @module
  */
+import type { ErrorCode } from './error-codes.ts';
 
 /**
  * A mistake in a model, serializer, view set or setting, found at definition or start-up.
  * The message names what is wrong and what to change; `code` is a stable `REST_ERR_*` code
- * documented in `docs/errors.md`.
+ * of {@link ErrorCode} (a misspelt one does not compile), documented in `docs/errors.md`.
  *
  * @example
  * ```ts
@@ -15,9 +16,9 @@
  */
 export class ImproperlyConfigured extends Error {
   override readonly name = 'ImproperlyConfigured';
-  readonly code: string;
+  readonly code: ErrorCode;
 
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.code = code;
   }

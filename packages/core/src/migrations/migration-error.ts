@@ -3,6 +3,7 @@
  * autodetector cannot write without help, an operation the database refused.
  * @module
  */
+import type { ErrorCode } from '../errors/error-codes.ts';
 
 /**
  * What went wrong while making or applying migrations. `code` is a stable `REST_ERR_*` code
@@ -15,9 +16,9 @@
  */
 export class MigrationError extends Error {
   override readonly name = 'MigrationError';
-  readonly code: string;
+  readonly code: ErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }

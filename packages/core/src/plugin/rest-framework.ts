@@ -17,22 +17,20 @@
  */
 
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { Database } from '../db/database.ts';
-import {
-  type APIException,
-  DisallowedHost,
-  MethodNotAllowed,
-  NotFound,
-  ParseError,
-  PayloadTooLarge,
-  UnsupportedMediaType,
-} from '../errors/api-exception.ts';
+import { DisallowedHost, MethodNotAllowed, NotFound } from '../errors/api-exception.ts';
+import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import { FileSystemStorage } from '../files/file-system-storage.ts';
 import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import type { Request } from '../http/request.ts';
-import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
 import { mountBrowsableApi } from '../renderers/browsable-api/browsable-api-plugin.ts';
 import type { Endpoint } from '../routers/endpoint.ts';
@@ -40,6 +38,8 @@ import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
 import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
+import type { ExceptionHandler } from '../views/exception-handler.ts';
+import { respondToException } from '../views/exception-response.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
 import { guardConnections } from './connection-guard.ts';
 
@@ -117,37 +117,34 @@ function useAbsoluteTarget(raw: FastifyRequest['raw']): boolean {
   return true;
 }
 
-/** Answers a CONNECT with 405 `{"detail": ...}` and the security headers. */
-function refuseConnect(_request: unknown, socket: Duplex): void {
-  socket.on('error', () => socket.destroy());
-  writeRawAnswer(socket, 405, new MethodNotAllowed('CONNECT').toJSON(), { Allow: '' });
+/**
+ * Answers a CONNECT with 405 (the exception handler's body) and the security headers, on the
+ * socket: Node hands it over before there is a request to answer.
+ */
+function connectRefuser(
+  handler: ExceptionHandler,
+  log: FastifyBaseLogger,
+): (request: unknown, socket: Duplex) => void {
+  return (_request, socket) => {
+    socket.on('error', () => socket.destroy());
+    const context = { view: null, request: null, raw: null, kwargs: {} };
+    const response = respondToException(new MethodNotAllowed('CONNECT'), context, handler, log);
+    writeRawAnswer(socket, response.status, response.data, { Allow: '', ...response.headers });
+  };
 }
 
-/** Maps Fastify's own request errors (body too large, bad length, ...) to API errors. */
-export function fastifyErrorToApi(error: FastifyError): APIException | null {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new PayloadTooLarge();
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      // A Content-Type Fastify cannot parse (`application/json, text/plain`, `;`): no parser
-      // takes it, as for any other type none takes. Its text is not echoed: it may be anything.
-      return new UnsupportedMediaType('', 'Unsupported media type in request.');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ParseError('The request body does not match its Content-Length.');
-    case 'FST_ERR_BAD_URL':
-      return new ParseError('The URL is not valid.');
-    case 'FST_ERR_ASYNC_CONSTRAINT':
-      return new NotFound();
-    default:
-      if (
-        typeof error.statusCode === 'number' &&
-        error.statusCode >= 400 &&
-        error.statusCode < 500
-      ) {
-        return new ParseError(error.message);
-      }
-      return null;
-  }
+/**
+ * Sends the exception handler's answer to an error raised before any view ran: a refused
+ * host, an unknown route, a body Fastify refused.
+ */
+function sendException(
+  exc: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  handler: ExceptionHandler,
+): FastifyReply | Promise<FastifyReply> {
+  const context = { view: null, request: null, raw: request, kwargs: {} };
+  return sendResponse(undefined, null, respondToException(exc, context, handler), reply);
 }
 
 async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Promise<void> {
@@ -182,6 +179,7 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   // every answer carries them, refusals of a host included; uploads' temporary files are
   // removed by the router when its view is done.
   const allowedHost = hostChecker(settings.ALLOWED_HOSTS);
+  const handler = settings.EXCEPTION_HANDLER;
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     for (let i = 0; i < SECURITY_HEADER_NAMES.length; i++) {
       reply.header(SECURITY_HEADER_NAMES[i] as string, SECURITY_HEADER_VALUES[i]);
@@ -194,13 +192,14 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     if (raw.url !== undefined && raw.url.charCodeAt(0) !== 47 && useAbsoluteTarget(raw)) {
       if (allowedHost(raw.headers.host)) return done();
     } else if (allowedHost(request.headers.host)) return done();
-    void sendResponse(undefined, null, new Response(new DisallowedHost().toJSON(), 400), reply);
+    void sendException(new DisallowedHost(), request, reply, handler);
   });
 
   // Node hands a CONNECT to 'connect' listeners and drops the socket when there is none: the
   // client got no answer at all. The toolkit serves no tunnels: 405, as for any other method
   // no route takes. An app that serves CONNECT itself (a listener of its own) keeps it.
-  if (app.server.listenerCount('connect') === 0) app.server.on('connect', refuseConnect);
+  if (app.server.listenerCount('connect') === 0)
+    app.server.on('connect', connectRefuser(handler, app.log));
   // Connections whose client does not read: a bound on how long an answer waits, and on how
   // many answers queue on one connection.
   const stopGuard = guardConnections(app.server, {
@@ -212,28 +211,15 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     done();
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    sendResponse(undefined, null, new Response(new NotFound().toJSON(), 404), reply),
+  app.setNotFoundHandler((request, reply) =>
+    sendException(new NotFound(), request, reply, handler),
   );
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const api = fastifyErrorToApi(error);
-    if (!api) {
-      request.log.error({ err: error }, 'unhandled error');
-      return sendResponse(
-        undefined,
-        null,
-        new Response({ detail: 'A server error occurred.' }, 500),
-        reply,
-      );
-    }
-    return sendResponse(
-      undefined,
-      null,
-      new Response(api.toJSON(), api.statusCode, { ...api.headers }),
-      reply,
-    );
-  });
+  // Fastify's own errors (a body too large, a Content-Length that lies) as the toolkit's; any
+  // other error is the handler's to handle, or the 500 path's.
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    sendException(fastifyErrorToApi(error) ?? error, request, reply, handler),
+  );
 }
 
 /** The toolkit's plugin (shared with the whole app, as `fastify-plugin` does). */

@@ -17,11 +17,16 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFound, ParseError, RequestTimeout } from '../errors/api-exception.ts';
+import {
+  ParseError,
+  RequestHeaderFieldsTooLarge,
+  RequestTimeout,
+} from '../errors/api-exception.ts';
+import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
-import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
-import { fastifyErrorToApi } from './rest-framework.ts';
+import { type ExceptionHandler, exceptionHandler } from '../views/exception-handler.ts';
+import { respondToException } from '../views/exception-response.ts';
 
 /** Options of {@link serverOptions}. */
 export interface ServerOptionsInput {
@@ -74,8 +79,9 @@ export function serverOptions(input: ServerOptionsInput = {}): ToolkitServerOpti
 }
 
 /**
- * Fastify's `clientErrorHandler` option, for requests the HTTP parser gives up on: writes a
- * 408, 431 or 400 JSON answer (`{"detail": ...}`) with the security headers and
+ * Fastify's `clientErrorHandler` option, for requests the HTTP parser gives up on: writes the
+ * exception handler's JSON answer to a 408, 431 or 400 (`{"detail": ...}` by default) with the
+ * security headers and
  * `Connection: close`, then closes the socket. Does nothing to a socket that is already
  * gone, and only closes one whose response has begun (a second response would corrupt it).
  */
@@ -90,41 +96,46 @@ export function clientErrorHandler(
     socket.destroy();
     return;
   }
-  let status: number;
-  let data: unknown;
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    // Not an APIException: no view can raise it, only Node's HTTP parser.
-    status = 431;
-    data = { detail: 'Request header fields are too large.' };
-  } else {
-    const exception =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new RequestTimeout() : new ParseError();
-    status = exception.statusCode;
-    data = exception.toJSON();
-  }
+  const exception =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new RequestHeaderFieldsTooLarge()
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new RequestTimeout()
+        : new ParseError();
   this?.log?.debug({ err: error }, 'client error');
-  writeRawAnswer(socket, status, data);
+  const context = { view: null, request: null, raw: null, kwargs: {} };
+  const response = respondToException(exception, context, handlerOf(this), this?.log);
+  writeRawAnswer(socket, response.status, response.data, response.headers);
 }
 
 /**
  * Fastify's `frameworkErrors` option, for what fails while Fastify picks a route: a URL with
  * a broken percent-escape is 400 `{"detail": "The URL is not valid."}`, a path parameter
- * longer than Fastify accepts is 404 (no row has such a key). Without it Fastify answers in
- * its own shape, without the security headers, echoing the path.
+ * longer than Fastify accepts is 404 (no row has such a key), each answered by the app's
+ * exception handler. Without it Fastify answers in its own shape, without the security
+ * headers, echoing the path.
  */
 export function frameworkErrors(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply | Promise<FastifyReply> {
-  const api =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new NotFound()
-      : (fastifyErrorToApi(error) ?? new ParseError());
-  return sendResponse(
-    undefined,
-    null,
-    new Response(api.toJSON(), api.statusCode, { ...SECURITY_HEADERS, Vary: 'Accept' }),
-    reply,
-  );
+  // Each error Fastify passes here is the request's doing (no route can be picked for it).
+  const api = fastifyErrorToApi(error) ?? new ParseError();
+  const context = { view: null, request: null, raw: request, kwargs: {} };
+  const response = respondToException(api, context, handlerOf(request.server));
+  // No hook ran for this request: the security headers are set here.
+  const headers = response.headers;
+  for (const name in SECURITY_HEADERS) headers[name] ??= SECURITY_HEADERS[name] as string;
+  headers.Vary ??= 'Accept';
+  return sendResponse(undefined, null, response, reply);
+}
+
+/**
+ * The app's exception handler: these options are made before the app, and the settings come
+ * with the restFramework plugin; until it is registered, the default handler.
+ */
+function handlerOf(app: FastifyInstance | undefined): ExceptionHandler {
+  if (!app?.hasDecorator('restFramework')) return exceptionHandler;
+  return app.restFramework.settings.EXCEPTION_HANDLER;
 }

@@ -21,6 +21,7 @@ import type { PermissionClass } from '../permissions/permissions.ts';
 import type { RendererClass } from '../renderers/renderer.ts';
 import type { ThrottleStore } from '../throttling/throttle-store.ts';
 import type { ThrottleClass } from '../throttling/throttles.ts';
+import type { ExceptionHandler } from '../views/exception-handler.ts';
 
 /** Every setting, with its default in {@link defaultSettings}. */
 export interface APISettings {
@@ -107,6 +108,23 @@ export interface APISettings {
    * file, as Django does.
    */
   readonly DELETE_ORPHANED_FILES: boolean;
+  /**
+   * The function that turns every error into the response a client gets (DRF's
+   * `EXCEPTION_HANDLER`): errors of views, bodies Fastify refused, unknown routes, URLs that do
+   * not parse. It answers a `Response`, or null for an error it does not handle (then 500,
+   * logged). Default {@link exceptionHandler}, which a replacement may call. A value that is not
+   * a synchronous function fails at start-up (`REST_ERR_SETTINGS`).
+   *
+   * @example
+   * ```ts
+   * EXCEPTION_HANDLER: (exc, context) => {
+   *   const response = exceptionHandler(exc, context);
+   *   if (response) response.data = { error: response.data };
+   *   return response;
+   * },
+   * ```
+   */
+  readonly EXCEPTION_HANDLER: ExceptionHandler;
 }
 
 /** User-provided settings: any subset. */

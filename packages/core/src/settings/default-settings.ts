@@ -11,6 +11,7 @@ import { MultiPartParser } from '../parsers/multi-part-parser.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
 import { parseRate } from '../throttling/parse-rate.ts';
+import { exceptionHandler } from '../views/exception-handler.ts';
 import type { APISettings, SettingsInput } from './api-settings.ts';
 
 const MiB = 1024 * 1024;
@@ -45,6 +46,7 @@ export const defaultSettings: APISettings = Object.freeze({
   STORAGE: null,
   FILE_UPLOAD_TEMP_DIR: null,
   DELETE_ORPHANED_FILES: true,
+  EXCEPTION_HANDLER: exceptionHandler,
 });
 
 /** The defaults with `input` on top; unknown names and wrong types fail at start-up. */
@@ -75,6 +77,7 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
     }
   }
   const settings = { ...defaultSettings, ...input } as APISettings;
+  checkExceptionHandler(settings.EXCEPTION_HANDLER);
   checkThrottleRates(settings.DEFAULT_THROTTLE_RATES);
   if (!settings.MEDIA_URL.startsWith('/') || !settings.MEDIA_URL.endsWith('/')) {
     throw new ImproperlyConfigured(
@@ -83,6 +86,35 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
     );
   }
   return Object.freeze(settings);
+}
+
+/**
+ * The exception handler is a synchronous function: a promise in its place would reach every
+ * error path as something that is not a response, and each error would become a 500.
+ */
+function checkExceptionHandler(handler: unknown): void {
+  if (typeof handler !== 'function') {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `EXCEPTION_HANDLER must be a function (exc, context) => Response | null, got ${describe(handler)}. ` +
+        'Pass the function itself, not its name or its result; leave the setting out for the default exceptionHandler.',
+    );
+  }
+  if (handler.constructor.name === 'AsyncFunction') {
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `EXCEPTION_HANDLER (${handler.name || 'anonymous'}) is async: it must answer a Response or null at once. ` +
+        'Remove `async`; do slow work (reporting the error elsewhere) without awaiting it.',
+    );
+  }
+}
+
+/** A value as a message may show it: its type, and its text when short. */
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return typeof value;
 }
 
 /** Every rate of DEFAULT_THROTTLE_RATES is null or parses (else the error names the scope). */

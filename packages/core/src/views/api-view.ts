@@ -21,24 +21,12 @@ import type {
 } from '../authentication/authentication.ts';
 import type { Database } from '../db/database.ts';
 import {
-  DatabaseUnavailableError,
-  DataError,
-  DoesNotExist,
-  IntegrityError,
-  InvalidLookupValueError,
-} from '../db/database-errors.ts';
-import { logUnavailable } from '../db/unavailable-log.ts';
-import {
-  APIException,
   AuthenticationFailed,
   MethodNotAllowed,
   NotAuthenticated,
-  NotFound,
   PermissionDenied,
-  ServiceUnavailable,
   Throttled,
   UnsupportedMediaType,
-  ValidationError,
 } from '../errors/api-exception.ts';
 import { DefaultContentNegotiation, requestMediaType } from '../http/content-negotiation.ts';
 import type { Request } from '../http/request.ts';
@@ -50,6 +38,12 @@ import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
 import { splitCamelCase } from '../utils/text.ts';
+import {
+  type ExceptionContext,
+  type ExceptionHandler,
+  exceptionHandler,
+} from './exception-handler.ts';
+import { respondToException } from './exception-response.ts';
 
 /** HTTP methods in the order DRF lists them in `Allow`. */
 export const HTTP_METHOD_NAMES = [
@@ -399,7 +393,7 @@ export class APIView {
    * Refuses the request, as DRF's `permission_denied`: when the view has authentication
    * schemes and none recognised the caller, "Authentication credentials were not provided."
    * (401 with `WWW-Authenticate`, or 403 when the first scheme names no challenge, see
-   * {@link handleException}); otherwise 403 with the permission's message.
+   * {@link APIView.handleException}); otherwise 403 with the permission's message.
    */
   permissionDenied(request: Request, message?: string): never {
     if (!request.user.isAuthenticated && this.getAuthenticators().length > 0)
@@ -490,44 +484,30 @@ export class APIView {
   }
 
   /**
-   * Turns an error into a response: API errors keep their status and body, a missing row is
-   * 404, an unavailable database 503, a stray integrity error or a value the database refused
-   * 400; anything else is logged
-   * and answered 500 without internals.
+   * Turns an error into a response with the app's exception handler (`EXCEPTION_HANDLER`, see
+   * {@link exceptionHandler}); an error it does not handle is logged and answered 500 without
+   * internals. First, as DRF does, an authentication error gets the challenge of the view's
+   * first authenticator (`WWW-Authenticate`), or becomes 403 when there is none: a 401 must
+   * carry one.
    */
   handleException(error: unknown): Response {
-    let exception: APIException;
-    if (error instanceof APIException) exception = error;
-    else if (error instanceof DoesNotExist) exception = new NotFound();
-    else if (error instanceof DatabaseUnavailableError) {
-      // Once per interval, not once per request: an outage fails every request alike.
-      logUnavailable(this.request?.raw.log, error);
-      exception = new ServiceUnavailable();
-    } else if (error instanceof InvalidLookupValueError)
-      // A query value the database refused (an invalid regular expression): the client's.
-      exception = new ValidationError({ detail: [error.message] });
-    else if (error instanceof IntegrityError)
-      exception = new ValidationError({
-        non_field_errors: ['The data conflicts with stored data.'],
-      });
-    else if (error instanceof DataError)
-      exception = new ValidationError({
-        non_field_errors: ['The data holds a value the database cannot store.'],
-      });
-    else {
-      this.request?.raw.log.error({ err: error }, 'unhandled error in view');
-      return new Response({ detail: 'A server error occurred.' }, 500, {}, true);
-    }
-    const headers: Record<string, string> = { ...exception.headers };
-    let status = exception.statusCode;
-    if (exception instanceof NotAuthenticated || exception instanceof AuthenticationFailed) {
-      // A 401 must carry a challenge; without one DRF answers 403 with the same body.
+    if (error instanceof NotAuthenticated || error instanceof AuthenticationFailed) {
       const header = this.request ? this.getAuthenticateHeader(this.request) : undefined;
-      if (header) headers['WWW-Authenticate'] = header;
-      else status = 403;
+      if (header) error.headers['WWW-Authenticate'] = header;
+      else error.statusCode = 403;
     }
-    if (exception instanceof ServiceUnavailable) headers['Retry-After'] ??= '1';
-    return new Response(exception.toJSON(), status, headers, true);
+    return respondToException(error, this.getExceptionHandlerContext(), this.getExceptionHandler());
+  }
+
+  /** The app's exception handler (DRF's `get_exception_handler`). */
+  getExceptionHandler(): ExceptionHandler {
+    return this.request?.settings.EXCEPTION_HANDLER ?? exceptionHandler;
+  }
+
+  /** What the exception handler is told of the error's whereabouts: this view and its request. */
+  getExceptionHandlerContext(): ExceptionContext {
+    const request = this.request ?? null;
+    return { view: this, request, raw: request?.raw ?? null, kwargs: this.kwargs };
   }
 
   /** Adds the view's headers (`Allow`, `Vary`) to a response. */

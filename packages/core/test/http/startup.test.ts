@@ -11,6 +11,7 @@ import {
   ModelViewSet,
   type QuerySet,
   restFramework,
+  type SerializerClass,
   type SettingsInput,
 } from '@restframework/core';
 import Fastify from 'fastify';
@@ -31,6 +32,48 @@ class OwnQuerysetViewSet extends ModelViewSet {
   override serializerClass = BookSerializer;
   override getQueryset(): QuerySet<any> {
     return Book.objects.filter({ pages__gte: 0 });
+  }
+}
+
+/** No `queryset`; its `getQueryset()` only calls super: no query set on any request either. */
+class SuperOnlyQuerysetViewSet extends ModelViewSet {
+  override serializerClass = BookSerializer;
+  override getQueryset(): QuerySet<any> {
+    return super.getQueryset();
+  }
+}
+
+/** No `queryset`; its `getQueryset()` needs the request: honoured per request. */
+class RequestQuerysetViewSet extends ModelViewSet {
+  override serializerClass = BookSerializer;
+  override getQueryset(): QuerySet<any> {
+    const least = Number(this.request.queryParam('min_pages') ?? 0);
+    return Book.objects.filter({ pages__gte: least });
+  }
+}
+
+/** A `queryset` and an override that only calls super: checked as the attribute, at once. */
+class SuperOnlyWithQuerysetViewSet extends ModelViewSet {
+  override queryset = Book.objects.all();
+  override serializerClass = BookSerializer;
+  override getQueryset(): QuerySet<any> {
+    return super.getQueryset();
+  }
+}
+
+/** No `serializerClass`; its `getSerializerClass()` answers one without a request. */
+class FixedSerializerViewSet extends ModelViewSet {
+  override queryset = Book.objects.all();
+  override getSerializerClass(): SerializerClass {
+    return BookSerializer;
+  }
+}
+
+/** No `serializerClass`; its `getSerializerClass()` reads the request's method. */
+class RequestSerializerViewSet extends ModelViewSet {
+  override queryset = Book.objects.all();
+  override getSerializerClass(): SerializerClass {
+    return this.request.method === 'GET' ? BookSerializer : BookSerializer;
   }
 }
 
@@ -187,6 +230,78 @@ describe('start-up errors', () => {
         'REST_ERR_SETTINGS',
         message,
       );
+    }
+  });
+
+  it('refuses at start-up a getQueryset() override that only calls super, without a queryset', async () => {
+    await failsWith(
+      () => start([['books', SuperOnlyQuerysetViewSet, { basename: 'book' }]]),
+      'REST_ERR_VIEW_CONFIG',
+      /^SuperOnlyQuerysetViewSet \(registered as "books"\) should either include a `queryset` attribute/,
+      /An override that calls super\.getQueryset\(\) needs the attribute too\./,
+    );
+  });
+
+  it('honours a getQueryset() override that needs the request, per request', async () => {
+    const app = await buildApp({
+      database: db,
+      viewsets: [
+        ['books', BookViewSet],
+        ['long', RequestQuerysetViewSet, { basename: 'long' }],
+      ],
+    });
+    try {
+      await Book.objects.using(db).create({
+        title: 'Long',
+        publication_date: '2020-01-01',
+        isbn: 'startup-long',
+        pages: 900,
+        price: '1.00',
+      });
+      const all = await request(app, { method: 'GET', url: '/api/long/' });
+      const long = await request(app, { method: 'GET', url: '/api/long/?min_pages=500' });
+      assert.equal(long.statusCode, 200, long.body);
+      const titles = (long.json() as { title: string }[]).map((book) => book.title);
+      assert.deepEqual(titles, ['Long']);
+      assert.ok((all.json() as unknown[]).length >= titles.length);
+    } finally {
+      await Book.objects.using(db).filter({ isbn: 'startup-long' }).delete();
+      await app.close();
+    }
+  });
+
+  it('takes the queryset of a view whose override only calls super, and serves it', async () => {
+    const app = await buildApp({
+      database: db,
+      viewsets: [['books', SuperOnlyWithQuerysetViewSet, { basename: 'book' }]],
+    });
+    try {
+      const response = await request(app, { method: 'GET', url: '/api/books/' });
+      assert.equal(response.statusCode, 200, response.body);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('checks at start-up the serializer a getSerializerClass() override answers without a request', async () => {
+    // Its url field links to book-detail; registered as "volume" nothing serves that route.
+    await failsWith(
+      () => start([['books', FixedSerializerViewSet, { basename: 'volume' }]]),
+      'REST_ERR_ROUTE_NAME',
+      /^FixedSerializerViewSet \(BookSerializer\)\.url links to the route "book-detail"/,
+    );
+  });
+
+  it('honours a getSerializerClass() override that needs the request, per request', async () => {
+    const app = await buildApp({
+      database: db,
+      viewsets: [['books', RequestSerializerViewSet, { basename: 'book' }]],
+    });
+    try {
+      const response = await request(app, { method: 'GET', url: '/api/books/' });
+      assert.equal(response.statusCode, 200, response.body);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * The adapter between Fastify and a view: a Fastify request becomes the toolkit's `Request`,
+ * runs the view's `dispatch`, and its `Response` is sent; what fails outside the view (a body
+ * Fastify refused, an error that escaped it) is answered by the app's exception handler.
+ * Everything here runs per request; what the router prepares once is in `default-router.ts`.
+ * @module
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PayloadTooLarge } from '../errors/api-exception.ts';
+import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
+import { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import { sendResponse } from '../http/send-response.ts';
+import type { RestFrameworkState } from '../plugin/rest-framework.ts';
+import type { APIView } from '../views/api-view.ts';
+import { respondToException } from '../views/exception-response.ts';
+import type { ViewSetClass } from './default-router.ts';
+
+/** What a route of a router carries in its Fastify `config`: its view and the view's extras. */
+export interface RouteConfig {
+  readonly viewset: ViewSetClass;
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The Fastify handler of one route: runs `viewset` with `extra` (its action map, suffix, ...).
+ *
+ * @example
+ * ```ts
+ * instance.route({ method: 'GET', url: '/', handler: viewRouteHandler(RootView, {}, state) });
+ * ```
+ */
+export function viewRouteHandler(
+  viewset: ViewSetClass,
+  extra: Readonly<Record<string, unknown>>,
+  state: RestFrameworkState,
+): (req: FastifyRequest, reply: FastifyReply) => void {
+  // Not async: a Fastify handler that answers through `reply` and returns nothing is not
+  // waited on, where an async one resolving to the reply (a thenable) cost a promise job
+  // per request.
+  return (req, reply) => {
+    try {
+      const done = handleRequest(req, reply, viewset, extra, state);
+      if (done) done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+    } catch (error) {
+      handlerFailed(req, reply, error);
+    }
+  };
+}
+
+/**
+ * The Fastify error handler of a router's routes: Fastify's own errors (a body too large, a
+ * `Content-Length` that lies) as the toolkit's, anything else as it is, answered by the app's
+ * exception handler with the route's `Allow` and `Vary`.
+ */
+export function routeErrorHandler(
+  state: RestFrameworkState,
+): (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => unknown {
+  return (error, req, reply) => {
+    const api = fastifyErrorToApi(error);
+    const config = req.routeOptions.config as Partial<RouteConfig>;
+    const view = config.viewset
+      ? makeView(config.viewset, config.extra ?? {}, state, req.method)
+      : null;
+    const context = {
+      view,
+      // Set when the error escaped a view that had started.
+      request: req.restRequest ?? null,
+      raw: req,
+      kwargs: (req.params ?? {}) as Record<string, string>,
+    };
+    const response = respondToException(api ?? error, context, state.settings.EXCEPTION_HANDLER);
+    const headers = response.headers;
+    headers.Vary ??= 'Accept';
+    if (view) headers.Allow ??= view.allowedMethods.join(', ');
+    // The body was not read to its end; do not wait for the rest of it.
+    if (api instanceof PayloadTooLarge) headers.Connection = 'close';
+    return sendResponse(undefined, view, response, reply);
+  };
+}
+
+/**
+ * Runs a view for one request and sends its response: at once when the view answered at
+ * once (a read that waited for nothing), else a promise of it being sent.
+ */
+function handleRequest(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  viewset: ViewSetClass,
+  extra: Readonly<Record<string, unknown>>,
+  state: RestFrameworkState,
+): void | Promise<void> {
+  const request = new Request(req, reply, state.settings, state.urls);
+  req.restRequest = request;
+  const view = makeView(viewset, extra, state, req.method);
+  const response = state.database.run(() =>
+    view.dispatch(request, req.params as Record<string, string>),
+  );
+  // A view that answered at once read no body, so it has no uploads to remove.
+  if (response instanceof Response && request.uploadedFiles.length === 0) {
+    const sent = sendResponse(request, view, response, reply, view.getRenderers());
+    return sent instanceof Promise ? sent.then(ignore) : undefined;
+  }
+  return sendWhenDone(request, view, response, reply);
+}
+
+async function sendWhenDone(
+  request: Request,
+  view: APIView,
+  pending: Response | Promise<Response>,
+  reply: FastifyReply,
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await pending;
+  } finally {
+    // Uploads' temporary files go when the view is done, whatever became of it (the client
+    // may be gone).
+    const files = request.uploadedFiles;
+    if (files.length) await Promise.all(files.map((file) => file.discard()));
+  }
+  // Not returned: the reply is a thenable, and resolving a promise with it costs a job.
+  const sent = sendResponse(request, view, response, reply, view.getRenderers());
+  if (sent instanceof Promise) await sent;
+}
+
+function ignore(): void {}
+
+/** What escaped a view (its errors are responses): Fastify's error handler, or the log. */
+function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  if (reply.sent) req.log.error({ err: error }, 'error after the response was sent');
+  else reply.send(error instanceof Error ? error : new Error(String(error)));
+}
+
+/** A view for one request: the app's database, the route's extras, the action of the method. */
+export function makeView(
+  viewset: ViewSetClass,
+  extra: Readonly<Record<string, unknown>>,
+  state: RestFrameworkState,
+  method: string,
+): APIView {
+  const view = new viewset() as APIView & Record<string, unknown>;
+  view.database = state.database;
+  Object.assign(view, extra);
+  const actionMap = extra.actionMap as Record<string, string> | undefined;
+  if (actionMap) {
+    const name = method.toLowerCase();
+    view.action =
+      actionMap[name] ??
+      (name === 'head' ? actionMap.get : name === 'options' ? 'metadata' : undefined);
+  }
+  return view;
+}

@@ -1,0 +1,52 @@
+/**
+ * The one place an error becomes a response: the app's exception handler is asked, and what it
+ * does not handle (or a handler that fails) is the one 500 path, logged once, with no details
+ * for the client.
+ * @module
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { APIException } from '../errors/api-exception.ts';
+import { Response } from '../http/response.ts';
+import {
+  type ExceptionContext,
+  type ExceptionHandler,
+  exceptionHandler,
+} from './exception-handler.ts';
+
+/**
+ * The response for `exc`: the handler's, or 500 `{"detail": "A server error occurred."}` when
+ * it answers null, throws, or answers something that is not a `Response` (a promise, say),
+ * each logged at error level on `log`.
+ *
+ * @example
+ * ```ts
+ * const response = respondToException(error, context, settings.EXCEPTION_HANDLER, request.log);
+ * ```
+ */
+export function respondToException(
+  exc: unknown,
+  context: ExceptionContext,
+  handler: ExceptionHandler = exceptionHandler,
+  log: Pick<FastifyBaseLogger, 'error'> | undefined = context.raw?.log,
+): Response {
+  let response: unknown;
+  try {
+    response = handler(exc, context);
+  } catch (failure) {
+    log?.error({ err: failure, cause: exc }, 'the exception handler failed');
+    return serverError();
+  }
+  if (response instanceof Response) return response;
+  if (response === null || response === undefined) log?.error({ err: exc }, 'unhandled error');
+  else
+    log?.error(
+      { err: exc },
+      'the exception handler answered something other than a Response or null',
+    );
+  return serverError();
+}
+
+/** The 500 every unhandled error gets: the catalogue's detail, nothing of the error itself. */
+function serverError(): Response {
+  return new Response({ detail: APIException.defaultDetail }, 500, {}, true);
+}
