@@ -27,10 +27,14 @@ export interface SelectPlan {
 }
 
 /**
- * Plans per model, then per dialect and related paths. Bounded by the declarations: a related
- * path is resolved (and refused unless it names declared relations) before its plan is kept.
+ * Plans per model, then per dialect and related paths. A related path is resolved (and
+ * refused unless it names declared relations) before its plan is kept, but the paths and
+ * their order can follow a client's choice (cursor pagination joins the relations of the
+ * ordering a client picks), and a self-referencing relation nests without end: so a model
+ * keeps at most {@link MAX_SELECT_PLANS}, the oldest going first.
  */
 const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
+const MAX_SELECT_PLANS = 256;
 
 /**
  * The select plan of `model`'s rows with the rows of `related` paths (`user`, `owner__user`)
@@ -51,6 +55,7 @@ export function selectPlan(model: AnyModel, db: Database, related: readonly stri
   const cached = byKey.get(key);
   if (cached) return cached;
   const plan = makeSelectPlan(model, db, related);
+  if (byKey.size >= MAX_SELECT_PLANS) byKey.delete(byKey.keys().next().value as string);
   byKey.set(key, plan);
   return plan;
 }
