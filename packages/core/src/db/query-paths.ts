@@ -138,3 +138,23 @@ export class JoinSet {
     };
   }
 }
+
+/** A resolved ordering term, as pagination needs it. */
+export interface OrderTerm {
+  /** The path as written, without `-` (`user__email`). */
+  readonly path: string;
+  readonly descending: boolean;
+  readonly column: ResolvedColumn;
+}
+
+/**
+ * Resolves ordering terms (`-user__email`) in `joins`, adding the joins they cross. Throws
+ * `ImproperlyConfigured` on a path that does not resolve.
+ */
+export function resolveOrdering(terms: readonly string[], joins: JoinSet): OrderTerm[] {
+  return terms.map((term) => {
+    const descending = term.startsWith('-');
+    const path = descending ? term.slice(1) : term;
+    return { path, descending, column: joins.resolve(path, `${joins.model.name} ordering`) };
+  });
+}

@@ -14,140 +14,37 @@
  * ```
  * @module
  */
-import {
-  type Compilable,
-  CompiledQuery,
-  type Expression,
-  type ExpressionBuilder,
-  expressionBuilder,
-  type OperationNodeSource,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-} from 'kysely';
+import { CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { type BoundWhere, bindWhere, EB } from './bound-where.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
-import type { ValueReader } from './dialect-adapter.ts';
-import { bindLookup, type Lookup, type LookupBinding, splitLookup } from './lookups.ts';
-import { JoinSet, type ResolvedColumn } from './query-paths.ts';
+import { boundLookup, findLookupPlan, keepLookupPlan, lookupKindKey } from './lookup-plan.ts';
 import {
-  type ColumnRead,
-  compileRowReader,
-  type RelatedRead,
-  type RowReader,
-} from './row-reader.ts';
+  compileSelect,
+  type Finish,
+  integer,
+  type PrepareOptions,
+  prepareSelect,
+  SELECT_OPTIONS,
+} from './prepared-select.ts';
+import { JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
 import {
-  type CompiledStatement,
-  cachedStatement,
-  compileStatement,
-  type Slot,
-} from './statement-cache.ts';
+  type Condition,
+  type ConditionBuilder,
+  type ConditionShape,
+  type Filter,
+  INITIAL_STATE,
+  type QueryState,
+} from './query-state.ts';
+import { readRows } from './row-reader.ts';
+import { type SelectPlan, selectPlan } from './select-plan.ts';
+import { type CompiledStatement, compileStatement, modelKey } from './statement-cache.ts';
 
-/** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
-export type Filter = Readonly<Record<string, unknown>>;
-
-/** A resolved ordering term, as pagination needs it. */
-export interface OrderTerm {
-  /** The path as written, without `-` (`user__email`). */
-  readonly path: string;
-  readonly descending: boolean;
-  readonly column: ResolvedColumn;
-}
-
-/** Resolves paths while a custom condition is built (see {@link QuerySet.where}). */
-export type ColumnRef = (path: string) => Expression<any>;
-
-/**
- * Builds a custom condition (see {@link QuerySet.where}). `values` stand for the parameters
- * given with the condition's shape, in their order; use them, not the parameters themselves.
- */
-export type ConditionBuilder = (
-  eb: ExpressionBuilder<any, any>,
-  ref: ColumnRef,
-  values: readonly unknown[],
-) => Expression<SqlBool>;
-
-/**
- * The shape of a custom condition, which lets its SQL be compiled once: `key` must tell apart
- * every SQL the builder can make (it may use nothing else to decide what it builds), and
- * `parameters` are the values, which the builder reads from its `values` argument.
- */
-export interface ConditionShape {
-  readonly key: string;
-  readonly parameters: readonly unknown[];
-}
-
-type Condition =
-  | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
-  | { readonly kind: 'any'; readonly filters: readonly Filter[] }
-  | {
-      readonly kind: 'custom';
-      readonly build: ConditionBuilder;
-      readonly shape: ConditionShape | undefined;
-    };
-
-interface State {
-  readonly conditions: readonly Condition[];
-  /** null: the model's default ordering. */
-  readonly order: readonly string[] | null;
-  readonly limit: number | null;
-  readonly offset: number;
-  readonly related: readonly string[];
-  readonly db: Database | null;
-}
-
-const INITIAL: State = {
-  conditions: [],
-  order: null,
-  limit: null,
-  offset: 0,
-  related: [],
-  db: null,
-};
-
-/** What a query needs besides its state: ordering, paging, related rows, extra parameters. */
-interface PrepareOptions {
-  readonly ordered: boolean;
-  readonly paged?: boolean;
-  readonly related?: boolean;
-  /** Parameters the finishing step adds (`LIMIT 1` of exists()), after the query's own. */
-  readonly extra?: readonly unknown[];
-}
-
-interface SelectPlan {
-  readonly columns: readonly string[];
-  /** The select list as Kysely nodes, parsed once (Kysely would parse the strings per query). */
-  readonly selections: readonly OperationNodeSource[];
-  readonly read: (raw: Record<string, unknown>) => Record<string, unknown>;
-  /** Adds the select list to a query (made once, not per query). */
-  readonly select: (query: SelectQueryBuilder<any, any, any>) => Compilable<any>;
-}
-
-/** What a SELECT of rows needs: the ordering, the paging and the related rows. */
-const SELECT_OPTIONS: PrepareOptions = { ordered: true, paged: true, related: true };
-
-// Built once per model, dialect and related paths: the column list and the row reader.
-const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
-
-/**
- * A model's part of a statement's cache key: its table and a number of its own. Two models of
- * one table (a migration's historical model and today's, in one process) have different
- * columns, so they must not share compiled SQL.
- */
-const modelKeys = new WeakMap<AnyModel, string>();
-let modelCount = 0;
-function modelKey(model: AnyModel): string {
-  let key = modelKeys.get(model);
-  if (key === undefined) modelKeys.set(model, (key = `${model.table}#${++modelCount}`));
-  return key;
-}
-
-// Kysely's expression builder holds no state; making one per query (it creates dozens of
-// closures) was 5 % of the CPU time of a detail request.
-const EB = expressionBuilder<any, any>();
+export type { OrderTerm } from './query-paths.ts';
+export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
 
 /**
  * A query over one model. Every method returns a new query set; nothing runs until
@@ -155,9 +52,9 @@ const EB = expressionBuilder<any, any>();
  */
 export class QuerySet<M extends AnyModel = AnyModel> {
   readonly model: M;
-  readonly #state: State;
+  readonly #state: QueryState;
 
-  constructor(model: M, state: State = INITIAL) {
+  constructor(model: M, state: QueryState = INITIAL_STATE) {
     this.model = model;
     this.#state = state;
   }
@@ -256,11 +153,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     terms: readonly string[] = this.ordering,
     joins = new JoinSet(this.model),
   ): OrderTerm[] {
-    return terms.map((term) => {
-      const descending = term.startsWith('-');
-      const path = descending ? term.slice(1) : term;
-      return { path, descending, column: joins.resolve(path, `${this.model.name} ordering`) };
-    });
+    return resolveOrdering(terms, joins);
   }
 
   /**
@@ -320,7 +213,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** The compiled SELECT (SQL text and parameters), for tests and EXPLAIN. */
   compile(): { sql: string; parameters: readonly unknown[] } {
     const db = this.db;
-    return this.#selectStatement(db, selectPlan(this.model, db, this.#state.related));
+    const plan = selectPlan(this.model, db, this.#state.related);
+    return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
   /** The query plan of the SELECT. */
@@ -332,11 +226,11 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   async execute(): Promise<Row<M>[]> {
     const db = this.db;
     const plan = selectPlan(this.model, db, this.#state.related);
-    const statement = this.#selectStatement(db, plan);
+    const statement = this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
-    return readRows(plan, raw) as Row<M>[];
+    return readRows(plan.read, raw) as Row<M>[];
   }
 
   /**
@@ -345,9 +239,10 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * synchronously (SQLite, its connection idle), else a promise of them (see
    * `Database.queryNow`).
    *
-   * The SQL is found once per query set state, filter keys and database: later lookups of the
-   * same kind (the next request's `pk`) only bind their values, instead of resolving the
-   * filter's paths and keying the query's shape again.
+   * The lookup is planned once per shape (see `lookup-plan.ts`): the database, the model,
+   * the related paths, the paging, the shape of this query set's conditions, the filter's keys
+   * and `limit`. A later lookup of that shape — the next request's `pk`, even through a new
+   * query set from a view's `getQueryset()` — only binds its values.
    *
    * @example
    * ```ts
@@ -357,75 +252,53 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
     const db = this.db;
+    const state = this.#state;
     const keys = Object.keys(filter);
-    const planKey = keys.length === 1 ? (keys[0] as string) : keys.join(',');
-    const plan = lookupPlans.get(this.model)?.get(this.#state)?.get(planKey);
-    if (plan !== undefined && plan.db === db && plan.limit === limit) {
-      const statement = boundLookup(plan, filter);
+    const kind = lookupKindKey(keys);
+    // The query set's own conditions are bound on every lookup: their values are this
+    // request's (a view filtering by the request's user), and their shape is part of the plan's.
+    let base: BoundWhere | null = null;
+    if (state.conditions.length !== 0) {
+      base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
+      // A custom condition without a shape compiles each time: nothing to plan.
+      if (!base.cacheable) return this.#lookupAndPlan(db, filter, keys, kind, limit, null);
+    }
+    const baseShape = base === null ? '' : base.shape;
+    const baseCount = base === null ? 0 : base.parameters.length;
+    const plan = findLookupPlan(db, this.model, state, baseShape, keys, kind, limit);
+    if (plan !== undefined) {
+      const statement = boundLookup(db, plan, filter, base === null ? [] : base.parameters);
       if (statement) return this.#rows(db, plan.select, statement);
     }
-    return this.#lookupAndPlan(db, filter, keys, planKey, limit);
+    return this.#lookupAndPlan(db, filter, keys, kind, limit, {
+      shape: baseShape,
+      count: baseCount,
+    });
   }
 
-  /** A lookup the general way; its plan is kept when its shape allows one. */
+  /**
+   * A lookup the general way; its plan is kept when its shape allows one (`base`: the shape
+   * and number of parameters of this query set's conditions, null when they allow none).
+   */
   #lookupAndPlan(
     db: Database,
     filter: Filter,
     keys: readonly string[],
-    planKey: string,
+    kind: string,
     limit: number,
+    base: { readonly shape: string; readonly count: number } | null,
   ): Row<M>[] | Promise<Row<M>[]> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
     const select = selectPlan(this.model, db, this.#state.related);
-    const prepared = query.#prepare(db, 'select', SELECT_OPTIONS);
-    const statement = query.#compiled(db, prepared, select.select);
-    const plan = prepared.key === null ? undefined : this.#planLookup(db, filter, keys, prepared);
-    if (plan) {
-      let byState = lookupPlans.get(this.model);
-      if (!byState) lookupPlans.set(this.model, (byState = new WeakMap()));
-      let byKeys = byState.get(this.#state);
-      if (!byKeys) byState.set(this.#state, (byKeys = new Map()));
-      // A caller can vary the keys of its filters: keep a bounded number of kinds per state.
-      if (byKeys.size >= MAX_LOOKUP_PLANS) byKeys.clear();
-      byKeys.set(planKey, { ...plan, db, limit, select });
+    const prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
+    const statement = compileSelect(db, prepared, select.select);
+    if (base !== null) {
+      const state = this.#state;
+      keepLookupPlan(db, this.model, state, base, filter, keys, kind, limit, prepared, select);
     }
     return this.#rows(db, select, statement);
-  }
-
-  /**
-   * What a lookup of this state by `filter`'s keys keeps (see {@link LookupPlan}), or
-   * undefined when its SQL could change with more than the filter's values: a custom
-   * condition compiled each time, or a key across a relation (its join is part of the SQL).
-   */
-  #planLookup(
-    db: Database,
-    filter: Filter,
-    keys: readonly string[],
-    prepared: PreparedSelect,
-  ): Omit<LookupPlan, 'db' | 'limit' | 'select'> | undefined {
-    const where = `${this.model.name}.filter()`;
-    const joins = new JoinSet(this.model);
-    const base = bindWhere(this.model, this.#state.conditions, db, joins);
-    if (!base.cacheable) return undefined;
-    const entries: LookupEntry[] = [];
-    let count = 0;
-    for (const key of keys) {
-      const { column, lookup } = splitLookup(joins, key, where);
-      if (!column.local) return undefined;
-      const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
-      entries.push({ key, column, lookup, shape: binding.shape });
-      count += binding.parameters.length;
-    }
-    return {
-      entries,
-      before: base.parameters,
-      // The paging parameters, on dialects that bind LIMIT and OFFSET: after the conditions'.
-      after: prepared.parameters.slice(base.parameters.length + count),
-      key: prepared.key as string,
-      where,
-    };
   }
 
   /** Runs a statement and reads its rows: at once when the driver answered at once. */
@@ -435,8 +308,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     statement: CompiledStatement,
   ): Row<M>[] | Promise<Row<M>[]> {
     const raw = this.#query(db, statement);
-    if (Array.isArray(raw)) return readRows(plan, raw) as Row<M>[];
-    return raw.then((rows) => readRows(plan, rows) as Row<M>[]);
+    if (Array.isArray(raw)) return readRows(plan.read, raw) as Row<M>[];
+    return raw.then((rows) => readRows(plan.read, rows) as Row<M>[]);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Row<M>> {
@@ -612,11 +485,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * current transaction, if any, right after the write (see `DialectAdapter.returning`).
    */
   async #readBack(db: Database, pk: unknown): Promise<Row<M>> {
-    // One query set per database and model, so that its lookup is planned once.
-    let byModel = readBackSets.get(db);
-    if (!byModel) readBackSets.set(db, (byModel = new WeakMap()));
-    let query = byModel.get(this.model);
-    if (!query) byModel.set(this.model, (query = new QuerySet(this.model).using(db).orderBy()));
+    // Its lookup is planned once per model and database (plans are keyed by shape).
+    const query = new QuerySet(this.model, INITIAL_STATE).using(db);
     let rows = query.lookup({ pk }, 1) as Row<M>[] | Promise<Row<M>[]>;
     if (!Array.isArray(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
@@ -681,7 +551,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const { conditions, limit, offset } = this.#state;
     if (conditions.length === 0 && limit === null && offset === 0) return eb.lit(true);
     const paged = limit !== null || offset !== 0;
-    const prepared = this.#prepare(db, 'keys', { ordered: paged, paged });
+    const prepared = prepareSelect(this.model, this.#state, db, 'keys', { ordered: paged, paged });
     const keys = prepared.build((i) => prepared.parameters[i]).select(this.#pkRef);
     return eb(eb.ref(this.model.pk.column), 'in', db.adapter.keysForWrite(db.executor, keys));
   }
@@ -708,425 +578,19 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return rows ?? this.#run(db, () => db.query(statement.sql, statement.parameters));
   }
 
-  #selectStatement(db: Database, plan: SelectPlan): CompiledStatement {
-    return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
-  }
-
   /**
-   * The SQL of this query and its parameters, compiled once per shape: what it selects
-   * (`kind`), its joins, the shape of its conditions (see `LookupBinding`), its ordering and
-   * whether it is paged. Values only ever travel as parameters. A query with a custom
-   * `where()` is compiled every time (its SQL is the caller's to decide).
+   * The SQL of this query and its parameters (see `prepareSelect`), `finish` completing it:
+   * compiled once per shape. A query with a custom `where()` without a shape is compiled
+   * every time (its SQL is the caller's to decide).
    */
   #statement(
     db: Database,
     kind: string,
     options: PrepareOptions,
-    finish: (query: SelectQueryBuilder<any, any, any>, slot: Slot) => Compilable<any>,
+    finish: Finish,
   ): CompiledStatement {
-    return this.#compiled(db, this.#prepare(db, kind, options), finish);
+    return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
   }
-
-  /** The SQL and parameters of a prepared query, compiled once per shape (see `#statement`). */
-  #compiled(
-    db: Database,
-    prepared: PreparedSelect,
-    finish: (query: SelectQueryBuilder<any, any, any>, slot: Slot) => Compilable<any>,
-  ): CompiledStatement {
-    if (prepared.key !== null) {
-      // A known shape needs no builder: no closure is made on the way of most queries.
-      const known = cachedStatement(db, prepared.key, prepared.parameters);
-      if (known) return known;
-    }
-    const build = (slot: Slot) =>
-      finish(prepared.build(slot), (i) => slot(prepared.extraStart + i));
-    if (prepared.key === null) return build((i) => prepared.parameters[i]).compile();
-    return compileStatement(db, prepared.key, prepared.parameters, build);
-  }
-
-  /**
-   * FROM, JOIN, WHERE, ORDER BY and LIMIT, bound: the parameters, the key of their shape
-   * (null when a custom `where()` makes it unknowable), and a builder that puts whatever
-   * `slot(i)` gives in the place of parameter `i`. Conditions and ordering are resolved first,
-   * so that the joins they need are known when FROM is built.
-   */
-  #prepare(db: Database, kind: string, options: PrepareOptions): PreparedSelect {
-    const joins = new JoinSet(this.model);
-    if (options.related) {
-      for (const path of this.#state.related)
-        joins.join(path, `${this.model.name}.selectRelated()`);
-    }
-    const where = bindWhere(this.model, this.#state.conditions, db, joins);
-    const order = options.ordered ? this.resolveOrdering(this.ordering, joins) : NO_ORDER;
-    // Loops and concatenation below rather than spreads and joins: this runs for every query.
-    // The parameters of the conditions are this query's own: the paging ones go after them.
-    const parameters = where.parameters;
-    const { limit, offset } = this.#state;
-    const paged = options.paged === true;
-    // SQLite and MySQL need a LIMIT before an OFFSET (see `DialectAdapter.offsetOnlyLimit`).
-    const offsetOnlyLimit = db.adapter.offsetOnlyLimit;
-    const limitValue =
-      paged && (limit !== null || (offset !== 0 && offsetOnlyLimit !== null))
-        ? (limit ?? offsetOnlyLimit)
-        : null;
-    const offsetValue = paged && offset !== 0 ? offset : null;
-    const inline = db.adapter.inlineLimits;
-    const limitSlot = limitValue !== null && !inline ? parameters.push(limitValue) - 1 : -1;
-    const offsetSlot = offsetValue !== null && !inline ? parameters.push(offsetValue) - 1 : -1;
-    const extraStart = parameters.length;
-    const extra = options.extra;
-    if (extra) for (let i = 0; i < extra.length; i++) parameters.push(extra[i]);
-    let key: string | null = null;
-    if (where.cacheable) {
-      const related = this.#state.related;
-      let orderKey = '';
-      for (let i = 0; i < order.length; i++) {
-        const term = order[i] as OrderTerm;
-        orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
-      }
-      key =
-        `${kind}|${modelKey(this.model)}|${options.related && related.length ? related.join(',') : ''}|${orderKey}|` +
-        // Inlined limits are part of the SQL, so of its shape.
-        (inline
-          ? `${limitValue}:${offsetValue}`
-          : `${limitValue !== null}${offsetValue !== null}`) +
-        `|${where.shape}`;
-    }
-    return new PreparedSelect(
-      db,
-      this.model,
-      joins,
-      where,
-      order,
-      { limitValue, offsetValue, limitSlot, offsetSlot, inline },
-      key,
-      parameters,
-      extraStart,
-    );
-  }
-}
-
-const NO_ORDER: readonly OrderTerm[] = Object.freeze([]);
-
-/** One key of a planned lookup: its column and lookup, resolved, and the shape it binds to. */
-interface LookupEntry {
-  readonly key: string;
-  readonly column: ResolvedColumn;
-  readonly lookup: Lookup;
-  readonly shape: string;
-}
-
-/**
- * A lookup of one query set state by one set of filter keys (see `QuerySet.lookup`): the
- * parameters that do not change (the state's own conditions before the filter's, paging
- * after), the key of the statement's shape, and how to read its rows. Valid while the values
- * bind to the shapes they had: a value that binds otherwise (null, out of range) goes the
- * general way.
- */
-interface LookupPlan {
-  readonly db: Database;
-  readonly limit: number;
-  readonly entries: readonly LookupEntry[];
-  readonly before: readonly unknown[];
-  readonly after: readonly unknown[];
-  readonly key: string;
-  readonly select: SelectPlan;
-  /** Where the conditions come from, for error messages (`Book.filter()`). */
-  readonly where: string;
-}
-
-/** The query sets that read a written row back where there is no RETURNING (see `#readBack`). */
-const readBackSets = new WeakMap<Database, WeakMap<AnyModel, QuerySet<any>>>();
-
-/** Lookup plans per model, then per state (shared by `all()` copies), then per filter keys. */
-const lookupPlans = new WeakMap<AnyModel, WeakMap<State, Map<string, LookupPlan>>>();
-const MAX_LOOKUP_PLANS = 64;
-
-/** The statement of a planned lookup with `filter`'s values, or undefined (see LookupPlan). */
-function boundLookup(plan: LookupPlan, filter: Filter): CompiledStatement | undefined {
-  const parameters = plan.before.slice();
-  const { entries } = plan;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as LookupEntry;
-    const binding = bindLookup(
-      plan.db.adapter,
-      entry.column,
-      entry.lookup,
-      filter[entry.key],
-      plan.where,
-    );
-    if (binding.shape !== entry.shape) return undefined;
-    const values = binding.parameters;
-    for (let v = 0; v < values.length; v++) parameters.push(values[v]);
-  }
-  for (let i = 0; i < plan.after.length; i++) parameters.push(plan.after[i]);
-  return cachedStatement(plan.db, plan.key, parameters);
-}
-
-/** The driver's rows as records. */
-function readRows(plan: SelectPlan, raw: readonly unknown[]): Record<string, unknown>[] {
-  const rows = new Array(raw.length);
-  for (let i = 0; i < raw.length; i++) rows[i] = plan.read(raw[i] as Record<string, unknown>);
-  return rows;
-}
-
-/** LIMIT and OFFSET of a prepared query: their values, or the slots of their parameters. */
-interface Paging {
-  readonly limitValue: number | null;
-  readonly offsetValue: number | null;
-  readonly limitSlot: number;
-  readonly offsetSlot: number;
-  /** True when the dialect writes them into the SQL (see `DialectAdapter.inlineLimits`). */
-  readonly inline: boolean;
-}
-
-/**
- * A query resolved and bound (see `QuerySet#prepare`): its parameters, the key of its shape,
- * and what builds its Kysely query, which only a shape compiled for the first time needs.
- */
-class PreparedSelect {
-  readonly key: string | null;
-  readonly parameters: unknown[];
-  readonly extraStart: number;
-  readonly #db: Database;
-  readonly #model: AnyModel;
-  readonly #joins: JoinSet;
-  readonly #where: BoundWhere;
-  readonly #order: readonly OrderTerm[];
-  readonly #paging: Paging;
-
-  constructor(
-    db: Database,
-    model: AnyModel,
-    joins: JoinSet,
-    where: BoundWhere,
-    order: readonly OrderTerm[],
-    paging: Paging,
-    key: string | null,
-    parameters: unknown[],
-    extraStart: number,
-  ) {
-    this.#db = db;
-    this.#model = model;
-    this.#joins = joins;
-    this.#where = where;
-    this.#order = order;
-    this.#paging = paging;
-    this.key = key;
-    this.parameters = parameters;
-    this.extraStart = extraStart;
-  }
-
-  /** The query, with whatever `slot(i)` gives in the place of parameter `i`. */
-  build(slot: Slot): SelectQueryBuilder<any, any, any> {
-    const db = this.#db;
-    let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.#model.table);
-    for (const join of this.#joins.joins) {
-      const table = `${join.model.table} as ${join.alias}`;
-      const key = `${join.alias}.${join.model.pk.column}`;
-      const reference = `${join.parentAlias}.${join.relation.column}`;
-      // A chain of NOT NULL foreign keys always finds its row (the constraint guarantees it),
-      // so an inner join gives the same rows as a LEFT JOIN, and lets the database start from
-      // the related table: ordering profiles by user e-mail walks the e-mail index (0.6 ms at
-      // a million rows) instead of sorting every row (340 ms).
-      query = join.nullable
-        ? query.leftJoin(table, key, reference)
-        : query.innerJoin(table, key, reference);
-    }
-    const expression = this.#where.build(slot);
-    if (expression) query = query.where(expression);
-    for (const term of this.#order) {
-      query = query.orderBy(
-        term.column.ref,
-        db.adapter.orderDirection(term.descending, term.column.nullable),
-      );
-    }
-    const { limitValue, offsetValue, limitSlot, offsetSlot, inline } = this.#paging;
-    if (limitValue !== null)
-      query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
-    if (offsetValue !== null)
-      query = query.offset(inline ? sql.lit(integer(offsetValue)) : (slot(offsetSlot) as number));
-    return query;
-  }
-}
-
-/** A filter condition's entries, bound; their parameters follow each other from `start`. */
-interface BoundFilter {
-  readonly negate: boolean;
-  readonly bindings: readonly LookupBinding[];
-  readonly start: number;
-}
-
-/** Alternatives (`filterAny()`): rows matching any of them. */
-interface BoundAny {
-  readonly any: readonly BoundFilter[];
-}
-
-/** A custom condition (`where()`), with the start of its parameters when it has a shape. */
-interface BoundCustom {
-  readonly condition: Extract<Condition, { kind: 'custom' }>;
-  readonly start: number;
-}
-
-/**
- * The conditions of a query, bound: their parameters in order, the shape of their SQL, and
- * what builds the WHERE expression from whatever stands in for those parameters.
- */
-class BoundWhere {
-  readonly shape: string;
-  readonly parameters: unknown[];
-  readonly cacheable: boolean;
-  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny)[];
-  readonly #joins: JoinSet;
-  /** Where the conditions come from, for error messages (`Book.filter()`). */
-  readonly #where: string;
-
-  constructor(
-    shape: string,
-    parameters: unknown[],
-    cacheable: boolean,
-    parts: readonly (BoundFilter | BoundCustom | BoundAny)[],
-    joins: JoinSet,
-    where: string,
-  ) {
-    this.shape = shape;
-    this.parameters = parameters;
-    this.cacheable = cacheable;
-    this.#parts = parts;
-    this.#joins = joins;
-    this.#where = where;
-  }
-
-  build(slot: Slot): Expression<SqlBool> | null {
-    const ref: ColumnRef = (path) => EB.ref(this.#joins.resolve(path, this.#where).ref);
-    const built: Expression<SqlBool>[] = [];
-    for (const part of this.#parts) {
-      if ('condition' in part) {
-        const { build, shape } = part.condition;
-        built.push(
-          build(EB, ref, shape ? shape.parameters.map((_, i) => slot(part.start + i)) : []),
-        );
-        continue;
-      }
-      if ('any' in part) {
-        built.push(
-          part.any.length === 0
-            ? sql<SqlBool>`1 = 0`
-            : EB.or(part.any.map((alternative) => filterExpression(alternative, slot))),
-        );
-        continue;
-      }
-      built.push(filterExpression(part, slot));
-    }
-    if (built.length === 0) return null;
-    return built.length === 1 ? (built[0] as Expression<SqlBool>) : EB.and(built);
-  }
-}
-
-/** The expression of one bound filter: the AND of its entries (TRUE when it has none). */
-function filterExpression(part: BoundFilter, slot: Slot): Expression<SqlBool> {
-  let next = part.start;
-  const expressions = part.bindings.map((binding) => {
-    const start = next;
-    next += binding.parameters.length;
-    return binding.expression(
-      EB,
-      binding.parameters.map((_, i) => slot(start + i)),
-    );
-  });
-  if (expressions.length === 0) return sql<SqlBool>`1 = 1`;
-  const all =
-    expressions.length === 1 ? (expressions[0] as Expression<SqlBool>) : EB.and(expressions);
-  return part.negate ? EB.not(all) : all;
-}
-
-/**
- * Binds the conditions of a query (see {@link BoundWhere}), resolving their paths in `joins`.
- * The parameters are a new array, the caller's to add to.
- */
-function bindWhere(
-  model: AnyModel,
-  conditions: readonly Condition[],
-  db: Database,
-  joins: JoinSet,
-): BoundWhere {
-  // Without conditions nothing is resolved, so no error can need the `where` text.
-  if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
-  const where = `${model.name}.filter()`;
-  const parameters: unknown[] = [];
-  const parts: (BoundFilter | BoundCustom | BoundAny)[] = [];
-  let shape = '';
-  let cacheable = true;
-  for (let c = 0; c < conditions.length; c++) {
-    const condition = conditions[c] as Condition;
-    if (condition.kind === 'custom') {
-      const custom = condition.shape;
-      if (!custom) cacheable = false;
-      else {
-        // JSON keeps a caller's key from running into the next condition's shape.
-        shape += `${shape ? '&' : ''}where${JSON.stringify(custom.key)}`;
-        for (let i = 0; i < custom.parameters.length; i++) parameters.push(custom.parameters[i]);
-      }
-      parts.push({ condition, start: parameters.length - (custom ? custom.parameters.length : 0) });
-      continue;
-    }
-    if (condition.kind === 'any') {
-      const alternatives: BoundFilter[] = [];
-      let names = '';
-      for (let f = 0; f < condition.filters.length; f++) {
-        const bound = bindFilter(
-          db,
-          joins,
-          condition.filters[f] as Filter,
-          false,
-          parameters,
-          where,
-        );
-        names += `${f ? '|' : ''}(${bound.names})`;
-        alternatives.push(bound.filter);
-      }
-      shape += `${shape ? '&' : ''}any(${names})`;
-      parts.push({ any: alternatives });
-      continue;
-    }
-    const bound = bindFilter(db, joins, condition.filter, condition.negate, parameters, where);
-    shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${bound.names})`;
-    if (bound.filter.bindings.length) parts.push(bound.filter);
-  }
-  return new BoundWhere(shape, parameters, cacheable, parts, joins, where);
-}
-
-/** Binds one filter's entries, adding their parameters; `names` is the shape of its SQL. */
-function bindFilter(
-  db: Database,
-  joins: JoinSet,
-  filter: Filter,
-  negate: boolean,
-  parameters: unknown[],
-  where: string,
-): { filter: BoundFilter; names: string } {
-  const start = parameters.length;
-  const bindings: LookupBinding[] = [];
-  let names = '';
-  const keys = Object.keys(filter);
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k] as string;
-    const { column, lookup } = splitLookup(joins, key, where);
-    const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
-    bindings.push(binding);
-    const values = binding.parameters;
-    for (let i = 0; i < values.length; i++) parameters.push(values[i]);
-    names += `${k ? ',' : ''}${key}:${binding.shape}`;
-  }
-  return { filter: { negate, bindings, start }, names };
-}
-
-/** A LIMIT or OFFSET written into SQL: only ever a safe integer. */
-function integer(value: number): number {
-  if (!Number.isSafeInteger(value)) {
-    throw new ImproperlyConfigured('REST_ERR_QUERY_SLICE', `slice() needs integers, got ${value}.`);
-  }
-  return value;
 }
 
 function relatedKey(value: unknown): unknown {
@@ -1150,74 +614,4 @@ function returningColumns(model: AnyModel): string[] {
   return model.fieldList.map((f) =>
     f.column === f.attname ? f.column : `${f.column} as ${f.attname}`,
   );
-}
-
-function selectPlan(model: AnyModel, db: Database, related: readonly string[]): SelectPlan {
-  let byKey = plans.get(model);
-  if (!byKey) plans.set(model, (byKey = new Map()));
-  // Without related rows the key is a constant string: no string to build and hash per query.
-  const key = related.length === 0 ? db.vendor : `${db.vendor}|${related.join(',')}`;
-  const cached = byKey.get(key);
-  if (cached) return cached;
-
-  const columns: string[] = [];
-  const localColumns: ColumnRead[] = model.fieldList.map((field: AnyModelField) => {
-    columns.push(`${model.table}.${field.column} as ${field.attname}`);
-    return [field.attname, field.attname, db.adapter.reader(field)];
-  });
-  const joins = new JoinSet(model);
-  // `a__b` loads `a` too, as Django's select_related: its row is where `b` is nested.
-  const paths = [
-    ...new Set(
-      related.flatMap((path) =>
-        path.split('__').map((_, i, parts) => parts.slice(0, i + 1).join('__')),
-      ),
-    ),
-  ];
-  type RelatedNode = RelatedRead & { children: RelatedRead[] };
-  const byPath = new Map<string, RelatedNode>();
-  const top: RelatedRead[] = [];
-  for (const path of paths) {
-    const join = joins.join(path, `${model.name}.selectRelated`);
-    const relatedColumns = join.model.fieldList.map((field: AnyModelField): ColumnRead => {
-      const key = `${path}__${field.attname}`;
-      columns.push(`${join.alias}.${field.column} as ${key}`);
-      return [key, field.attname, db.adapter.reader(field)];
-    });
-    const cut = path.lastIndexOf('__');
-    const node = {
-      name: cut === -1 ? path : path.slice(cut + 2),
-      pk: `${path}__${join.model.pk.attname}`,
-      columns: relatedColumns,
-      children: [] as RelatedRead[],
-    };
-    byPath.set(path, node);
-    // Every prefix of a path comes before it, so a parent is always there.
-    (cut === -1 ? top : (byPath.get(path.slice(0, cut)) as RelatedNode).children).push(node);
-  }
-
-  // Without related rows the driver's row is the record: its values are read in place.
-  const local = localColumns.filter(
-    (column): column is readonly [string, string, ValueReader] => column[2] !== null,
-  );
-  const read: RowReader = top.length
-    ? compileRowReader(localColumns, top)
-    : (raw) => {
-        for (let i = 0; i < local.length; i++) {
-          const [key, , reader] = local[i] as readonly [string, string, ValueReader];
-          raw[key] = reader(raw[key]);
-        }
-        return raw;
-      };
-  // Kysely's nodes are immutable, so one parse of the select list serves every query.
-  const parsed = db.kysely.selectFrom(model.table).select(columns).toOperationNode().selections;
-  const selections = (parsed ?? []).map((node) => ({ toOperationNode: () => node.selection }));
-  const plan: SelectPlan = {
-    columns,
-    selections,
-    read,
-    select: (query) => query.select(selections as never),
-  };
-  byKey.set(key, plan);
-  return plan;
 }

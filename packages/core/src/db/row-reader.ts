@@ -1,7 +1,8 @@
 /**
- * The reader of a query's rows when related rows come with them (`selectRelated`): one
- * straight-line function per query shape that builds each record as an object literal, its
- * related rows nested (`profile.user`), so every record of a query has one shape.
+ * Readers of a query's rows, from the driver's flat rows to records. With related rows
+ * (`selectRelated`): one straight-line function per query shape that builds each record as an
+ * object literal, its related rows nested (`profile.user`), so every record of a query has one
+ * shape. Without: the driver's row is the record, its values read in place.
  * @module
  */
 import type { ValueReader } from './dialect-adapter.ts';
@@ -65,4 +66,35 @@ export function compileRowReader(
     `"use strict"; return function readRow(r) { return ${body}; };`,
   ) as (readers: readonly ValueReader[]) => RowReader;
   return factory(readers);
+}
+
+/**
+ * The reader of rows of the model's own columns only: the driver's row is the record, its
+ * values read in place (no object is made per row). Columns without a reader are left as
+ * the driver gave them.
+ *
+ * @example
+ * ```ts
+ * const read = inPlaceRowReader([['price', 'price', (v) => String(v)]]);
+ * read({ id: 1, price: 9.5 }); // the same object, { id: 1, price: '9.5' }
+ * ```
+ */
+export function inPlaceRowReader(columns: readonly ColumnRead[]): RowReader {
+  const read = columns.filter(
+    (column): column is readonly [string, string, ValueReader] => column[2] !== null,
+  );
+  return (raw) => {
+    for (let i = 0; i < read.length; i++) {
+      const [key, , reader] = read[i] as readonly [string, string, ValueReader];
+      raw[key] = reader(raw[key]);
+    }
+    return raw;
+  };
+}
+
+/** The driver's rows as records, each read by `read`. */
+export function readRows(read: RowReader, raw: readonly unknown[]): Record<string, unknown>[] {
+  const rows = new Array(raw.length);
+  for (let i = 0; i < raw.length; i++) rows[i] = read(raw[i] as Record<string, unknown>);
+  return rows;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Compilable } from 'kysely';
+import type { AnyModel } from '../models/model.ts';
 import type { Database } from './database.ts';
 
 /** SQL and its parameters, ready to run. */
@@ -81,4 +82,19 @@ function bind(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
   const bound = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) bound[i] = parameters[positions[i] as number];
   return { sql: shape.sql, parameters: bound };
+}
+
+/**
+ * A model's part of a statement's cache key: its table and a number of its own. Two models of
+ * one table (a migration's historical model and today's, in one process) have different
+ * columns, so they must not share compiled SQL.
+ */
+const modelKeys = new WeakMap<AnyModel, string>();
+let modelCount = 0;
+
+/** The part of a statement key that names `model` (see `modelKeys`). */
+export function modelKey(model: AnyModel): string {
+  let key = modelKeys.get(model);
+  if (key === undefined) modelKeys.set(model, (key = `${model.table}#${++modelCount}`));
+  return key;
 }
