@@ -355,6 +355,8 @@ describe('create() and update() overrides', () => {
   });
 });
 
+const ShortBookSerializer = ModelSerializer.with({ model: Book, fields: ['id', 'title'] });
+
 describe('OPTIONS with determineActions overridden', () => {
   let db: Database;
   let app: FastifyInstance;
@@ -392,6 +394,18 @@ describe('OPTIONS with determineActions overridden', () => {
             override metadataClass = SuperMetadata;
           },
           { basename: 'super' },
+        ],
+        [
+          'chooser',
+          class ChooserViewSet extends BookViewSet {
+            static override viewName = 'Chooser';
+            override getSerializer(options: SerializerOptions = {}) {
+              if (this.request?.raw.headers['x-short'] !== 'yes')
+                return super.getSerializer(options);
+              return new ShortBookSerializer({ ...options, context: this.getSerializerContext() });
+            }
+          },
+          { basename: 'chooser' },
         ],
         [
           'labels',
@@ -437,6 +451,19 @@ describe('OPTIONS with determineActions overridden', () => {
     assert.equal(first.json().actions.POST.title.label, 'First');
     assert.equal(second.json().actions.POST.title.label, 'Second');
     assert.deepEqual(Object.keys(second.json().actions.POST), ['title']);
+  });
+
+  it('describes the serializer the view gives for this request, not the first one described', async () => {
+    const full = await request(app, { method: 'OPTIONS', url: '/api/chooser/' });
+    const short = await request(app, {
+      method: 'OPTIONS',
+      url: '/api/chooser/',
+      headers: { 'x-short': 'yes' },
+    });
+    assert.equal(full.statusCode, 200, full.body);
+    assert.equal(short.statusCode, 200, short.body);
+    assert.ok(Object.keys(full.json().actions.POST).includes('publishing_information'));
+    assert.deepEqual(Object.keys(short.json().actions.POST), ['id', 'title']);
   });
 });
 

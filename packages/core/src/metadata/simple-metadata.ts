@@ -36,13 +36,12 @@ const bodies = new WeakMap<Actions, Map<string, Readonly<Record<string, unknown>
 const MAX_BODIES_PER_ACTIONS = 64;
 
 /**
- * The default actions, interned: per serializer class, its fields' descriptions (frozen, the
- * same object every time: see `Serializer.describeFields`), then per list of methods, the
- * frozen `{ METHOD: descriptions }`. Bound: one entry per serializer class, and per class one
- * per combination of PUT and POST (at most 3). Never invalidated: a class's fields are bound
- * once, and a subclass is another key.
+ * The default actions, interned: per fields' descriptions object (the same frozen object for
+ * a serializer class every time: see `Serializer.describeFields`), then per list of methods,
+ * the frozen `{ METHOD: descriptions }`. Bound: per descriptions object (weakly held), one
+ * entry per combination of PUT and POST (at most 3). Never invalidated: the value is a pure
+ * function of the key, and the descriptions are frozen.
  */
-const describedBy = new WeakMap<Function, Readonly<Record<string, FieldDescription>>>();
 const internedActions = new WeakMap<object, Map<string, Actions>>();
 
 /** Counts the bodies built (not those served from the cache): a test hook. */
@@ -138,17 +137,16 @@ export class SimpleMetadata implements Metadata {
 }
 
 /**
- * Each method's fields, as the view's serializer describes them, interned by serializer class
- * and methods (see `internedActions`).
+ * Each method's fields, as the view's serializer for this request describes them, interned by
+ * descriptions and methods (see `internedActions`).
  */
 function defaultActions(view: any, methods: readonly string[]): Actions {
   if (methods.length === 0) return NO_ACTIONS;
-  const cls: Function = view.getSerializerClass();
-  let described = describedBy.get(cls);
-  if (!described) {
-    described = view.getSerializer().describeFields() as Readonly<Record<string, FieldDescription>>;
-    describedBy.set(cls, described);
-  }
+  // The serializer the view gives for this request (its getSerializer may choose by request),
+  // described by its class's frozen descriptions.
+  const described: Readonly<Record<string, FieldDescription>> = view
+    .getSerializer()
+    .describeFields();
   let byMethods = internedActions.get(described);
   if (!byMethods) internedActions.set(described, (byMethods = new Map()));
   const key = methods.join();
