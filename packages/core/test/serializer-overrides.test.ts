@@ -475,6 +475,23 @@ describe('serializer caches', () => {
     assert.deepEqual(Object.keys(Right.many().describeFields()), ['right']);
   });
 
+  it('keeps the declaration a class was made with: a field added to the object later is not half-seen', async () => {
+    const fields: Record<string, Field<any, any, any>> = { title: new CharField() };
+    const Declared = Serializer.with({ fields });
+    assert.deepEqual([...Declared.prepare().byName.keys()], ['title']);
+    fields.isbn = new CharField();
+    // Neither the plan nor the declaration it was made from takes the late field.
+    assert.deepEqual(Object.keys(Declared.declaredFields), ['title']);
+    class Later extends Declared {}
+    assert.deepEqual([...Later.prepare().byName.keys()], ['title']);
+    assert.throws(() => {
+      (Declared.declaredFields as Record<string, unknown>).isbn = new CharField();
+    }, TypeError);
+    const serializer = new Declared({ data: { title: 'Dune', isbn: 'x' } });
+    assert.equal(await serializer.isValid(), true);
+    assert.deepEqual(serializer.validatedData, { title: 'Dune' });
+  });
+
   it('prepares a subclass made after its parent was prepared with its own hooks', async () => {
     class Parent extends Serializer.with({ fields: { title: new CharField() } }) {}
     assert.equal(Parent.prepare().hooks.size, 0);

@@ -96,6 +96,24 @@ const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 const NO_FIELD_OPTIONS: SerializerOptions = Object.freeze({});
 
 /**
+ * A frozen copy of a declaration, its lists and records copied and frozen too (one level: the
+ * fields themselves are cloned for each class when it is prepared).
+ */
+function fixedDeclaration<D extends object>(declaration: D): D {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(declaration)) {
+    copy[key] = Array.isArray(value)
+      ? Object.freeze([...value])
+      : value !== null &&
+          typeof value === 'object' &&
+          Object.getPrototypeOf(value) === Object.prototype
+        ? Object.freeze({ ...value })
+        : value;
+  }
+  return Object.freeze(copy) as D;
+}
+
+/**
  * The options a serializer passes on to Field: all but the root ones. A serializer made per
  * request usually has only root options: then no copy (a copy with keys deleted was also a
  * slow dictionary-mode object).
@@ -144,8 +162,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     declaration: D & DeclarationCheck<C, D>,
   ): SerializerClassWith<C, DeclarationTypes<D, C>> {
     const Base = this as unknown as typeof Serializer;
+    // A frozen copy: the plan prepared from it can never disagree with it (a field added to
+    // the caller's object afterwards does not reach this class, and the copy cannot change).
+    const fixed = fixedDeclaration(declaration);
     const Declared = class extends Base {
-      static override declaration: AnyDeclaration = declaration;
+      static override declaration: AnyDeclaration = fixed;
     };
     return Declared as never;
   }
