@@ -20,6 +20,7 @@ import { Database } from '../db/database.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
+import { thenMaybe } from '../utils/maybe-promise.ts';
 import {
   type AuthenticationResult,
   BaseAuthentication,
@@ -110,8 +111,7 @@ export class TokenAuthentication extends BaseAuthentication {
     const cached = auth.cachedToken<AuthenticatedToken>(digest);
     if (cached) return cached;
     const match = auth.tokenUserQuery(databaseOf()).find(digest);
-    if (match instanceof Promise) return match.then((later) => authenticated(auth, digest, later));
-    return authenticated(auth, digest, match);
+    return thenMaybe(match, (found) => authenticated(auth, digest, found));
   }
 
   override authenticateHeader(): string {

@@ -39,6 +39,7 @@ import {
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import { checkDeclarationOptions } from './check-declaration-options.ts';
 import type { DeclarationCheck } from './declaration-check.ts';
@@ -301,9 +302,9 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     try {
       // Validators and `validate` mostly answer at once: awaited only when they did not.
       const checked = this.runValidators(internal, ctx);
-      if (checked instanceof Promise) await checked;
+      if (isPromiseLike(checked)) await checked;
       const validated = this.validate(internal, ctx);
-      return (validated instanceof Promise ? await validated : validated) as TValue;
+      return (isPromiseLike(validated) ? await validated : validated) as TValue;
     } catch (error) {
       if (error instanceof ValidationError && Array.isArray(error.detail)) {
         throw new ValidationError({ non_field_errors: error.detail }, error.code);
@@ -339,11 +340,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       if (primitive === EMPTY && ctx.partial) continue;
       try {
         let value = field.runValidation(primitive, ctx);
-        if (value instanceof Promise) value = await value;
+        if (isPromiseLike(value)) value = await value;
         const hook = hooks.get(field.fieldName);
         if (hook) {
           value = hook.call(this, value);
-          if (value instanceof Promise) value = await value;
+          if (isPromiseLike(value)) value = await value;
         }
         setValue(result, field.sourceAttrs, value);
       } catch (error) {

@@ -16,6 +16,7 @@
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import { thenMaybe } from '../utils/maybe-promise.ts';
 import { parseRate, type Rate } from './parse-rate.ts';
 
 /** A throttle. */
@@ -107,9 +108,7 @@ export class SimpleRateThrottle extends BaseThrottle {
     const store = request.settings.THROTTLE_STORE;
     if (!store) return true;
     const decision = store.hit(key, rate.requests, rate.seconds * 1000, request.raw.log);
-    if (decision instanceof Promise)
-      return decision.then((d) => this.#decided(d.allowed, d.waitMs));
-    return this.#decided(decision.allowed, decision.waitMs);
+    return thenMaybe(decision, (d) => this.#decided(d.allowed, d.waitMs));
   }
 
   #decided(allowed: boolean, waitMs: number): boolean {

@@ -37,6 +37,7 @@ import type { Permission, PermissionClass } from '../permissions/permissions.ts'
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
 import {
   type ExceptionContext,
@@ -310,13 +311,7 @@ export class APIView {
     for (let i = 0; i < authenticators.length; i++) {
       const result = (authenticators[i] as Authentication).authenticate(request);
       // Any thenable waits, so that a promise is never taken for an answer.
-      if (typeof (result as { then?: unknown } | null)?.then === 'function')
-        return this.#authenticateRest(
-          request,
-          authenticators,
-          i,
-          result as Promise<AuthenticationResult>,
-        );
+      if (isPromiseLike(result)) return this.#authenticateRest(request, authenticators, i, result);
       if (result) {
         // Indexed, not destructured: destructuring walks an iterator.
         const found = result as Exclude<AuthenticationResult, null>;
