@@ -62,11 +62,6 @@ export function openStore(url: string): Store {
   throw new Error(`Unsupported database URL ${url}: use sqlite:PATH or postgres://...`);
 }
 
-/** `next(value)` now when `value` is one, else once the promise settles. */
-export function then<T, R>(value: Maybe<T>, next: (value: T) => R): Maybe<Awaited<R>> | R {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
-
 /** A cache of things made once per key (statements per SQL text), bounded all the same. */
 export function memo<K, V>(make: (key: K) => V, limit = 1000): (key: K) => V {
   const cache = new Map<K, V>();
