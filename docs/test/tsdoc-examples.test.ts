@@ -187,7 +187,11 @@ function declaration(
   const reExport = new RegExp(
     `export\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'(\\.[^']+)'`,
   );
-  const from = reExport.exec(text)?.[1];
+  // Or imported, then exported by name (`import { x } from './x.ts'; export { x };`).
+  const imported = new RegExp(
+    `import\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'(\\.[^']+)'`,
+  );
+  const from = reExport.exec(text)?.[1] ?? imported.exec(text)?.[1];
   assert.ok(from, `cannot find where ${path} declares ${name}; extend this parse`);
   return declaration(
     relative(ROOT, join(ROOT, dirname(path), from))
