@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * declare function findUserByKey(key: string): Promise<{ id: number; username: string } | null>;
+ *
  * class ApiKeyAuthentication extends BaseAuthentication {
  *   override async authenticate(request: Request) {
  *     const key = request.raw.headers['x-api-key'];

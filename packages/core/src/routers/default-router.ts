@@ -4,6 +4,11 @@
  *
  * @example
  * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ *
  * const router = new DefaultRouter();
  * router.register('books', BookViewSet, { basename: 'book' });
  * await app.register(restFramework, { database: db });
