@@ -31,7 +31,14 @@ export interface RedisSessionStoreOptions {
   readonly timeoutMs?: number;
 }
 
-/** Sessions in Redis (see the module). */
+/**
+ * Sessions in Redis (see the module).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ session: { store: new RedisSessionStore({ url: 'redis://127.0.0.1:6379' }) } });
+ * ```
+ */
 export class RedisSessionStore implements SessionStore {
   readonly #client: IORedis;
   readonly #ownsClient: boolean;

@@ -74,7 +74,20 @@ function authenticated(
   return result;
 }
 
-/** Token authentication (see the module). */
+/**
+ * Token authentication (see the module).
+ *
+ * @example
+ * ```ts
+ * const key = await issueToken(defaultAuth, { id: 1 }); // shown once
+ * class NoteViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override authenticationClasses = [TokenAuthentication];
+ * }
+ * // GET with Authorization: Token <key> → as user 1
+ * ```
+ */
 export class TokenAuthentication extends BaseAuthentication {
   /** The scheme word (`Bearer` for a bearer-token API). */
   keyword = 'Token';

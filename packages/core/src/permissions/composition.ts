@@ -4,7 +4,15 @@
  *
  * @example
  * ```ts
- * class NoteViewSet extends ModelViewSet {
+ * class ReadOnly extends BasePermission {
+ *   override hasPermission(request: Request) {
+ *     return request.isSafeMethod;
+ *   }
+ * }
+ *
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
  *   // staff, or anyone reading
  *   override permissionClasses = [or(IsAdminUser, ReadOnly)];
  * }

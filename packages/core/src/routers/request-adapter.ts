@@ -28,7 +28,14 @@ export interface RouteConfig {
  *
  * @example
  * ```ts
- * instance.route({ method: 'GET', url: '/', handler: viewRouteHandler(RootView, {}, state) });
+ * declare const state: RestFrameworkState; // the app's, as restFramework made it
+ *
+ * class HealthView extends APIView {
+ *   async get(_request: Request) {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * app.route({ method: 'GET', url: '/health/', handler: viewRouteHandler(HealthView, {}, state) });
  * ```
  */
 export function viewRouteHandler(

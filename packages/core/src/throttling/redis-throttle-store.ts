@@ -70,7 +70,15 @@ type ThrottleClient = IORedis & {
   restframeworkThrottle(key: string, windowMs: number, limit: number, id: string): Promise<unknown>;
 };
 
-/** Counts in Redis (see the module). */
+/**
+ * Counts in Redis (see the module).
+ *
+ * @example
+ * ```ts
+ * const store = new RedisThrottleStore({ url: 'redis://127.0.0.1:6379', whenUnavailable: 'allow' });
+ * await app.register(restFramework, { database: db, settings: { THROTTLE_STORE: store } });
+ * ```
+ */
 export class RedisThrottleStore implements ThrottleStore {
   readonly #client: ThrottleClient;
   readonly #ownsClient: boolean;

@@ -107,7 +107,21 @@ function refuseContentEncoding(request: Request): void {
   throw error;
 }
 
-/** The base view. Configure it with the fields below; override the `get*` seams. */
+/**
+ * The base view. Configure it with the fields below; override the `get*` seams.
+ *
+ * @example
+ * ```ts
+ * class HealthView extends APIView {
+ *   override permissionClasses = [AllowAny];
+ *   async get(_request: Request) {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * // GET → 200 {"status": "ok"}; DELETE, which it has no method for → 405
+ * // (routers route view sets: for a route, make it a ViewSet whose `list` answers)
+ * ```
+ */
 export class APIView {
   /** The description shown by OPTIONS and the browsable API. */
   static description = '';
