@@ -87,6 +87,9 @@ function matches(mediaType: string, range: MediaRange): boolean {
  *
  * @example
  * ```ts
+ * declare const request: Request;
+ * declare const renderers: readonly Renderer[];
+ *
  * const [renderer, mediaType] = new DefaultContentNegotiation().selectRenderer(request, renderers);
  * ```
  */

@@ -26,6 +26,9 @@ const REASONS: Readonly<Record<number, string>> = {
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ *
+ * const server = createServer();
  * server.on('connect', (_request, socket) => writeRawAnswer(socket, 405, { detail: 'No.' }));
  * ```
  */

@@ -9,8 +9,11 @@
  *
  * @example
  * ```ts
- * return new Response(serializer.data, 201, { Location: url });
- * return new Response(null, 204);
+ * declare const serializer: BookSerializer;
+ * declare const url: string;
+ *
+ * const created = new Response(serializer.data, 201, { Location: url });
+ * const noContent = new Response(null, 204); // null with 204: no body
  * ```
  */
 export class Response {

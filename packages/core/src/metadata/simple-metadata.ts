@@ -67,6 +67,17 @@ export function metadataBodiesBuilt(): number {
  * `PUT` on details, each serializer field's own description (read-only fields included), when
  * the caller may use that method. Fields describe themselves, so add-on fields appear with
  * their own keys without any change here.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override metadataClass = SimpleMetadata; // the default (`DEFAULT_METADATA_CLASS`)
+ * }
+ * // OPTIONS /books/ → {"name":"Book List","description":"…","renders":[…],"parses":[…],
+ * //                    "actions":{"POST":{"title":{"type":"string","required":true,…},…}}}
+ * ```
  */
 export class SimpleMetadata implements Metadata {
   /**

@@ -48,12 +48,12 @@ const DECIMAL = /^-?\d{1,64}(?:\.\d{1,64})?$/;
  *
  * @example
  * ```ts
- * class EventViewSet extends ReadOnlyModelViewSet {
- *   queryset = Event.objects.orderBy('-created');
- *   serializerClass = EventSerializer;
- *   paginationClass = CursorPagination;
+ * class BookViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Book.objects.orderBy('-publication_date');
+ *   override serializerClass = BookSerializer;
+ *   override paginationClass = CursorPagination;
  * }
- * // GET /events/              → {"next":"http://host/events/?cursor=WzAsMCwi...","previous":null,"results":[...]}
+ * // GET /books/ → {"next":"http://host/books/?cursor=…","previous":null,"results":[…]}
  * ```
  */
 export class CursorPagination implements Pagination {

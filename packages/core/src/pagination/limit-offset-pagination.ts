@@ -33,9 +33,9 @@ function parseInteger(raw: string | undefined): number | undefined {
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   paginationClass = class extends LimitOffsetPagination {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override paginationClass = class extends LimitOffsetPagination {
  *     override defaultLimit = 50;
  *     override maxLimit = 500;
  *   };

@@ -16,6 +16,17 @@ const LABEL = 'Form parse error';
  * Each key and value, once its percent-escapes are undone, must be valid text in the body's
  * charset (UTF-8 unless the `Content-Type` names another): 400 otherwise, rather than a U+FFFD
  * stored in place of what was sent. A `%` not followed by two hex digits stays as it is.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override parserClasses = [FormParser, JSONParser];
+ * }
+ * // POST /books/ with `title=Dune&stock_information.price=9.99` gives the serializer
+ * // {"title": "Dune", "stock_information": {"price": "9.99"}}
+ * ```
  */
 export class FormParser extends BaseParser {
   readonly mediaType = 'application/x-www-form-urlencoded';

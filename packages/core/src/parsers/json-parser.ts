@@ -16,6 +16,15 @@ const LABEL = 'JSON parse error';
  * know) or that nests arrays and objects deeper than `MAX_BODY_DEPTH`. Keys such as
  * `__proto__` stay plain keys (`JSON.parse` never touches prototypes), and serializers read
  * only declared fields.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override parserClasses = [JSONParser]; // a form or multipart body is then 415
+ * }
+ * ```
  */
 export class JSONParser extends BaseParser {
   readonly mediaType = 'application/json';

@@ -78,6 +78,16 @@ interface Received {
  * in `FILE_UPLOAD_TEMP_DIR` (default: the system's temporary folder), and
  * are listed in `request.uploadedFiles`, which the router empties when the view is done;
  * a part that fails half-way is removed at once.
+ *
+ * @example
+ * ```ts
+ * class ResumeViewSet extends ModelViewSet {
+ *   override queryset = Upload.objects.all();
+ *   override serializerClass = ModelSerializer.with({ model: Upload, fields: ['id', 'username', 'resume'] });
+ *   override parserClasses = [MultiPartParser, FormParser, JSONParser];
+ * }
+ * // POST /resumes/ as multipart/form-data: `username` a text part, `resume` a file part
+ * ```
  */
 export class MultiPartParser extends BaseParser {
   readonly mediaType = 'multipart/form-data';

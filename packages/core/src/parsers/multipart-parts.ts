@@ -71,7 +71,16 @@ export class MultipartError extends Error {
  *
  * @example
  * ```ts
- * for await (const part of multipartParts(request.raw, limits)) {
+ * import { createWriteStream } from 'node:fs';
+ * import type { IncomingMessage } from 'node:http';
+ * import { pipeline } from 'node:stream/promises';
+ *
+ * declare const raw: IncomingMessage;
+ * declare const limits: MultipartLimits;
+ * declare function pathFor(file: MultipartFile): string;
+ *
+ * const values: Record<string, string> = {};
+ * for await (const part of multipartParts(raw, limits)) {
  *   if (part.type === 'field') values[part.fieldname] = part.value;
  *   else await pipeline(part.file, createWriteStream(pathFor(part)));
  * }

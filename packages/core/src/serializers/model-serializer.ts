@@ -91,6 +91,15 @@ const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
  * A serializer whose fields come from a model. Saving inserts or updates one row; uniqueness
  * is validated before the write and, when two requests race, the database's unique
  * violation becomes the same field error, at the field's path.
+ *
+ * @example
+ * ```ts
+ * class BookTitleSerializer extends ModelSerializer.with({ model: Book, fields: ['id', 'title'] }) {}
+ *
+ * const serializer = new BookTitleSerializer({ data: { title: '' } });
+ * await serializer.isValid(); // false: `title` is built from the model's CharField
+ * serializer.errors; // { title: ['This field may not be blank.'] }
+ * ```
  */
 export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializer<TValue, TRepr> {
   static override declarationOptions: readonly string[] = [

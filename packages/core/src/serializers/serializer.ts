@@ -19,7 +19,7 @@
  *
  * const serializer = new CommentSerializer({ data: { email: 'a@b.org', content: 'Hi' } });
  * if (await serializer.isValid()) console.log(serializer.validatedData);
- * else console.log(serializer.errors); // { content: ['This field may not be blank.'] }
+ * else console.log(serializer.errors); // with content: '', { content: ['This field may not be blank.'] }
  * ```
  * @module
  */
@@ -129,7 +129,20 @@ function fieldOptionsOf(options: SerializerOptions): SerializerOptions {
   return (fieldOptions as SerializerOptions | undefined) ?? NO_FIELD_OPTIONS;
 }
 
-/** The base serializer; see the module documentation. */
+/**
+ * The base serializer; see the module documentation.
+ *
+ * @example
+ * ```ts
+ * const PointSerializer = Serializer.with({
+ *   fields: { x: new IntegerField(), y: new IntegerField() },
+ * });
+ *
+ * const point = new PointSerializer({ data: { x: '1', y: 2 } });
+ * await point.isValid(); // true
+ * point.validatedData; // { x: 1, y: 2 }
+ * ```
+ */
 export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
   TValue,
   TRepr,
@@ -540,8 +553,11 @@ export interface ListOptions extends SerializerOptions {
  *
  * @example
  * ```ts
+ * declare const rows: Row<typeof Book>[];
+ * declare const request: Request;
+ *
  * const list = BookSerializer.many({ instance: rows, context: { request } });
- * list.data; // [{...}, {...}]
+ * list.data; // one representation per row: [{...}, {...}]
  * ```
  */
 export class ListSerializer<C extends Serializer<any, any> = Serializer> extends Serializer<

@@ -5,8 +5,8 @@
  * @example
  * ```ts
  * class MyBooks extends ListModelMixin(GenericAPIView) {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
  *   override getQueryset() {
  *     return super.getQueryset().filter({ owner_id: this.request.user.id });
  *   }
@@ -50,7 +50,21 @@ function notFoundForValue(error: unknown): unknown {
   return error instanceof InvalidLookupValueError ? new NotFound() : error;
 }
 
-/** The base of model views: configure `queryset` and `serializerClass`. */
+/**
+ * The base of model views: configure `queryset` and `serializerClass`.
+ *
+ * @example
+ * ```ts
+ * class BookDetail extends GenericAPIView {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   async get() {
+ *     const book = await this.getObject(); // 404 when no row has the URL's pk
+ *     return new Response(this.getSerializer({ instance: book }).data);
+ *   }
+ * }
+ * ```
+ */
 export class GenericAPIView extends APIView {
   // Defaults on the prototype (below the class), as APIView's configuration.
   /** The rows this view works on (re-evaluated per request: query sets are immutable). */

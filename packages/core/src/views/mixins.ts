@@ -6,8 +6,8 @@
  * @example
  * ```ts
  * class BookViewSet extends ModelViewSet {
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
  *   override async performCreate(serializer: Serializer) {
  *     await serializer.save({ owner_id: this.request.user.id });
  *   }

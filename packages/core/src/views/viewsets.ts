@@ -6,9 +6,9 @@
  * ```ts
  * class BookViewSet extends ModelViewSet {
  *   static override description = 'Book ViewSet.';
- *   queryset = Book.objects.all();
- *   serializerClass = BookSerializer;
- *   permissionClasses = [AllowAny];
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [AllowAny];
  * }
  * router.register('books', BookViewSet);
  * ```
@@ -43,7 +43,21 @@ function actionHandler(view: APIView & ViewSetState, method: string): Handler | 
   return undefined;
 }
 
-/** A view set without model seams: define action methods yourself. */
+/**
+ * A view set without model seams: define action methods yourself.
+ *
+ * @example
+ * ```ts
+ * class StatusViewSet extends ViewSet {
+ *   async list() {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * // No queryset to derive a basename from: give one.
+ * router.register('status', StatusViewSet, { basename: 'status' });
+ * // GET /status/ → {"status":"ok"}
+ * ```
+ */
 export class ViewSet extends APIView implements ViewSetState {
   // Set by the router for each request; defaults on the prototype (see APIView).
   declare actionMap: Readonly<Record<string, string>>;
@@ -55,7 +69,19 @@ export class ViewSet extends APIView implements ViewSetState {
   }
 }
 
-/** A view set with `GenericAPIView`'s seams and no actions: add the mixins you need. */
+/**
+ * A view set with `GenericAPIView`'s seams and no actions: add the mixins you need.
+ *
+ * @example
+ * ```ts
+ * class BookCatalogueViewSet extends ListModelMixin(CreateModelMixin(GenericViewSet)) {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * router.register('catalogue', BookCatalogueViewSet);
+ * // GET and POST /catalogue/; no detail route, as the view set has no detail action
+ * ```
+ */
 export class GenericViewSet extends GenericAPIView implements ViewSetState {
   // Set by the router for each request; defaults on the prototype (see APIView).
   declare actionMap: Readonly<Record<string, string>>;
@@ -75,10 +101,34 @@ for (const ViewSetClass of [ViewSet, GenericViewSet]) {
   });
 }
 
-/** Every action: list, create, retrieve, update, partialUpdate, destroy. */
+/**
+ * Every action: list, create, retrieve, update, partialUpdate, destroy.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * router.register('books', BookViewSet);
+ * // GET, POST /books/; GET, PUT, PATCH, DELETE /books/:pk/
+ * ```
+ */
 export class ModelViewSet extends CreateModelMixin(
   RetrieveModelMixin(UpdateModelMixin(DestroyModelMixin(ListModelMixin(GenericViewSet)))),
 ) {}
 
-/** list and retrieve only. */
+/**
+ * list and retrieve only.
+ *
+ * @example
+ * ```ts
+ * class AuthorViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Author.objects.all();
+ *   override serializerClass = AuthorSerializer;
+ * }
+ * router.register('authors', AuthorViewSet);
+ * // GET /authors/ and GET /authors/:pk/; POST /authors/ is 405
+ * ```
+ */
 export class ReadOnlyModelViewSet extends RetrieveModelMixin(ListModelMixin(GenericViewSet)) {}
