@@ -24,8 +24,9 @@ const LABEL = 'Form parse error';
  *   override serializerClass = BookSerializer;
  *   override parserClasses = [FormParser, JSONParser];
  * }
- * // POST /books/ with `title=Dune&stock_information.price=9.99` gives the serializer
- * // {"title": "Dune", "stock_information": {"price": "9.99"}}
+ * // POST /books/ with `title=Dune&stock_information.price=9.99`: the dotted key fills
+ * // `price` of the nested `stock_information`; an error there is reported as
+ * // {"stock_information": {"price": [...]}}
  * ```
  */
 export class FormParser extends BaseParser {

@@ -5,13 +5,15 @@
  * ```ts
  * class BookSerializer extends ModelSerializer.with({
  *   model: Book,
- *   fields: ['id', 'title', 'isbn', 'price'],
- *   extraKwargs: { price: { required: false } },
+ *   fields: ['id', 'title', 'isbn', 'price', 'publication_date'],
+ *   extraKwargs: { isbn: { label: 'ISBN' } },
  * }) {}
  *
- * const serializer = new BookSerializer({ data: { title: 'Dune', isbn: '1', price: '9.99' } });
+ * const serializer = new BookSerializer({
+ *   data: { title: 'Dune', isbn: '1', price: '9.99', publication_date: '1965-08-01' },
+ * });
  * if (await serializer.isValid()) await serializer.save();
- * serializer.data; // { id: 1, title: 'Dune', isbn: '1', price: '9.99' }
+ * serializer.data; // { id: 1, title: 'Dune', isbn: '1', price: '9.99', publication_date: '1965-08-01' }
  * ```
  * @module
  */

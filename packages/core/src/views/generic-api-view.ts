@@ -4,11 +4,11 @@
  *
  * @example
  * ```ts
- * class MyBooks extends ListModelMixin(GenericAPIView) {
+ * class PublishedBooks extends ListModelMixin(GenericAPIView) {
  *   override queryset = Book.objects.all();
  *   override serializerClass = BookSerializer;
  *   override getQueryset() {
- *     return super.getQueryset().filter({ owner_id: this.request.user.id });
+ *     return super.getQueryset().filter({ state: 'published' });
  *   }
  *   async get(request: Request) { return this.list(request); }
  * }

@@ -8,8 +8,9 @@
  * class BookViewSet extends ModelViewSet {
  *   override queryset = Book.objects.all();
  *   override serializerClass = BookSerializer;
+ *   // New books start in progress, whatever state the client sent.
  *   override async performCreate(serializer: Serializer) {
- *     await serializer.save({ owner_id: this.request.user.id });
+ *     await serializer.save({ state: 'in_progress' });
  *   }
  * }
  * ```
