@@ -7,7 +7,11 @@ import {
   type PartialInput,
   type Representation,
 } from '@restframework/core';
-import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
+import {
+  assertImproperlyConfigured,
+  multipartBody,
+  testDialects,
+} from '@restframework/core/testing';
 import { ModelSerializer, NestedProxyField } from '@restframework/tricks';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -45,22 +49,6 @@ const AUTHOR = {
     },
   },
 };
-
-/** A multipart body of text parts. */
-function multipart(fields: Record<string, string>): {
-  payload: string;
-  headers: Record<string, string>;
-} {
-  const boundary = '----proxyboundary';
-  const parts = Object.entries(fields).map(
-    ([name, value]) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return {
-    payload: `${parts.join('')}--${boundary}--\r\n`,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 describe('NestedProxyField declarations', () => {
   it('reads a group from a row, groups of groups nested', () => {
@@ -388,7 +376,7 @@ for (const dialect of testDialects()) {
       });
       assert.equal(viaForm.body.summary, null);
 
-      const body = multipart({
+      const body = multipartBody({
         title: 'Multipart Book',
         summary: 'multipart',
         'publishing_information.publication_date': '2019-05-06',
