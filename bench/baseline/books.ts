@@ -1,51 +1,10 @@
 /**
- * Books by hand: the SQL the toolkit runs for the bookstore's Book view sets, the JSON it
- * answers with (spec 2.3: `url`, `id`, two nested groups over flat columns), and the checks it
- * makes on writes, written out for this one model.
+ * Books by hand: the JSON the toolkit answers with (spec 2.3: `url`, `id`, two nested groups
+ * over flat columns) and the checks it makes on writes, written out for this one model. A
+ * check that passes allocates nothing: it answers the value, or a {@link Failure}.
  * @module
  */
 import type { Patch, RawRow } from './store.ts';
-
-const COLUMNS =
-  '"books_book"."id" as "id", "books_book"."title" as "title", "books_book"."description" as "description", ' +
-  '"books_book"."summary" as "summary", "books_book"."publication_date" as "publication_date", ' +
-  '"books_book"."state" as "state", "books_book"."isbn" as "isbn", "books_book"."price" as "price", ' +
-  '"books_book"."pages" as "pages", "books_book"."stock_count" as "stock_count"';
-const RETURNING =
-  'returning "id", "title", "description", "summary", "publication_date", "state", "isbn", "price", "pages", "stock_count"';
-
-export const SQL = {
-  count: 'select count(*) as "count" from "books_book"',
-  /** A page in one ordering (`order by` terms already written). */
-  // LIMIT and OFFSET are numbers in the SQL, as the toolkit writes them on SQLite (bound, they
-  // make this SQLite prepare the statement again on every run).
-  page: (orderBy: string, limit: number, offset: number) =>
-    `select ${COLUMNS} from "books_book" order by ${orderBy} limit ${limit}${offset ? ` offset ${offset}` : ''}`,
-  /** A page of the rows matching `where` (written out with `?` for its parameters). */
-  filteredPage: (where: string, orderBy: string, limit: number, offset: number) =>
-    `select ${COLUMNS} from "books_book" where ${where} order by ${orderBy} limit ${limit}${offset ? ` offset ${offset}` : ''}`,
-  filteredCount: (where: string) => `select count(*) as "count" from "books_book" where ${where}`,
-  /** A keyset page: the rows after (or before) a cursor's isbn. */
-  after: (op: '>' | '<' | '>=' | '<=' | null, descending: boolean, limit: number) =>
-    `select ${COLUMNS} from "books_book"${op ? ` where "books_book"."isbn" ${op} ?` : ''} order by "books_book"."isbn" ${descending ? 'desc' : 'asc'} limit ${limit}`,
-  // No ORDER BY for a single row, as the toolkit (and Django's get()).
-  byId: `select ${COLUMNS} from "books_book" where "books_book"."id" = ? limit 2`,
-  isbnTaken: 'select "books_book"."id" from "books_book" where "books_book"."isbn" = ? limit 1',
-  insert: `insert into "books_book" ("title", "description", "summary", "publication_date", "state", "isbn", "price", "pages", "stock_count") values (?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
-};
-
-const updateTexts = new Map<string, string>();
-/** `update ... set "a" = ?, "b" = ? where "id" = ? returning ...`, one text per column set. */
-export function updateSql(columns: readonly string[]): string {
-  const key = columns.join(',');
-  let text = updateTexts.get(key);
-  if (!text) {
-    const set = columns.map((c) => `"${c}" = ?`).join(', ');
-    text = `update "books_book" set ${set} where "id" = ? ${RETURNING}`;
-    updateTexts.set(key, text);
-  }
-  return text;
-}
 
 /** A decimal with 2 places: SQLite's NUMERIC column gives a number, PostgreSQL a string. */
 function price(value: unknown): string | null {
@@ -81,116 +40,156 @@ const MAX_INT = 2147483647;
 
 type Errors = Record<string, unknown>;
 
-/** The checks of the Book serializer for one leaf; returns the value or an error list. */
-type Check = (value: unknown) => { value: unknown } | { error: string[] };
+/** A leaf's errors (what a check answers when the value is refused). */
+class Failure {
+  readonly errors: readonly string[];
+  constructor(errors: readonly string[]) {
+    this.errors = errors;
+  }
+}
+
+/** The checks of the Book serializer for one leaf: the value to store, or a {@link Failure}. */
+type Check = (value: unknown) => unknown;
 
 const required = ['This field is required.'];
+const NOT_NULL = new Failure(['This field may not be null.']);
+const BAD_DATE = new Failure([
+  'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+]);
 
 function text(maxLength: number, allowBlank: boolean, allowNull: boolean): Check {
   return (value) => {
-    if (value === null)
-      return allowNull ? { value: null } : { error: ['This field may not be null.'] };
+    if (value === null) return allowNull ? null : NOT_NULL;
     if (typeof value !== 'string' && typeof value !== 'number')
-      return { error: ['Not a valid string.'] };
+      return new Failure(['Not a valid string.']);
     const trimmed = String(value).trim();
-    if (!trimmed && !allowBlank) return { error: ['This field may not be blank.'] };
-    if ([...trimmed].length > maxLength)
-      return { error: [`Ensure this field has no more than ${maxLength} characters.`] };
-    return { value: trimmed };
+    if (!trimmed && !allowBlank) return new Failure(['This field may not be blank.']);
+    // Code points, as Python counts a str: only a long text needs counting them.
+    if (trimmed.length > maxLength && [...trimmed].length > maxLength)
+      return new Failure([`Ensure this field has no more than ${maxLength} characters.`]);
+    return trimmed;
   };
 }
 
 const integer: Check = (value) => {
-  if (value === null) return { error: ['This field may not be null.'] };
+  if (value === null) return NOT_NULL;
   const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n))
-    return { error: ['A valid integer is required.'] };
-  if (n < 0) return { error: ['Ensure this value is greater than or equal to 0.'] };
-  if (n > MAX_INT) return { error: [`Ensure this value is less than or equal to ${MAX_INT}.`] };
-  return { value: n };
+    return new Failure(['A valid integer is required.']);
+  if (n < 0) return new Failure(['Ensure this value is greater than or equal to 0.']);
+  if (n > MAX_INT) return new Failure([`Ensure this value is less than or equal to ${MAX_INT}.`]);
+  return n;
 };
 
 const date: Check = (value) => {
   const match = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!match)
-    return { error: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] };
-  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  if (day.toISOString().slice(0, 10) !== value)
-    return { error: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] };
-  return { value };
+  if (!match) return BAD_DATE;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  // A real day of the calendar (Date.UTC rolls 2024-02-30 over to March).
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (
+    year < 1 ||
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  )
+    return BAD_DATE;
+  return value;
 };
 
 const decimal: Check = (value) => {
-  if (value === null) return { error: ['This field may not be null.'] };
+  if (value === null) return NOT_NULL;
   const match =
     typeof value === 'string' || typeof value === 'number' ? DECIMAL.exec(String(value)) : null;
-  if (!match || (!match[2] && !match[3])) return { error: ['A valid number is required.'] };
+  if (!match || (!match[2] && !match[3])) return new Failure(['A valid number is required.']);
   const whole = (match[2] ?? '').replace(/^0+(?=\d)/, '');
   const fraction = match[3] ?? '';
   if (fraction.length > 2)
-    return { error: ['Ensure that there are no more than 2 decimal places.'] };
+    return new Failure(['Ensure that there are no more than 2 decimal places.']);
   if (whole.length + fraction.length > 10)
-    return { error: ['Ensure that there are no more than 10 digits in total.'] };
+    return new Failure(['Ensure that there are no more than 10 digits in total.']);
   if (whole.length > 8)
-    return { error: ['Ensure that there are no more than 8 digits before the decimal point.'] };
-  return { value: `${match[1] === '-' ? '-' : ''}${whole || '0'}.${fraction.padEnd(2, '0')}` };
+    return new Failure(['Ensure that there are no more than 8 digits before the decimal point.']);
+  const sign = match[1] === '-' ? '-' : '';
+  return fraction.length === 2
+    ? `${sign}${whole || '0'}.${fraction}`
+    : `${sign}${whole || '0'}.${fraction.padEnd(2, '0')}`;
 };
 
 const choice: Check = (value) =>
   typeof value === 'string' && STATES.has(value)
-    ? { value }
-    : { error: [`"${String(value)}" is not a valid choice.`] };
+    ? value
+    : new Failure([`"${String(value)}" is not a valid choice.`]);
 
-/** The leaves of each group, with their checks and whether a create needs them. */
-const GROUPS: Record<string, Record<string, { check: Check; required: boolean }>> = {
-  publishing_information: {
-    publication_date: { check: date, required: false },
-    isbn: { check: text(100, false, false), required: false },
-    pages: { check: integer, required: false },
+interface Leaf {
+  readonly name: string;
+  readonly check: Check;
+  /** Whether a create needs it. */
+  readonly required: boolean;
+}
+
+const TOP: readonly Leaf[] = [
+  { name: 'title', check: text(100, false, false), required: true },
+  { name: 'description', check: text(Number.MAX_SAFE_INTEGER, true, true), required: false },
+  { name: 'summary', check: text(Number.MAX_SAFE_INTEGER, true, true), required: false },
+];
+/** The nested groups and their leaves. */
+const GROUPS: readonly { readonly name: string; readonly leaves: readonly Leaf[] }[] = [
+  {
+    name: 'publishing_information',
+    leaves: [
+      { name: 'publication_date', check: date, required: false },
+      { name: 'isbn', check: text(100, false, false), required: false },
+      { name: 'pages', check: integer, required: false },
+    ],
   },
-  stock_information: {
-    stock_count: { check: integer, required: false },
-    price: { check: decimal, required: true },
-    state: { check: choice, required: false },
+  {
+    name: 'stock_information',
+    leaves: [
+      { name: 'stock_count', check: integer, required: false },
+      { name: 'price', check: decimal, required: true },
+      { name: 'state', check: choice, required: false },
+    ],
   },
-};
-const TOP: Record<string, { check: Check; required: boolean }> = {
-  title: { check: text(100, false, false), required: true },
-  description: { check: text(Number.MAX_SAFE_INTEGER, true, true), required: false },
-  summary: { check: text(Number.MAX_SAFE_INTEGER, true, true), required: false },
-};
+];
+
+/** A body refused: the errors, nested as the toolkit nests them. */
+export class Invalid {
+  readonly errors: Errors;
+  constructor(errors: Errors) {
+    this.errors = errors;
+  }
+}
+
+const NOT_A_DICTIONARY = new Invalid({
+  non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
+});
 
 /**
- * Validates a Book body: flat columns out, errors nested as the toolkit nests them.
+ * Validates a Book body: its flat columns (only those sent), or {@link Invalid}.
  * `partial` is PATCH: nothing is required.
  */
-export function validateBook(
-  data: unknown,
-  partial: boolean,
-): { values: Record<string, unknown> } | { errors: Errors } {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return {
-      errors: { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] },
-    };
-  }
+export function validateBook(data: unknown, partial: boolean): Record<string, unknown> | Invalid {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return NOT_A_DICTIONARY;
   const input = data as Record<string, unknown>;
   const values: Record<string, unknown> = {};
-  const errors: Errors = {};
-  for (const name in TOP) {
-    const leaf = TOP[name] as { check: Check; required: boolean };
-    if (!Object.hasOwn(input, name)) {
-      if (leaf.required && !partial) errors[name] = required;
+  let errors: Errors | undefined;
+  for (const leaf of TOP) {
+    if (!Object.hasOwn(input, leaf.name)) {
+      if (leaf.required && !partial) (errors ??= {})[leaf.name] = required;
       continue;
     }
-    const result = leaf.check(input[name]);
-    if ('error' in result) errors[name] = result.error;
-    else values[name] = result.value;
+    const result = leaf.check(input[leaf.name]);
+    if (result instanceof Failure) (errors ??= {})[leaf.name] = result.errors;
+    else values[leaf.name] = result;
   }
-  for (const group in GROUPS) {
-    if (!Object.hasOwn(input, group)) continue;
-    const nested = input[group];
+  for (const group of GROUPS) {
+    if (!Object.hasOwn(input, group.name)) continue;
+    const nested = input[group.name];
     if (nested === null || typeof nested !== 'object' || Array.isArray(nested)) {
-      errors[group] = {
+      (errors ??= {})[group.name] = {
         non_field_errors: [
           nested === null
             ? 'This field may not be null.'
@@ -199,27 +198,24 @@ export function validateBook(
       };
       continue;
     }
-    const groupErrors: Errors = {};
-    const leaves = GROUPS[group] as Record<string, { check: Check; required: boolean }>;
-    for (const name in leaves) {
-      const leaf = leaves[name] as { check: Check; required: boolean };
-      const value = (nested as Record<string, unknown>)[name];
+    let groupErrors: Errors | undefined;
+    for (const leaf of group.leaves) {
+      const value = (nested as Record<string, unknown>)[leaf.name];
       if (value === undefined) {
-        if (leaf.required && !partial) groupErrors[name] = required;
+        if (leaf.required && !partial) (groupErrors ??= {})[leaf.name] = required;
         continue;
       }
       const result = leaf.check(value);
-      if ('error' in result) groupErrors[name] = result.error;
-      else values[name] = result.value;
+      if (result instanceof Failure) (groupErrors ??= {})[leaf.name] = result.errors;
+      else values[leaf.name] = result;
     }
-    if (Object.keys(groupErrors).length) errors[group] = groupErrors;
+    if (groupErrors) (errors ??= {})[group.name] = groupErrors;
   }
-  if (Object.keys(errors).length) return { errors };
-  return { values };
+  return errors ? new Invalid(errors) : values;
 }
 
 /** The INSERT's values with the model's defaults, or the errors of NOT NULL columns not sent. */
-export function insertValues(values: Record<string, unknown>): unknown[] | { errors: Errors } {
+export function insertValues(values: Record<string, unknown>): unknown[] | Invalid {
   const missing: Errors = {};
   if (values.title === undefined) missing.title = required;
   if (values.publication_date === undefined || values.isbn === undefined) {
@@ -229,7 +225,7 @@ export function insertValues(values: Record<string, unknown>): unknown[] | { err
     missing.publishing_information = group;
   }
   if (values.price === undefined) missing.stock_information = { price: required };
-  if (Object.keys(missing).length) return { errors: missing };
+  if (Object.keys(missing).length) return new Invalid(missing);
   return [
     values.title,
     values.description ?? null,

@@ -14,6 +14,7 @@
  *   npm run bench -- --duration 10 --rounds 2 --connections 32 --scenarios list,detail
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '@restframework/core';
@@ -137,6 +138,18 @@ try {
   }
 
   // 4. The table.
+  const instructionCounts = options.instructions
+    ? (
+        JSON.parse(readFileSync(options.instructions, 'utf8')) as {
+          counts: Record<string, { toolkit?: number; baseline?: number }>;
+        }
+      ).counts
+    : null;
+  /** Baseline's instructions per request over the toolkit's (above 1: the toolkit does less). */
+  const instructionRatio = (id: string) => {
+    const counts = instructionCounts?.[id];
+    return counts?.toolkit && counts.baseline ? fmt.ratio(counts.baseline / counts.toolkit) : '–';
+  };
   const rows: string[][] = [];
   const figures: Record<string, unknown>[] = [];
   for (const scenario of selected) {
@@ -144,6 +157,7 @@ try {
     if (!byName) {
       rows.push([
         scenario.title,
+        '–',
         '–',
         '–',
         '–',
@@ -181,6 +195,7 @@ try {
       `**${fmt.ratio(ratio)}**`,
       `${fmt.us(t.cpu)} / ${fmt.us(b.cpu)}`,
       fmt.ratio(b.cpu / t.cpu),
+      instructionRatio(scenario.id),
       `${fmt.ms(t.p50)} / ${fmt.ms(t.p99)}`,
       `${fmt.ms(b.p50)} / ${fmt.ms(b.p99)}`,
       fmt.mb(t.rss),
@@ -194,6 +209,7 @@ try {
       baseline: b,
       ratio,
       cpuRatio: b.cpu / t.cpu,
+      instructions: instructionCounts?.[scenario.id] ?? null,
       target: scenario.target,
     });
   }
@@ -208,7 +224,7 @@ try {
     `Machine: ${machine(databases.vendor, databaseVersion)}`,
     `Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] as number).toFixed(2)} at the end (the run itself keeps about 2 busy; more means other work competed with it, and CPU per request is then the figure to compare).`,
     `Command: \`${command}\``,
-    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s), each scenario loading toolkit and baseline back to back (order flipped every round); medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
+    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s), each scenario loading toolkit and baseline back to back (order flipped every round); medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); instr. ratio = baseline / toolkit instructions per request counted by callgrind on SQLite (\`npm run bench:instructions -- --scenarios … --json FILE\`, given with \`--instructions FILE\`; the same whatever the machine's load, client included); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
     '',
     table(
       [
@@ -218,6 +234,7 @@ try {
         'ratio',
         'CPU µs/req toolkit / baseline',
         'CPU ratio',
+        'instr. ratio',
         'toolkit p50 / p99 ms',
         'baseline p50 / p99 ms',
         'toolkit RSS',

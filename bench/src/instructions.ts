@@ -9,6 +9,10 @@
  *
  *   npm run bench:instructions -- --a /tmp/before --b . --path /books/api/books/1/
  *   npm run bench:instructions -- --a . --contenders toolkit,baseline
+ *   npm run bench:instructions -- --contenders toolkit,baseline --scenarios detail,options
+ *
+ * `--scenarios` counts the bench's rows (`INSTRUCTION_SCENARIOS`: the request of each, on
+ * SQLite) one after another and ends with a table of the ratios toolkit/baseline.
  *
  * The default warm-up is long (15,000 requests) because V8 keeps compiling for a while: after
  * 3,000 requests of GET one book, Turbofan still took 164,000 of the toolkit's 546,000
@@ -18,13 +22,14 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from '@restframework/core';
 import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 import { seed } from '../../examples/bookstore/src/seed.ts';
+import { INSTRUCTION_SCENARIOS, type InstructionScenario } from './instruction-scenarios.ts';
 
 const HELP = `Options:
   --a DIR             a checkout (default .)
@@ -33,6 +38,8 @@ const HELP = `Options:
   --path P            the request's path (default /books/api/books/1/)
   --method M          its method (default GET)
   --body JSON         its JSON body; UNIQUE in it changes with every request
+  --scenarios a,b     instead of --path: rows of the bench (${Object.keys(INSTRUCTION_SCENARIOS).join(', ')})
+  --json FILE         also write the counts as JSON (for \`npm run bench -- --instructions FILE\`)
   --warmup N          requests before the counted ones (default 15000)
   --requests N        requests counted (default 3000)`;
 
@@ -44,6 +51,8 @@ const { values } = parseArgs({
     path: { type: 'string', default: '/books/api/books/1/' },
     method: { type: 'string', default: 'GET' },
     body: { type: 'string' },
+    scenarios: { type: 'string' },
+    json: { type: 'string' },
     warmup: { type: 'string', default: '15000' },
     requests: { type: 'string', default: '3000' },
     help: { type: 'boolean', default: false },
@@ -72,7 +81,13 @@ await seed(db);
 await db.close();
 
 /** Total instructions of one run of `count` requests (callgrind's "summary" line). */
-function count(checkout: string, contender: string, total: number, tag: string): Promise<number> {
+function count(
+  checkout: string,
+  contender: string,
+  request: InstructionScenario,
+  total: number,
+  tag: string,
+): Promise<number> {
   const file = join(work, `${tag}.sqlite3`);
   rmSync(file, { force: true });
   copyFileSync(template, file);
@@ -91,10 +106,10 @@ function count(checkout: string, contender: string, total: number, tag: string):
     checkout,
     contender,
     file,
-    values.path,
+    request.path,
     String(total),
-    values.method,
-    ...(values.body ? [values.body] : []),
+    request.method,
+    ...(request.body ? [request.body] : []),
   ];
   return new Promise((done, fail) => {
     execFile('valgrind', args, { maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
@@ -109,32 +124,79 @@ function count(checkout: string, contender: string, total: number, tag: string):
   });
 }
 
-const rows: { checkout: string; contender: string; perRequest: number }[] = [];
+const unknown = (values.scenarios ?? '')
+  .split(',')
+  .filter((id) => id && !(id in INSTRUCTION_SCENARIOS));
+if (unknown.length) throw new Error(`unknown scenarios: ${unknown.join(', ')}`);
+const requestsToCount: [string, InstructionScenario][] = values.scenarios
+  ? values.scenarios.split(',').map((id) => [id, INSTRUCTION_SCENARIOS[id] as InstructionScenario])
+  : [
+      [
+        `${values.method} ${values.path}`,
+        { path: values.path, method: values.method, ...(values.body ? { body: values.body } : {}) },
+      ],
+    ];
+
+const rows: { scenario: string; checkout: string; contender: string; perRequest: number }[] = [];
 try {
-  for (const checkout of checkouts) {
-    for (const contender of contenders) {
-      const tag = `${rows.length}`;
-      // Both runs at once: each is single-threaded, and counts do not depend on timing.
-      const [short, long] = await Promise.all([
-        count(checkout, contender, warmup, `${tag}-short`),
-        count(checkout, contender, warmup + requests, `${tag}-long`),
-      ]);
-      const perRequest = Math.round((long - short) / requests);
-      rows.push({ checkout, contender, perRequest });
-      console.log(
-        `${checkout} ${contender}: ${perRequest.toLocaleString('en')} instructions per request`,
-      );
+  for (const [scenario, request] of requestsToCount) {
+    for (const checkout of checkouts) {
+      for (const contender of contenders) {
+        const tag = `${rows.length}`;
+        // Both runs at once: each is single-threaded, and counts do not depend on timing.
+        const [short, long] = await Promise.all([
+          count(checkout, contender, request, warmup, `${tag}-short`),
+          count(checkout, contender, request, warmup + requests, `${tag}-long`),
+        ]);
+        const perRequest = Math.round((long - short) / requests);
+        rows.push({ scenario, checkout, contender, perRequest });
+        console.log(
+          `${scenario}: ${checkout} ${contender}: ${perRequest.toLocaleString('en')} instructions per request`,
+        );
+      }
     }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-const first = rows[0];
-if (first && rows.length > 1) {
-  console.log(`\n${values.method} ${values.path}`);
-  for (const row of rows) {
+for (const [scenario, request] of requestsToCount) {
+  const mine = rows.filter((row) => row.scenario === scenario);
+  const first = mine[0];
+  if (!first || mine.length < 2) continue;
+  console.log(`\n${scenario}: ${request.method} ${request.path}`);
+  for (const row of mine) {
     console.log(
       `${row.checkout} ${row.contender}: ${row.perRequest.toLocaleString('en')} (${(row.perRequest / first.perRequest).toFixed(3)} of the first)`,
     );
   }
+}
+if (values.scenarios && contenders.length === 2) {
+  // The bench's own ratio: the baseline's instructions over the toolkit's (above 1: the
+  // toolkit does less), per checkout.
+  console.log('\n| scenario | toolkit instr./req | baseline instr./req | ratio baseline/toolkit |');
+  console.log('| --- | --- | --- | --- |');
+  for (const [scenario] of requestsToCount) {
+    for (const checkout of checkouts) {
+      const of = (contender: string) =>
+        rows.find(
+          (r) => r.scenario === scenario && r.checkout === checkout && r.contender === contender,
+        )?.perRequest ?? Number.NaN;
+      const t = of('toolkit');
+      const b = of('baseline');
+      console.log(
+        `| ${scenario}${checkouts.length > 1 ? ` (${checkout})` : ''} | ${t.toLocaleString('en')} | ${b.toLocaleString('en')} | ${(b / t).toFixed(3)} |`,
+      );
+    }
+  }
+}
+if (values.json) {
+  const counts: Record<string, Record<string, number>> = {};
+  for (const row of rows) {
+    if (row.checkout !== checkouts[0]) continue;
+    counts[row.scenario] = { ...counts[row.scenario], [row.contender]: row.perRequest };
+  }
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ date: new Date().toISOString(), warmup, requests, counts }, null, 2)}\n`,
+  );
 }

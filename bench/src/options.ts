@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly json: string | null;
   /** Run the servers with --cpu-prof into this folder. */
   readonly profile: string | null;
+  /** A `bench:instructions --json` file: its ratios become a column of the table. */
+  readonly instructions: string | null;
 }
 
 const HELP = `Options:
@@ -36,6 +38,8 @@ const HELP = `Options:
   --write-results       write the table into bench/RESULTS.md (its own section)
   --json FILE           write every figure as JSON
   --profile DIR         run the servers with --cpu-prof, profiles into DIR
+  --instructions FILE   add the instruction ratio of each row from FILE, written by
+                        \`npm run bench:instructions -- --scenarios ... --json FILE\`
   --help                this text`;
 
 /** The number given to `--name`, or `fallback` when none was; throws unless it is positive. */
@@ -64,6 +68,7 @@ export function parseOptions(
       'write-results': { type: 'boolean' },
       json: { type: 'string' },
       profile: { type: 'string' },
+      instructions: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -91,6 +96,7 @@ export function parseOptions(
     writeResults: values['write-results'] ?? false,
     json: values.json ?? null,
     profile: values.profile ?? null,
+    instructions: values.instructions ?? null,
   };
 }
 

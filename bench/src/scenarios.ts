@@ -25,7 +25,10 @@ export interface Scenario {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'OPTIONS';
   /** The status every answer must have. */
   readonly status: number;
-  /** The toolkit/baseline throughput ratio to reach. */
+  /**
+   * The toolkit/baseline throughput ratio to reach (issue 30, against the lean baseline:
+   * reads 1.0, OPTIONS and the profile join 0.95, writes 0.85).
+   */
   readonly target: number;
   /** How the harness compares the two contenders' answers before measuring. */
   readonly compare: 'exact' | 'structure';
@@ -89,7 +92,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'GET list of 100 books (page number, count)',
       method: 'GET',
       status: 200,
-      target: 0.8,
+      target: 1.0,
       compare: 'exact',
       request: () => ({ path: '/books/api/books/' }),
       pending: ready,
@@ -109,7 +112,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'GET list of 100 books (cursor, mid-list)',
       method: 'GET',
       status: 200,
-      target: 0.8,
+      target: 1.0,
       compare: 'exact',
       request: () => ({ path: cursorPath }),
       pending: ready,
@@ -119,7 +122,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'GET one book',
       method: 'GET',
       status: 200,
-      target: 0.8,
+      target: 1.0,
       compare: 'exact',
       request: () => ({ path: '/books/api/books/500/' }),
       pending: ready,
@@ -129,7 +132,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'OPTIONS on the list',
       method: 'OPTIONS',
       status: 200,
-      target: 0.8,
+      target: 0.95,
       compare: 'exact',
       request: () => ({ path: '/books/api/books/' }),
       pending: ready,
@@ -139,7 +142,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'GET /api/profile/?ordering=full_name (join)',
       method: 'GET',
       status: 200,
-      target: 0.8,
+      target: 0.95,
       compare: 'exact',
       request: () => ({ path: '/api/profile/?ordering=full_name' }),
       pending: needsMappedOrdering(ProfileViewSet),
@@ -159,7 +162,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'POST a book with nested groups',
       method: 'POST',
       status: 201,
-      target: 0.7,
+      target: 0.85,
       compare: 'structure',
       request: (n) => ({
         path: '/books/api/books/',
@@ -181,7 +184,7 @@ export function buildScenarios(data: ScenarioData): Scenario[] {
       title: 'PATCH one nested leaf (stock_information.price)',
       method: 'PATCH',
       status: 200,
-      target: 0.7,
+      target: 0.85,
       compare: 'structure',
       request: (n) => ({
         path: `/books/api/books/${(n % data.books) + 1}/`,

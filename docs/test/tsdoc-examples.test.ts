@@ -63,22 +63,19 @@ const PRELUDE_NAMES = [
   'ProfileSerializer',
 ];
 
-/** Folders whose examples and classes do not fail yet (reported as `todo`), with the reason. */
+/**
+ * Folders (or single files) whose examples and classes do not fail yet (reported as `todo`),
+ * with the reason.
+ */
 const NOT_YET_COVERED: Readonly<Record<string, string>> = {
-  'packages/core/src/auth/': 'being restructured; covered after merge',
-  'packages/core/src/authentication/': 'being restructured; covered after merge',
-  'packages/core/src/db/': 'being restructured; covered after merge',
-  'packages/core/src/errors/': 'being restructured; covered after merge',
   'packages/core/src/http/': 'being restructured; covered after merge',
   'packages/core/src/metadata/': 'being restructured; covered after merge',
   'packages/core/src/pagination/': 'being restructured; covered after merge',
   'packages/core/src/parsers/': 'being restructured; covered after merge',
-  'packages/core/src/permissions/': 'being restructured; covered after merge',
-  'packages/core/src/plugin/': 'being restructured; covered after merge',
-  'packages/core/src/routers/': 'being restructured; covered after merge',
   'packages/core/src/serializers/': 'being restructured; covered after merge',
-  'packages/core/src/throttling/': 'being restructured; covered after merge',
-  'packages/core/src/views/': 'being restructured; covered after merge',
+  'packages/core/src/views/generic-api-view.ts': 'being restructured; covered after merge',
+  'packages/core/src/views/mixins.ts': 'being restructured; covered after merge',
+  'packages/core/src/views/viewsets.ts': 'being restructured; covered after merge',
 };
 
 /** The reason a source path is not covered yet, if it is not. */
@@ -187,7 +184,11 @@ function declaration(
   const reExport = new RegExp(
     `export\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'(\\.[^']+)'`,
   );
-  const from = reExport.exec(text)?.[1];
+  // Or imported, then exported by name (`import { x } from './x.ts'; export { x };`).
+  const imported = new RegExp(
+    `import\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'(\\.[^']+)'`,
+  );
+  const from = reExport.exec(text)?.[1] ?? imported.exec(text)?.[1];
   assert.ok(from, `cannot find where ${path} declares ${name}; extend this parse`);
   return declaration(
     relative(ROOT, join(ROOT, dirname(path), from))

@@ -32,6 +32,9 @@ if (contender === 'toolkit') {
   const core = await import(join(checkout, 'packages/core/src/index.ts'));
   const { buildApp } = await import(join(checkout, 'examples/bookstore/src/app.ts'));
   app = await buildApp({ database: core.Database.connect(url) });
+  // The bench-only routes (the cursor list), where the checkout has them.
+  const bench = await import(join(checkout, 'bench/src/servers/bench-router.ts')).catch(() => null);
+  await bench?.registerBenchRoutes(app);
 } else {
   const { buildBaseline } = await import(join(checkout, 'bench/baseline/app.ts'));
   app = await buildBaseline(url);

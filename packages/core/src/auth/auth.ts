@@ -84,7 +84,17 @@ export function permissionCodename(model: AnyModel, action: string): string {
   return `${action}_${model.name.toLowerCase()}`;
 }
 
-/** Users, groups and permissions around one user model (see the module). */
+/**
+ * Users, groups and permissions around one user model (see the module).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ userModel: User, passwordValidators: [new MinimumLengthValidator(12)] });
+ * await app.register(restFramework, { database: db, settings: { AUTH: auth } });
+ * const ada = await auth.createUser({ username: 'ada', password: 'a long passphrase' });
+ * await auth.authenticate('ada', 'a long passphrase'); // ada's row; null for a wrong password
+ * ```
+ */
 export class Auth {
   readonly User: AnyModel;
   readonly usernameField: string;

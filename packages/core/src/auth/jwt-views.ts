@@ -33,7 +33,16 @@ function refreshOf(request: Request): string {
   return requiredStrings(request, { refresh: 8192 }).refresh as string;
 }
 
-/** Credentials in, a token pair out; wrong credentials are 401, as simplejwt answers. */
+/**
+ * Credentials in, a token pair out; wrong credentials are 401, as simplejwt answers.
+ *
+ * @example
+ * ```ts
+ * router.register('token', TokenObtainPairView, { basename: 'token' });
+ * // POST /token/ {"username": "ada", "password": "…"} → 200 {"access": "…", "refresh": "…"}
+ * //   wrong credentials → 401
+ * ```
+ */
 export class TokenObtainPairView extends LoginView {
   static override description =
     'Exchanges a username and password for an access and a refresh token.';
@@ -77,7 +86,15 @@ class RefreshTokenView extends ViewSet {
   }
 }
 
-/** A refresh token in, a new access (and refresh) token out. */
+/**
+ * A refresh token in, a new access (and refresh) token out.
+ *
+ * @example
+ * ```ts
+ * router.register('token/refresh', TokenRefreshView, { basename: 'token-refresh' });
+ * // POST /token/refresh/ {"refresh": "…"} → 200 {"access": "…"} (and a new "refresh" when rotating)
+ * ```
+ */
 export class TokenRefreshView extends RefreshTokenView {
   static override description = 'Exchanges a refresh token for a new access token.';
 
@@ -90,6 +107,12 @@ export class TokenRefreshView extends RefreshTokenView {
  * Whether a token (access or refresh) is valid: 200 `{}`, else 401 `{"detail": "Token is
  * invalid or expired", "code": "token_not_valid"}` (simplejwt's `TokenVerifyView`). It says
  * nothing of a token's fitness for a particular use.
+ *
+ * @example
+ * ```ts
+ * router.register('token/verify', TokenVerifyView, { basename: 'token-verify' });
+ * // POST /token/verify/ {"token": "…"} → 200 {}
+ * ```
  */
 export class TokenVerifyView extends RefreshTokenView {
   static override description = 'Checks that a token is valid.';
@@ -101,7 +124,15 @@ export class TokenVerifyView extends RefreshTokenView {
   }
 }
 
-/** Logs a refresh token out. */
+/**
+ * Logs a refresh token out.
+ *
+ * @example
+ * ```ts
+ * router.register('token/blacklist', TokenBlacklistView, { basename: 'token-blacklist' });
+ * // POST /token/blacklist/ {"refresh": "…"} → 200 {}; that refresh token is refused from now on
+ * ```
+ */
 export class TokenBlacklistView extends RefreshTokenView {
   static override description = 'Blacklists a refresh token (logout).';
 

@@ -28,7 +28,15 @@ import type { Auth, UserRow } from './auth.ts';
 import { LoginRateThrottle, userFromCredentials } from './login-credentials.ts';
 import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
 
-/** The fields of a login (DRF's `AuthTokenSerializer`): the password kept as typed, masked in forms. */
+/**
+ * The fields of a login (DRF's `AuthTokenSerializer`): the password kept as typed, masked in forms.
+ *
+ * @example
+ * ```ts
+ * const serializer = new LoginSerializer({ data: { username: 'ada', password: 'a long passphrase' } });
+ * await serializer.isValid(); // true: it checks the shape only; the view checks the password
+ * ```
+ */
 export class LoginSerializer extends Serializer.with({
   fields: {
     username: new CharField({ maxLength: 150 }),
@@ -41,7 +49,20 @@ export class LoginSerializer extends Serializer.with({
   },
 }) {}
 
-/** `POST` credentials (see the module). */
+/**
+ * `POST` credentials (see the module).
+ *
+ * @example
+ * ```ts
+ * class WhoAmILogin extends LoginView {
+ *   override async login(_request: Request, _auth: Auth, user: UserRow) {
+ *     return new Response({ id: user.id });
+ *   }
+ * }
+ * router.register('whoami', WhoAmILogin, { basename: 'whoami' });
+ * // POST /whoami/ {"username": "ada", "password": "…"} → 200 {"id": 1}
+ * ```
+ */
 export abstract class LoginView extends GenericViewSet {
   override authenticationClasses = [];
   override permissionClasses = [];

@@ -15,7 +15,15 @@ import { Response } from '../http/response.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { LoginView } from './login-view.ts';
 
-/** `POST` credentials, get a token (see the module). */
+/**
+ * `POST` credentials, get a token (see the module).
+ *
+ * @example
+ * ```ts
+ * router.register('api-token-auth', ObtainAuthToken, { basename: 'api-token-auth' });
+ * // POST /api-token-auth/ {"username": "ada", "password": "…"} → 200 {"token": "…"}
+ * ```
+ */
 export class ObtainAuthToken extends LoginView {
   static override description = 'Exchanges a username and password for an API token.';
 

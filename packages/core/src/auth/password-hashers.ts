@@ -68,7 +68,16 @@ function positiveInt(text: string | undefined): number | null {
   return value > 0 ? value : null;
 }
 
-/** PBKDF2 with SHA-256: `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`, Django's format. */
+/**
+ * PBKDF2 with SHA-256: `pbkdf2_sha256$<iterations>$<salt>$<base64 hash>`, Django's format.
+ *
+ * @example
+ * ```ts
+ * const hasher = new PBKDF2PasswordHasher({ iterations: 600_000 });
+ * const encoded = await hasher.encode('correct horse battery staple'); // 'pbkdf2_sha256$600000$…$…'
+ * await hasher.verify('correct horse battery staple', encoded); // true
+ * ```
+ */
 export class PBKDF2PasswordHasher implements PasswordHasher {
   readonly algorithm = 'pbkdf2_sha256';
   /** Django 5.2's count. */
@@ -109,6 +118,13 @@ export class PBKDF2PasswordHasher implements PasswordHasher {
 /**
  * scrypt: `scrypt$<salt>$<N>$<r>$<p>$<base64 hash>`, Django's format (its `ScryptPasswordHasher`),
  * through `node:crypto`.
+ *
+ * @example
+ * ```ts
+ * const hasher = new ScryptPasswordHasher();
+ * const encoded = await hasher.encode('correct horse battery staple'); // 'scrypt$…'
+ * await hasher.verify('Tr0ub4dor&3', encoded); // false
+ * ```
  */
 export class ScryptPasswordHasher implements PasswordHasher {
   readonly algorithm = 'scrypt';
@@ -176,6 +192,13 @@ export interface PasswordCheck {
 
 /**
  * The hashers an app accepts; the first hashes new passwords (Django's `PASSWORD_HASHERS`).
+ *
+ * @example
+ * ```ts
+ * const hashers = new PasswordHashers([new ScryptPasswordHasher(), new PBKDF2PasswordHasher()]);
+ * const stored = await new PBKDF2PasswordHasher().encode('a long passphrase'); // Django's hash
+ * await hashers.check('a long passphrase', stored); // { valid: true, mustUpdate: true }: scrypt is preferred
+ * ```
  */
 export class PasswordHashers {
   readonly preferred: PasswordHasher;

@@ -25,7 +25,15 @@ export interface PasswordValidator {
   helpText(): string;
 }
 
-/** At least `minLength` characters (default 8). */
+/**
+ * At least `minLength` characters (default 8).
+ *
+ * @example
+ * ```ts
+ * new MinimumLengthValidator(12).validate('short one');
+ * // ['This password is too short. It must contain at least 12 characters.']
+ * ```
+ */
 export class MinimumLengthValidator implements PasswordValidator {
   readonly minLength: number;
   constructor(minLength = 8) {
@@ -43,7 +51,14 @@ export class MinimumLengthValidator implements PasswordValidator {
   }
 }
 
-/** Not one of a list of common passwords (compared in lower case). */
+/**
+ * Not one of a list of common passwords (compared in lower case).
+ *
+ * @example
+ * ```ts
+ * new CommonPasswordValidator().validate('Password'); // ['This password is too common.']
+ * ```
+ */
 export class CommonPasswordValidator implements PasswordValidator {
   readonly #passwords: ReadonlySet<string>;
   constructor(passwords: readonly string[] = COMMON_PASSWORDS) {
@@ -61,7 +76,14 @@ export class CommonPasswordValidator implements PasswordValidator {
   }
 }
 
-/** Not digits only. */
+/**
+ * Not digits only.
+ *
+ * @example
+ * ```ts
+ * new NumericPasswordValidator().validate('20251125'); // ['This password is entirely numeric.']
+ * ```
+ */
 export class NumericPasswordValidator implements PasswordValidator {
   validate(password: string): string[] {
     return /^\d+$/.test(password) ? ['This password is entirely numeric.'] : [];
@@ -94,6 +116,12 @@ function quickRatio(a: string, b: string): number {
 /**
  * Not too similar to the user's username, names or e-mail (or a part of them split at
  * non-word characters), as Django's `UserAttributeSimilarityValidator`.
+ *
+ * @example
+ * ```ts
+ * new UserAttributeSimilarityValidator().validate('Lovelace1815', { username: 'lovelace' });
+ * // ['The password is too similar to the username.']
+ * ```
  */
 export class UserAttributeSimilarityValidator implements PasswordValidator {
   readonly attributes: readonly string[];

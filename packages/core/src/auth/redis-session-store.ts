@@ -15,8 +15,7 @@
  */
 import type { Redis as IORedis } from 'ioredis';
 import { ServiceUnavailable } from '../errors/api-exception.ts';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import { requireOptional } from '../utils/optional-dependency.ts';
+import { redisConnection } from '../utils/redis-connection.ts';
 import type { Auth } from './auth.ts';
 import type { SessionStore, StoredSession } from './session-store.ts';
 
@@ -32,35 +31,27 @@ export interface RedisSessionStoreOptions {
   readonly timeoutMs?: number;
 }
 
-/** Sessions in Redis (see the module). */
+/**
+ * Sessions in Redis (see the module).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ session: { store: new RedisSessionStore({ url: 'redis://127.0.0.1:6379' }) } });
+ * ```
+ */
 export class RedisSessionStore implements SessionStore {
   readonly #client: IORedis;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
 
   constructor(options: RedisSessionStoreOptions) {
-    if (!options.url === !options.client) {
-      throw new ImproperlyConfigured(
-        'REST_ERR_SESSION_STORE',
-        'RedisSessionStore: give either `url` (redis://host:port) or `client` (an ioredis client), not both.',
-      );
-    }
     this.#prefix = options.keyPrefix ?? 'session:';
-    this.#ownsClient = !options.client;
-    let client = options.client as IORedis | undefined;
-    if (!client) {
-      const { Redis } = requireOptional<{ Redis: typeof IORedis }>('ioredis', 'RedisSessionStore');
-      client = new Redis(options.url as string, {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        commandTimeout: options.timeoutMs ?? 500,
-      });
-      // Without a listener ioredis prints connection errors (with the URL, which may hold a
-      // password) on every reconnection attempt; each command still fails on its own.
-      client.on('error', () => {});
-      client.connect().catch(() => {});
-    }
+    const { client, owned } = redisConnection(options, {
+      owner: 'RedisSessionStore',
+      code: 'REST_ERR_SESSION_STORE',
+      timeoutMs: options.timeoutMs ?? 500,
+    });
+    this.#ownsClient = owned;
     this.#client = client;
   }
 

@@ -14,6 +14,9 @@ import type { Auth } from './auth.ts';
  *
  * @example
  * ```ts
+ * declare const auth: Auth;
+ * declare const request: Request; // an HTTPS POST of a session, with neither Origin nor Referer
+ *
  * refererFailure(auth, request); // 'Referer checking failed - no Referer.'
  * ```
  */

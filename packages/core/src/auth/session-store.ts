@@ -40,7 +40,15 @@ export interface SessionStore {
   clearExpired(auth: Auth): Promise<number>;
 }
 
-/** Sessions in the `auth_session` table (the default store). */
+/**
+ * Sessions in the `auth_session` table (the default store).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ session: { store: new DatabaseSessionStore() } }); // the default
+ * await db.migrate(auth.models); // auth_session among the tables
+ * ```
+ */
 export class DatabaseSessionStore implements SessionStore {
   async create(
     auth: Auth,

@@ -20,7 +20,16 @@ import type { Auth, UserRow } from './auth.ts';
 import { LoginView } from './login-view.ts';
 import { endSession, startSession } from './sessions.ts';
 
-/** Starts a session for good credentials (see the module); throttled as logins. */
+/**
+ * Starts a session for good credentials (see the module); throttled as logins.
+ *
+ * @example
+ * ```ts
+ * router.register('auth/login', SessionLoginView, { basename: 'login' });
+ * // POST /auth/login/ {"username": "ada", "password": "…"} → 200 {"username": "ada", "csrfToken": "…"},
+ * //   with the cookies sessionid and csrftoken
+ * ```
+ */
 export class SessionLoginView extends LoginView {
   static override description = 'Logs in with a username and password: starts a session.';
 
@@ -30,7 +39,15 @@ export class SessionLoginView extends LoginView {
   }
 }
 
-/** Ends the request's session (see the module). */
+/**
+ * Ends the request's session (see the module).
+ *
+ * @example
+ * ```ts
+ * router.register('auth/logout', SessionLogoutView, { basename: 'logout' });
+ * // POST /auth/logout/ with the session's cookies and X-CSRFToken → 200 {"detail": "Logged out."}
+ * ```
+ */
 export class SessionLogoutView extends ViewSet {
   static override description = 'Logs out: ends the session.';
   override authenticationClasses = [SessionAuthentication];

@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * declare function findUserByKey(key: string): Promise<{ id: number; username: string } | null>;
+ *
  * class ApiKeyAuthentication extends BaseAuthentication {
  *   override async authenticate(request: Request) {
  *     const key = request.raw.headers['x-api-key'];
@@ -47,7 +49,20 @@ export interface SecurityScheme {
 /** An authentication class. */
 export type AuthenticationClass = new () => Authentication;
 
-/** Recognises nobody; override `authenticate`. */
+/**
+ * Recognises nobody; override `authenticate`.
+ *
+ * @example
+ * ```ts
+ * class HeaderUserAuthentication extends BaseAuthentication {
+ *   override async authenticate(request: Request) {
+ *     const name = request.raw.headers['x-user'];
+ *     if (typeof name !== 'string') return null; // not this scheme: the next class is asked
+ *     return [{ isAuthenticated: true, username: name }, null] as const;
+ *   }
+ * }
+ * ```
+ */
 export class BaseAuthentication implements Authentication {
   authenticate(_request: Request): AuthenticationResult | Promise<AuthenticationResult> {
     return null;

@@ -24,7 +24,20 @@ export function authOf(request: Request): Auth {
 
 const MAX_CREDENTIALS = 4 * 1024;
 
-/** HTTP Basic authentication (see the module). */
+/**
+ * HTTP Basic authentication (see the module).
+ *
+ * @example
+ * ```ts
+ * class ReportViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override authenticationClasses = [BasicAuthentication];
+ *   override permissionClasses = [IsAuthenticated];
+ * }
+ * // GET with Authorization: Basic YWRhOmEgbG9uZyBwYXNzcGhyYXNl ("ada:a long passphrase")
+ * ```
+ */
 export class BasicAuthentication extends BaseAuthentication {
   /** The realm of the `WWW-Authenticate` challenge. */
   wwwAuthenticateRealm = 'api';

@@ -33,7 +33,20 @@ export function jwtOf(settings: APISettings): Jwt {
   return jwt;
 }
 
-/** JWT bearer authentication (see the module). */
+/**
+ * JWT bearer authentication (see the module).
+ *
+ * @example
+ * ```ts
+ * class NoteViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override authenticationClasses = [JWTAuthentication];
+ *   override permissionClasses = [IsAuthenticated];
+ * }
+ * // GET with Authorization: Bearer <the access token of TokenObtainPairView>
+ * ```
+ */
 export class JWTAuthentication extends BaseAuthentication {
   /** The realm of the `WWW-Authenticate` challenge. */
   wwwAuthenticateRealm = 'api';

@@ -21,7 +21,20 @@ import type { Request, RequestUser } from '../http/request.ts';
 import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authOf } from './basic-authentication.ts';
 
-/** Session authentication (see the module). */
+/**
+ * Session authentication (see the module).
+ *
+ * @example
+ * ```ts
+ * class NoteViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override authenticationClasses = [SessionAuthentication];
+ *   override permissionClasses = [IsAuthenticated];
+ * }
+ * // POST with the sessionid cookie but no X-CSRFToken → 403 {"detail": "CSRF Failed: ..."}
+ * ```
+ */
 export class SessionAuthentication extends BaseAuthentication {
   override async authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null> {
     const auth = authOf(request);

@@ -20,6 +20,7 @@ import { Database } from '../db/database.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
+import { thenMaybe } from '../utils/maybe-promise.ts';
 import {
   type AuthenticationResult,
   BaseAuthentication,
@@ -73,7 +74,20 @@ function authenticated(
   return result;
 }
 
-/** Token authentication (see the module). */
+/**
+ * Token authentication (see the module).
+ *
+ * @example
+ * ```ts
+ * const key = await issueToken(defaultAuth, { id: 1 }); // shown once
+ * class NoteViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override authenticationClasses = [TokenAuthentication];
+ * }
+ * // GET with Authorization: Token <key> → as user 1
+ * ```
+ */
 export class TokenAuthentication extends BaseAuthentication {
   /** The scheme word (`Bearer` for a bearer-token API). */
   keyword = 'Token';
@@ -110,8 +124,7 @@ export class TokenAuthentication extends BaseAuthentication {
     const cached = auth.cachedToken<AuthenticatedToken>(digest);
     if (cached) return cached;
     const match = auth.tokenUserQuery(databaseOf()).find(digest);
-    if (match instanceof Promise) return match.then((later) => authenticated(auth, digest, later));
-    return authenticated(auth, digest, match);
+    return thenMaybe(match, (found) => authenticated(auth, digest, found));
   }
 
   override authenticateHeader(): string {

@@ -5,7 +5,8 @@
  *
  * @example
  * ```ts
- * requireWholeNumber('poolSize', options.poolSize, 1, 'connections in the pool');
+ * requireWholeNumber('poolSize', 10, 1, 'connections in the pool'); // passes
+ * requireWholeNumber('poolSize', 0.5, 1, 'connections in the pool'); // throws REST_ERR_DATABASE_OPTION
  * ```
  * @module
  */

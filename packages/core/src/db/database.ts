@@ -75,7 +75,19 @@ interface Scope {
 const scopes = new AsyncLocalStorage<Scope>();
 let defaultDatabase: Database | undefined;
 
-/** A database: a Kysely instance, its dialect adapter, and transaction scoping. */
+/**
+ * A database: a Kysely instance, its dialect adapter, and transaction scoping.
+ *
+ * @example
+ * ```ts
+ * const db = Database.connect('sqlite:db.sqlite3');
+ * await db.transaction(async () => {
+ *   const author = await Author.objects.create({ salutation: 'Mr', name: 'Frank Herbert' });
+ *   await Author.objects.filter({ pk: author.id }).update({ company: 'Chilton' });
+ * }); // both or neither
+ * await db.close();
+ * ```
+ */
 export class Database {
   readonly kysely: Kysely<any>;
   readonly adapter: DialectAdapter;

@@ -26,7 +26,7 @@ export type TextMatchMode = 'exact' | 'contains' | 'startswith';
  *
  * @example
  * ```ts
- * class MyAdapter extends DialectAdapterBase {
+ * abstract class MyAdapter extends DialectAdapterBase {
  *   override readonly capabilities = { regex: true, fullTextSearch: false };
  *   // ... and regexMatch(), as the capability promises.
  * }
@@ -244,6 +244,24 @@ export interface DialectAdapter {
 /**
  * Defaults for {@link DialectAdapter}, so a new dialect overrides only what differs and new
  * interface members get a default instead of breaking every adapter.
+ *
+ * @example
+ * ```ts
+ * import type { Dialect, Kysely } from 'kysely';
+ *
+ * class MyAdapter extends DialectAdapterBase {
+ *   readonly vendor = 'mydb';
+ *   createDialect(): Dialect {
+ *     throw new Error('the Kysely dialect of mydb');
+ *   }
+ *   columnType(field: AnyModelField): string {
+ *     return field.kind === 'text' ? 'clob' : 'varchar(255)';
+ *   }
+ *   async explain(_db: Kysely<any>, _sql: string): Promise<string[]> {
+ *     return [];
+ *   }
+ * }
+ * ```
  */
 export abstract class DialectAdapterBase implements DialectAdapter {
   abstract readonly vendor: string;
@@ -445,7 +463,17 @@ export interface ColumnTypes {
  *
  * @example
  * ```ts
- * columnTypeOf(Book.getField('price')!, POSTGRES_TYPES); // 'numeric(10, 2)'
+ * const types: ColumnTypes = {
+ *   integer: 'integer',
+ *   bigInteger: 'bigint',
+ *   varchar: (maxLength) => `varchar(${maxLength})`,
+ *   text: 'text',
+ *   decimal: (digits, places) => `numeric(${digits}, ${places})`,
+ *   boolean: 'boolean',
+ *   date: 'date',
+ *   datetime: 'timestamptz',
+ * };
+ * columnTypeOf(Book.getField('price')!, types); // 'numeric(10, 2)'
  * ```
  */
 export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {

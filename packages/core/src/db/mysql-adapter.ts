@@ -105,6 +105,12 @@ const readDateTime: ValueReader = (v) =>
  * progress statement by statement instead, so that a failed migration resumes where it
  * stopped. A column changes with `MODIFY` and its whole definition; constraints cannot be
  * renamed (they are dropped and added again); an index belongs to its table.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(new MysqlAdapter({ connectionString: 'mysql://root@127.0.0.1:3306/shop' }));
+ * // the same as Database.connect('mysql://root@127.0.0.1:3306/shop')
+ * ```
  */
 export class MysqlAdapter extends DialectAdapterBase {
   readonly vendor = 'mysql';

@@ -82,7 +82,9 @@ interface Mysql2Error {
  *
  * @example
  * ```ts
- * throw translateMysqlError(error, Book); // UniqueViolationError with fields ['isbn']
+ * declare const error: unknown; // mysql2's ER_DUP_ENTRY for the unique key of Book's isbn
+ *
+ * throw translateMysqlError(error, Book); // a UniqueViolationError naming the isbn field
  * ```
  */
 export function translateMysqlError(error: unknown, model: AnyModel | undefined): unknown {

@@ -34,7 +34,9 @@ export function loadMysql2(): Mysql2 {
  *
  * @example
  * ```ts
- * const pool = createMysqlPool({ url, poolSize: 10, connectionTimeoutMs: 5000 });
+ * import { MysqlDialect } from 'kysely';
+ *
+ * const pool = createMysqlPool({ url: 'mysql://root@127.0.0.1:3306/shop', poolSize: 10, connectionTimeoutMs: 5000 });
  * new MysqlDialect({ pool });
  * ```
  */

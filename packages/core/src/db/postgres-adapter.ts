@@ -127,6 +127,12 @@ const POSTGRES_TYPES: ColumnTypes = {
 /**
  * PostgreSQL: text columns use the "C" collation (byte order, as SQLite), DATE and
  * TIMESTAMPTZ arrive as text, and NULL sorts first in ascending order.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(new PostgresAdapter({ connectionString: 'postgres://postgres@127.0.0.1:5432/shop' }));
+ * // the same as Database.connect('postgres://postgres@127.0.0.1:5432/shop')
+ * ```
  */
 export class PostgresAdapter extends DialectAdapterBase {
   readonly vendor = 'postgres';

@@ -81,8 +81,10 @@ const made = new WeakMap<typeof pg, PostgresClients>();
  *
  * @example
  * ```ts
+ * import pg from 'pg';
+ *
  * const { NamedStatementClient } = postgresClients(pg);
- * const pool = new pg.Pool({ connectionString, Client: NamedStatementClient });
+ * const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1/shop', Client: NamedStatementClient });
  * ```
  */
 export function postgresClients(driver: typeof pg): PostgresClients {

@@ -49,6 +49,12 @@ export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './quer
 /**
  * A query over one model. Every method returns a new query set; nothing runs until
  * `execute`, `count`, `exists`, `get`, `first`, `create`, `update` or `delete`.
+ *
+ * @example
+ * ```ts
+ * const long = Book.objects.filter({ pages__gte: 300 }).orderBy('-publication_date'); // no query yet
+ * const books = await long.slice(0, 10).execute(); // one SELECT
+ * ```
  */
 export class QuerySet<M extends AnyModel = AnyModel> {
   readonly model: M;
@@ -80,18 +86,39 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return this.#derive([...s.conditions, condition], s.order, s.limit, s.offset, s.related, s.db);
   }
 
-  /** A copy of this query set. */
+  /**
+   * A copy of this query set.
+   *
+   * @example
+   * ```ts
+   * const books = Book.objects.all(); // every book, in the model's ordering (isbn)
+   * ```
+   */
   all(): QuerySet<M> {
     // The state is never changed, only replaced: the copy shares it.
     return new QuerySet(this.model, this.#state);
   }
 
-  /** Keeps rows matching every condition (`{ title: 'x', pages__gte: 100 }`). */
+  /**
+   * Keeps rows matching every condition (`{ title: 'x', pages__gte: 100 }`).
+   *
+   * @example
+   * ```ts
+   * const rows = await Book.objects.filter({ state: 'published', pages__gte: 100 }).execute();
+   * ```
+   */
   filter(filter: Filter): QuerySet<M> {
     return this.#withCondition({ kind: 'filter', negate: false, filter });
   }
 
-  /** Drops rows matching every condition. */
+  /**
+   * Drops rows matching every condition.
+   *
+   * @example
+   * ```ts
+   * const available = Book.objects.exclude({ state: 'not_published' });
+   * ```
+   */
   exclude(filter: Filter): QuerySet<M> {
     return this.#withCondition({ kind: 'filter', negate: true, filter });
   }
@@ -129,7 +156,15 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return this.#withCondition({ kind: 'custom', build, shape });
   }
 
-  /** Replaces the ordering: field names or relation paths, `-` for descending. */
+  /**
+   * Replaces the ordering: field names or relation paths, `-` for descending.
+   *
+   * @example
+   * ```ts
+   * const newest = Book.objects.orderBy('-publication_date', 'title');
+   * const unordered = Book.objects.orderBy(); // no ORDER BY at all
+   * ```
+   */
   orderBy(...terms: string[]): QuerySet<M> {
     const s = this.#state;
     return this.#derive(s.conditions, terms, s.limit, s.offset, s.related, s.db);
@@ -148,6 +183,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /**
    * The ordering, resolved; a term on the primary key or on a unique NOT NULL column of the
    * model makes it total. Throws `ImproperlyConfigured` on a path that does not resolve.
+   *
+   * @example
+   * ```ts
+   * const [term] = Book.objects.resolveOrdering(['-pages']);
+   * term?.descending; // true
+   * ```
    */
   resolveOrdering(
     terms: readonly string[] = this.ordering,
@@ -159,6 +200,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /**
    * The same query with the primary key appended to its ordering when the ordering does not
    * already identify rows uniquely, so that pages are stable and walk every row once.
+   *
+   * @example
+   * ```ts
+   * Book.objects.orderBy('title').withStableOrdering().ordering; // ['title', 'id']
+   * Book.objects.orderBy('isbn').withStableOrdering().ordering; // ['isbn']: isbn is unique
+   * ```
    */
   withStableOrdering(): QuerySet<M> {
     const terms = this.ordering;
@@ -169,14 +216,29 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return unique ? this : this.orderBy(...terms, this.model.pk.name);
   }
 
-  /** Loads related rows with the same query (`profile.user`), by LEFT JOIN. */
+  /**
+   * Loads related rows with the same query (`profile.user`), by LEFT JOIN.
+   *
+   * @example
+   * ```ts
+   * const profiles = await Profile.objects.selectRelated('user').execute();
+   * // each row holds its user's row under `user`, read by the same query (no query per row)
+   * ```
+   */
   selectRelated(...paths: string[]): QuerySet<M> {
     const related = [...new Set([...this.#state.related, ...paths])];
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, related, s.db);
   }
 
-  /** Rows `start` (inclusive) to `end` (exclusive), like Python's slicing. */
+  /**
+   * Rows `start` (inclusive) to `end` (exclusive), like Python's slicing.
+   *
+   * @example
+   * ```ts
+   * const secondPage = Book.objects.slice(20, 40); // LIMIT 20 OFFSET 20
+   * ```
+   */
   slice(start: number, end?: number): QuerySet<M> {
     integer(start);
     if (end !== undefined) integer(end);
@@ -191,7 +253,15 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return this.#derive(s.conditions, s.order, limit, offset, s.related, s.db);
   }
 
-  /** Runs on `db` instead of the current database. */
+  /**
+   * Runs on `db` instead of the current database.
+   *
+   * @example
+   * ```ts
+   * const archive = Database.connect('sqlite:archive.sqlite3');
+   * const old = await Book.objects.using(archive).filter({ publication_date__lt: '2000-01-01' }).execute();
+   * ```
+   */
   using(db: Database): QuerySet<M> {
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, db);
@@ -210,19 +280,41 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return db;
   }
 
-  /** The compiled SELECT (SQL text and parameters), for tests and EXPLAIN. */
+  /**
+   * The compiled SELECT (SQL text and parameters), for tests and EXPLAIN.
+   *
+   * @example
+   * ```ts
+   * const { sql, parameters } = Book.objects.filter({ pages__gte: 300 }).compile();
+   * parameters; // [300]
+   * ```
+   */
   compile(): { sql: string; parameters: readonly unknown[] } {
     const db = this.db;
     const plan = selectPlan(this.model, db, this.#state.related);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
-  /** The query plan of the SELECT. */
+  /**
+   * The query plan of the SELECT.
+   *
+   * @example
+   * ```ts
+   * const plan = await Book.objects.filter({ isbn: '978-0-441-17271-9' }).explain(); // one line per step
+   * ```
+   */
   explain(): Promise<string[]> {
     return this.db.explain(this.compile());
   }
 
-  /** Runs the query and returns its rows. */
+  /**
+   * Runs the query and returns its rows.
+   *
+   * @example
+   * ```ts
+   * const books = await Book.objects.filter({ title__icontains: 'dune' }).execute();
+   * ```
+   */
   async execute(): Promise<Row<M>[]> {
     const db = this.db;
     const plan = selectPlan(this.model, db, this.#state.related);
@@ -316,7 +408,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     yield* await this.execute();
   }
 
-  /** The number of rows (ordering ignored; limit and offset respected). */
+  /**
+   * The number of rows (ordering ignored; limit and offset respected).
+   *
+   * @example
+   * ```ts
+   * const total = await Book.objects.filter({ pages__gte: 100 }).count();
+   * ```
+   */
   async count(): Promise<number> {
     const db = this.db;
     const { limit, offset } = this.#state;
@@ -337,7 +436,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return Number((rows[0] as { count: unknown }).count);
   }
 
-  /** True when at least one row matches. */
+  /**
+   * True when at least one row matches.
+   *
+   * @example
+   * ```ts
+   * if (await Book.objects.filter({ isbn: '978-0-441-17271-9' }).exists()) {
+   *   // already stored
+   * }
+   * ```
+   */
   async exists(): Promise<boolean> {
     const db = this.db;
     const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
@@ -351,6 +459,11 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /**
    * The one row matching `filter` (the query's ordering does not apply); throws
    * `DoesNotExist` or `MultipleObjectsReturned`.
+   *
+   * @example
+   * ```ts
+   * const book = await Book.objects.get({ pk: 1 }); // throws DoesNotExist when there is none
+   * ```
    */
   async get(filter?: Filter): Promise<Row<M>> {
     let rows = filter ? this.lookup(filter) : this.orderBy().slice(0, 2).execute();
@@ -361,7 +474,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return rows[0] as Row<M>;
   }
 
-  /** The first row in the query's ordering (the primary key when it has none), or undefined. */
+  /**
+   * The first row in the query's ordering (the primary key when it has none), or undefined.
+   *
+   * @example
+   * ```ts
+   * const earliest = await Book.objects.orderBy('publication_date').first(); // undefined when there are no books
+   * ```
+   */
   async first(): Promise<Row<M> | undefined> {
     const qs = this.ordering.length ? this : this.orderBy(this.model.pk.name);
     return (await qs.slice(0, 1).execute())[0];
@@ -370,6 +490,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /**
    * Inserts one row and returns it as stored. Missing values take the field's default;
    * relations accept `user_id: 1`.
+   *
+   * @example
+   * ```ts
+   * const book = await Book.objects.create({
+   *   title: 'Dune',
+   *   isbn: '978-0-441-17271-9',
+   *   publication_date: '1965-08-01',
+   *   price: '9.99',
+   * }); // pages and stock_count take their defaults
+   * ```
    */
   async create(values: Partial<Row<M>> & Record<string, unknown>): Promise<Row<M>> {
     const db = this.db;
@@ -427,6 +557,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * stale, and skipping it would lose this write to one made in between (a PATCH means "set
    * it"). `skipUnchanged` leaves out the columns whose value equals `row`'s (a PUT sends every
    * field, and an unchanged one means "keep it", so a concurrent writer of it is not undone).
+   *
+   * @example
+   * ```ts
+   * const book = await Book.objects.get({ pk: 1 });
+   * const stored = await Book.objects.updateRow(book, { price: '12.50' }); // UPDATE of price alone
+   * ```
    */
   async updateRow(
     row: Row<M>,
@@ -493,13 +629,28 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return rows[0] as Row<M>;
   }
 
-  /** Deletes the row with `row`'s primary key; returns false when it was already gone. */
+  /**
+   * Deletes the row with `row`'s primary key; returns false when it was already gone.
+   *
+   * @example
+   * ```ts
+   * const book = await Book.objects.get({ pk: 1 });
+   * await Book.objects.deleteRow(book); // true; false had it been deleted meanwhile
+   * ```
+   */
   async deleteRow(row: Row<M>): Promise<boolean> {
     const pk = (row as Record<string, unknown>)[this.model.pk.attname];
     return (await this.filter({ pk }).delete()) > 0;
   }
 
-  /** Sets `values` on every matching row; returns how many rows changed. */
+  /**
+   * Sets `values` on every matching row; returns how many rows changed.
+   *
+   * @example
+   * ```ts
+   * const changed = await Book.objects.filter({ stock_count: 0 }).update({ state: 'not_published' });
+   * ```
+   */
   async update(values: Partial<Row<M>> & Record<string, unknown>): Promise<number> {
     const db = this.db;
     const set: Record<string, unknown> = {};
@@ -513,7 +664,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return Number(result.numUpdatedRows);
   }
 
-  /** Deletes every matching row; returns how many. */
+  /**
+   * Deletes every matching row; returns how many.
+   *
+   * @example
+   * ```ts
+   * const removed = await Book.objects.filter({ state: 'not_published' }).delete(); // how many rows went
+   * ```
+   */
   async delete(): Promise<number> {
     const db = this.db;
     const query = db.executor.deleteFrom(this.model.table).where(this.#matching(db));

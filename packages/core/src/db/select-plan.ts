@@ -43,6 +43,8 @@ const MAX_SELECT_PLANS = 256;
  *
  * @example
  * ```ts
+ * declare const raw: Record<string, unknown>; // a row of the query plan.select() made
+ *
  * const plan = selectPlan(Profile, db, ['user']);
  * plan.read(raw); // { id: 1, biography: '…', user: { id: 7, username: '…' } }
  * ```

@@ -14,8 +14,10 @@ import type { Kysely } from 'kysely';
  *
  * @example
  * ```ts
+ * import { sql } from 'kysely';
+ *
  * const release = await holdSessionLock(
- *   db,
+ *   db.kysely,
  *   (c) => sql`select pg_advisory_lock(1)`.execute(c).then(() => {}),
  *   (c) => sql`select pg_advisory_unlock(1)`.execute(c).then(() => {}),
  *   (error) => error,

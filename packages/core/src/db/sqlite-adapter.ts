@@ -79,6 +79,11 @@ const SQLITE_TYPES: ColumnTypes = {
 /**
  * SQLite: text is compared byte-wise (BINARY), which is code point order for UTF-8;
  * decimals live in NUMERIC columns, which sort numerically and keep 15 significant digits.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(new SqliteAdapter({ filename: ':memory:' }));
+ * ```
  */
 export class SqliteAdapter extends DialectAdapterBase {
   readonly vendor = 'sqlite';

@@ -25,7 +25,7 @@ let unlogged = 0;
  *
  * @example
  * ```ts
- * logUnavailable(request.raw.log, new DatabaseUnavailableError('The database is unavailable; try again.'));
+ * logUnavailable(app.log, new DatabaseUnavailableError('The database is unavailable; try again.'));
  * ```
  */
 export function logUnavailable(

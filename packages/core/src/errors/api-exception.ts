@@ -19,7 +19,19 @@ import { interpolate } from '../utils/text.ts';
 /** Field errors: messages, nested like the data (`{"group": {"field": ["message"]}}`). */
 export type ErrorTree = string[] | { [key: string]: ErrorTree } | ErrorTree[];
 
-/** Base of the HTTP errors: a status, a detail (text or field errors) and a code. */
+/**
+ * Base of the HTTP errors: a status, a detail (text or field errors) and a code.
+ *
+ * @example
+ * ```ts
+ * class Gone extends APIException {
+ *   static override readonly statusCode = 410;
+ *   static override readonly defaultDetail = 'This book is no longer available.';
+ *   static override readonly defaultCode = 'gone';
+ * }
+ * throw new Gone(); // 410 {"detail": "This book is no longer available."}
+ * ```
+ */
 export class APIException extends Error {
   static readonly statusCode: number = 500;
   static readonly defaultDetail: string = 'A server error occurred.';
@@ -51,7 +63,15 @@ export class APIException extends Error {
   }
 }
 
-/** 400: input failed validation. The body is the field errors. */
+/**
+ * 400: input failed validation. The body is the field errors.
+ *
+ * @example
+ * ```ts
+ * throw new ValidationError({ title: ['This field may not be blank.'] }); // 400 {"title": [...]}
+ * throw new ValidationError('Dates overlap.'); // 400 {"non_field_errors": ["Dates overlap."]}
+ * ```
+ */
 export class ValidationError extends APIException {
   static override readonly statusCode = 400;
   static override readonly defaultDetail = 'Invalid input.';
@@ -67,21 +87,42 @@ export class ValidationError extends APIException {
   }
 }
 
-/** 400: the body could not be parsed. */
+/**
+ * 400: the body could not be parsed.
+ *
+ * @example
+ * ```ts
+ * throw new ParseError('JSON parse error - Unexpected end of JSON input'); // 400 {"detail": "JSON parse error - ..."}
+ * ```
+ */
 export class ParseError extends APIException {
   static override readonly statusCode = 400;
   static override readonly defaultDetail = 'Malformed request.';
   static override readonly defaultCode = 'parse_error';
 }
 
-/** 400: the `Host` header names no allowed host. */
+/**
+ * 400: the `Host` header names no allowed host.
+ *
+ * @example
+ * ```ts
+ * throw new DisallowedHost(); // 400 {"detail": "Invalid Host header."}
+ * ```
+ */
 export class DisallowedHost extends APIException {
   static override readonly statusCode = 400;
   static override readonly defaultDetail = 'Invalid Host header.';
   static override readonly defaultCode = 'disallowed_host';
 }
 
-/** 401: credentials were sent but are wrong. */
+/**
+ * 401: credentials were sent but are wrong.
+ *
+ * @example
+ * ```ts
+ * throw new AuthenticationFailed('Invalid token.'); // 401 {"detail": "Invalid token."}
+ * ```
+ */
 export class AuthenticationFailed extends APIException {
   // Typed wide: InvalidToken has its own.
   static override readonly statusCode: number = 401;
@@ -118,28 +159,56 @@ export class InvalidToken extends AuthenticationFailed {
   }
 }
 
-/** 401: no credentials were sent. */
+/**
+ * 401: no credentials were sent.
+ *
+ * @example
+ * ```ts
+ * throw new NotAuthenticated(); // 401 {"detail": "Authentication credentials were not provided."}
+ * ```
+ */
 export class NotAuthenticated extends APIException {
   static override readonly statusCode = 401;
   static override readonly defaultDetail = 'Authentication credentials were not provided.';
   static override readonly defaultCode = 'not_authenticated';
 }
 
-/** 403: the caller may not do this. */
+/**
+ * 403: the caller may not do this.
+ *
+ * @example
+ * ```ts
+ * throw new PermissionDenied('Only editors may publish.'); // 403 {"detail": "Only editors may publish."}
+ * ```
+ */
 export class PermissionDenied extends APIException {
   static override readonly statusCode = 403;
   static override readonly defaultDetail = 'You do not have permission to perform this action.';
   static override readonly defaultCode = 'permission_denied';
 }
 
-/** 404: no such resource. */
+/**
+ * 404: no such resource.
+ *
+ * @example
+ * ```ts
+ * throw new NotFound(); // 404 {"detail": "Not found."}
+ * ```
+ */
 export class NotFound extends APIException {
   static override readonly statusCode = 404;
   static override readonly defaultDetail = 'Not found.';
   static override readonly defaultCode = 'not_found';
 }
 
-/** 405: the route exists but not for this method. */
+/**
+ * 405: the route exists but not for this method.
+ *
+ * @example
+ * ```ts
+ * throw new MethodNotAllowed('DELETE'); // 405 {"detail": "Method \"DELETE\" not allowed."}
+ * ```
+ */
 export class MethodNotAllowed extends APIException {
   static override readonly statusCode = 405;
   static override readonly defaultDetail = 'Method "{method}" not allowed.';
@@ -150,28 +219,56 @@ export class MethodNotAllowed extends APIException {
   }
 }
 
-/** 406: no renderer matches the `Accept` header. */
+/**
+ * 406: no renderer matches the `Accept` header.
+ *
+ * @example
+ * ```ts
+ * throw new NotAcceptable(); // 406 {"detail": "Could not satisfy the request Accept header."}
+ * ```
+ */
 export class NotAcceptable extends APIException {
   static override readonly statusCode = 406;
   static override readonly defaultDetail = 'Could not satisfy the request Accept header.';
   static override readonly defaultCode = 'not_acceptable';
 }
 
-/** 408: the client stopped sending its body. */
+/**
+ * 408: the client stopped sending its body.
+ *
+ * @example
+ * ```ts
+ * throw new RequestTimeout(); // 408 {"detail": "The request body did not arrive in time."}
+ * ```
+ */
 export class RequestTimeout extends APIException {
   static override readonly statusCode = 408;
   static override readonly defaultDetail = 'The request body did not arrive in time.';
   static override readonly defaultCode = 'request_timeout';
 }
 
-/** 413: the body, a part or a field is larger than allowed. */
+/**
+ * 413: the body, a part or a field is larger than allowed.
+ *
+ * @example
+ * ```ts
+ * throw new PayloadTooLarge(); // 413 {"detail": "Request body is too large."}
+ * ```
+ */
 export class PayloadTooLarge extends APIException {
   static override readonly statusCode = 413;
   static override readonly defaultDetail = 'Request body is too large.';
   static override readonly defaultCode = 'payload_too_large';
 }
 
-/** 415: no parser accepts the request's `Content-Type`. */
+/**
+ * 415: no parser accepts the request's `Content-Type`.
+ *
+ * @example
+ * ```ts
+ * throw new UnsupportedMediaType('text/csv'); // 415 {"detail": "Unsupported media type \"text/csv\" in request."}
+ * ```
+ */
 export class UnsupportedMediaType extends APIException {
   static override readonly statusCode = 415;
   static override readonly defaultDetail = 'Unsupported media type "{media_type}" in request.';
@@ -182,7 +279,14 @@ export class UnsupportedMediaType extends APIException {
   }
 }
 
-/** 429: too many requests. */
+/**
+ * 429: too many requests.
+ *
+ * @example
+ * ```ts
+ * throw Throttled.withWait(3); // 429 {"detail": "Request was throttled. Expected available in 3 seconds."}, Retry-After: 3
+ * ```
+ */
 export class Throttled extends APIException {
   static override readonly statusCode = 429;
   static override readonly defaultDetail = 'Request was throttled.';
@@ -209,14 +313,28 @@ export class Throttled extends APIException {
   }
 }
 
-/** 431: the request's headers are larger than the server accepts (found by Node's HTTP parser). */
+/**
+ * 431: the request's headers are larger than the server accepts (found by Node's HTTP parser).
+ *
+ * @example
+ * ```ts
+ * throw new RequestHeaderFieldsTooLarge(); // 431 {"detail": "Request header fields are too large."}
+ * ```
+ */
 export class RequestHeaderFieldsTooLarge extends APIException {
   static override readonly statusCode = 431;
   static override readonly defaultDetail = 'Request header fields are too large.';
   static override readonly defaultCode = 'request_header_fields_too_large';
 }
 
-/** 503: the database (or another dependency) is unavailable right now. */
+/**
+ * 503: the database (or another dependency) is unavailable right now.
+ *
+ * @example
+ * ```ts
+ * throw new ServiceUnavailable(); // 503 {"detail": "Service temporarily unavailable, try again later."}, Retry-After: 1
+ * ```
+ */
 export class ServiceUnavailable extends APIException {
   static override readonly statusCode = 503;
   static override readonly defaultDetail = 'Service temporarily unavailable, try again later.';

@@ -19,9 +19,10 @@ import {
  *
  * @example
  * ```ts
- * app.setErrorHandler((error, request, reply) => {
- *   const api = fastifyErrorToApi(error); // PayloadTooLarge for FST_ERR_CTP_BODY_TOO_LARGE
- * });
+ * import type { FastifyError } from 'fastify';
+ *
+ * declare const error: FastifyError; // Fastify refused a body over its bodyLimit
+ * fastifyErrorToApi(error); // PayloadTooLarge (FST_ERR_CTP_BODY_TOO_LARGE)
  * ```
  */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {

@@ -23,6 +23,7 @@
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import { isPromiseLike, thenMaybe } from '../utils/maybe-promise.ts';
 import { interpolate, labelFromName } from '../utils/text.ts';
 import { compileGetter } from './attribute-getter.ts';
 import { isFormInput } from './form-input.ts';
@@ -405,8 +406,7 @@ export abstract class Field<
     const [isEmpty, value] = this.validateEmptyValues(data, ctx);
     if (isEmpty) return value as TValue;
     const internal = this.toInternalValue(value, ctx);
-    if (internal instanceof Promise) return internal.then((v) => this.runValidators(v, ctx));
-    return this.runValidators(internal, ctx);
+    return thenMaybe(internal, (v) => this.runValidators(v, ctx));
   }
 
   /**
@@ -427,7 +427,7 @@ export abstract class Field<
     const run = (validator: Validator<any>) => {
       try {
         const result = validator(value, ctx, this);
-        if (result instanceof Promise) pending.push(result.catch(collect));
+        if (isPromiseLike(result)) pending.push(Promise.resolve(result).catch(collect));
       } catch (error) {
         collect(error);
       }

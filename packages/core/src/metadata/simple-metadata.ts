@@ -15,11 +15,52 @@ export interface Metadata {
 /** A metadata class. */
 export type MetadataClass = new () => Metadata;
 
-type Built = Map<string, Readonly<Record<string, unknown>>>;
-type Actions = Record<string, Readonly<Record<string, FieldDescription>>>;
-// Per metadata class, then per serializer class (or view class without one), the metadata
-// objects already built: a subclass that describes actions its own way keeps its own.
-const cache = new WeakMap<Function, WeakMap<object, Built>>();
+type Actions = Readonly<Record<string, Readonly<Record<string, FieldDescription>>>>;
+
+/** The actions of a view without a serializer, or of a caller who may use none. */
+const NO_ACTIONS: Actions = Object.freeze({});
+
+/**
+ * Bodies already built, per actions object (by identity), then per name, description and
+ * media types. Keyed by what `determineActions` *returned*, not by which class decided it: the
+ * default actions are interned (below), so they hit every time, whatever metadata subclass
+ * asked, and a subclass whose `determineActions` only calls `super` gets the same objects and
+ * the same hits; one that builds its own actions object gets a body of its own, never one built
+ * for other actions. Weakly held: a per-request actions object is dropped with its body.
+ */
+const bodies = new WeakMap<Actions, Map<string, Readonly<Record<string, unknown>>>>();
+/**
+ * At most this many bodies per actions object: a view whose name or description changes per
+ * request would otherwise grow the map without end; past it, bodies are built and not kept.
+ */
+const MAX_BODIES_PER_ACTIONS = 64;
+
+/**
+ * The default actions, interned: per fields' descriptions object (the same frozen object for
+ * a serializer class every time: see `Serializer.describeFields`), then per list of methods,
+ * the frozen `{ METHOD: descriptions }`. Bound: per descriptions object (weakly held), one
+ * entry per combination of PUT and POST (at most 3). Never invalidated: the value is a pure
+ * function of the key, and the descriptions are frozen.
+ */
+const internedActions = new WeakMap<object, Map<string, Actions>>();
+
+/** Counts the bodies built (not those served from the cache): a test hook. */
+let bodiesBuilt = 0;
+
+/**
+ * How many OPTIONS bodies have been built so far, in this process: tests compare it before and
+ * after requests to tell a body served from the cache from one built again.
+ *
+ * @example
+ * ```ts-fragment
+ * const before = metadataBodiesBuilt();
+ * await app.inject({ method: 'OPTIONS', url: '/books/' });
+ * metadataBodiesBuilt() - before; // 0 once the body was built by an earlier request
+ * ```
+ */
+export function metadataBodiesBuilt(): number {
+  return bodiesBuilt;
+}
 
 /**
  * `{name, description, renders, parses, actions}`: `actions` holds, for `POST` on lists and
@@ -29,49 +70,47 @@ const cache = new WeakMap<Function, WeakMap<object, Built>>();
  */
 export class SimpleMetadata implements Metadata {
   /**
-   * The metadata of a view for this request. Permissions decide which actions it lists; for
-   * the same view name, description, media types, serializer and actions it is the same
-   * object every time, frozen, so renderers can reuse its JSON.
+   * The metadata of a view for this request. `determineActions` decides which actions it
+   * lists (asked every time, overridden or not); for the same name, description, media types
+   * and actions object it is the same object every time, frozen, so renderers can reuse its
+   * JSON.
    */
   async determineMetadata(request: Request, view: any): Promise<Record<string, unknown>> {
-    const hasSerializer = typeof view.getSerializer === 'function';
-    // The fields' descriptions are the same for a serializer class: described only when its
-    // metadata is built, unless a subclass decides the actions itself.
-    const custom = this.determineActions !== SimpleMetadata.prototype.determineActions;
-    const actions = hasSerializer && custom ? await this.determineActions(request, view) : null;
-    const methods = actions
-      ? Object.keys(actions)
-      : hasSerializer
-        ? await this.permittedActions(request, view)
-        : [];
+    const actions: Actions =
+      typeof view.getSerializer === 'function'
+        ? await this.determineActions(request, view)
+        : NO_ACTIONS;
     const name: string = view.getViewName();
     const description: string = view.getViewDescription();
     const renders: string[] = view.getRenderers().map((r: { mediaType: string }) => r.mediaType);
     const parses: string[] = view.getParsers().map((p: { mediaType: string }) => p.mediaType);
-    const owner: object = methods.length ? view.getSerializerClass() : view.constructor;
     // NUL cannot appear in names, descriptions or media types: the key is unambiguous.
-    const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}\0${methods.join()}`;
-    let byOwner = cache.get(this.constructor);
-    if (!byOwner) cache.set(this.constructor, (byOwner = new WeakMap()));
-    let byKey = byOwner.get(owner);
-    if (!byKey) byOwner.set(owner, (byKey = new Map()));
+    const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}`;
+    let byKey = bodies.get(actions);
+    if (!byKey) bodies.set(actions, (byKey = new Map()));
     let metadata = byKey.get(key);
     if (!metadata) {
+      bodiesBuilt++;
       metadata = deepFreeze({
         name,
         description,
         renders,
         parses,
-        ...(methods.length ? { actions: actions ?? describeActions(view, methods) } : {}),
+        ...(Object.keys(actions).length ? { actions } : {}),
       });
-      byKey.set(key, metadata);
+      if (byKey.size < MAX_BODIES_PER_ACTIONS) byKey.set(key, metadata);
     }
     return metadata as Record<string, unknown>;
   }
 
-  /** The writable actions the caller may use, with their fields. */
+  /**
+   * The writable actions the caller may use, with their fields: the same frozen object for
+   * the same serializer class and methods, so the body built for it is reused. Override to
+   * describe actions otherwise; the result is honoured, and the body is cached per object
+   * returned.
+   */
   async determineActions(request: Request, view: any): Promise<Actions> {
-    return describeActions(view, await this.permittedActions(request, view));
+    return defaultActions(view, await this.permittedActions(request, view));
   }
 
   /** Of PUT and POST, those the view allows and the caller may use, in that order. */
@@ -97,9 +136,26 @@ export class SimpleMetadata implements Metadata {
   }
 }
 
-/** Each method's fields, as the view's serializer describes them. */
-function describeActions(view: any, methods: readonly string[]): Actions {
-  const actions: Actions = {};
-  for (const method of methods) actions[method] = view.getSerializer().describeFields();
+/**
+ * Each method's fields, as the view's serializer for this request describes them, interned by
+ * descriptions and methods (see `internedActions`).
+ */
+function defaultActions(view: any, methods: readonly string[]): Actions {
+  if (methods.length === 0) return NO_ACTIONS;
+  // The serializer the view gives for this request (its getSerializer may choose by request),
+  // described by its class's frozen descriptions.
+  const described: Readonly<Record<string, FieldDescription>> = view
+    .getSerializer()
+    .describeFields();
+  let byMethods = internedActions.get(described);
+  if (!byMethods) internedActions.set(described, (byMethods = new Map()));
+  const key = methods.join();
+  let actions = byMethods.get(key);
+  if (!actions) {
+    const built: Record<string, Readonly<Record<string, FieldDescription>>> = {};
+    for (const method of methods) built[method] = described;
+    actions = Object.freeze(built);
+    byMethods.set(key, actions);
+  }
   return actions;
 }

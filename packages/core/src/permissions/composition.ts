@@ -4,7 +4,15 @@
  *
  * @example
  * ```ts
- * class NoteViewSet extends ModelViewSet {
+ * class ReadOnly extends BasePermission {
+ *   override hasPermission(request: Request) {
+ *     return request.isSafeMethod;
+ *   }
+ * }
+ *
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
  *   // staff, or anyone reading
  *   override permissionClasses = [or(IsAdminUser, ReadOnly)];
  * }
@@ -12,26 +20,25 @@
  * @module
  */
 import type { Request } from '../http/request.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import type { Permission, PermissionClass } from './permissions.ts';
 
 type Answer = boolean | Promise<boolean>;
 
 /** `a && b`, waiting only when one of them answered with a promise; `b` runs only if needed. */
 function both(a: Answer, b: () => Answer): Answer {
-  if (a === true) return b();
-  if (a === false) return false;
-  return a.then((yes) => (yes ? b() : false));
+  if (isPromiseLike(a)) return Promise.resolve(a).then((yes) => (yes ? b() : false));
+  return a ? b() : false;
 }
 
 /** `a || b`, as {@link both}. */
 function either(a: Answer, b: () => Answer): Answer {
-  if (a === true) return true;
-  if (a === false) return b();
-  return a.then((yes) => (yes ? true : b()));
+  if (isPromiseLike(a)) return Promise.resolve(a).then((yes) => (yes ? true : b()));
+  return a ? true : b();
 }
 
 function negate(a: Answer): Answer {
-  return typeof a === 'boolean' ? !a : a.then((yes) => !yes);
+  return isPromiseLike(a) ? Promise.resolve(a).then((yes) => !yes) : !a;
 }
 
 function className(operator: string, operands: readonly PermissionClass[]): string {

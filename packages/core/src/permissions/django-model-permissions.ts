@@ -40,7 +40,19 @@ interface ViewWithQueryset {
   getQueryset?: () => { model: AnyModel };
 }
 
-/** Model permissions for authenticated users (see the module). */
+/**
+ * Model permissions for authenticated users (see the module).
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [DjangoModelPermissions];
+ * }
+ * new DjangoModelPermissions().getRequiredPermissions('PUT', Book); // ['change_book']
+ * ```
+ */
 export class DjangoModelPermissions extends BasePermission {
   /** False lets anonymous callers read (see {@link DjangoModelPermissionsOrAnonReadOnly}). */
   authenticatedUsersOnly = true;
@@ -75,7 +87,18 @@ export class DjangoModelPermissions extends BasePermission {
   }
 }
 
-/** As {@link DjangoModelPermissions}, and anonymous callers may read. */
+/**
+ * As {@link DjangoModelPermissions}, and anonymous callers may read.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [DjangoModelPermissionsOrAnonReadOnly]; // anyone may GET
+ * }
+ * ```
+ */
 export class DjangoModelPermissionsOrAnonReadOnly extends DjangoModelPermissions {
   override authenticatedUsersOnly = false;
 }

@@ -26,7 +26,18 @@ export interface Permission {
 /** A permission class. */
 export type PermissionClass = new () => Permission;
 
-/** Allows everything; override one of the two checks. */
+/**
+ * Allows everything; override one of the two checks.
+ *
+ * @example
+ * ```ts
+ * class IsOwner extends BasePermission {
+ *   override hasObjectPermission(request: Request, _view: unknown, obj: { owner_id: number }) {
+ *     return request.user.id === obj.owner_id;
+ *   }
+ * }
+ * ```
+ */
 export class BasePermission implements Permission {
   hasPermission(_request: Request, _view: unknown): boolean | Promise<boolean> {
     return true;
@@ -41,24 +52,68 @@ export class BasePermission implements Permission {
   }
 }
 
-/** Any caller, authenticated or not (the default). */
+/**
+ * Any caller, authenticated or not (the default).
+ *
+ * @example
+ * ```ts
+ * class CatalogViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [AllowAny];
+ * }
+ * ```
+ */
 export class AllowAny extends BasePermission {}
 
-/** Authenticated callers only. */
+/**
+ * Authenticated callers only.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [IsAuthenticated]; // 401 or 403 for anonymous callers
+ * }
+ * ```
+ */
 export class IsAuthenticated extends BasePermission {
   override hasPermission(request: Request): boolean {
     return request.user.isAuthenticated;
   }
 }
 
-/** Anyone may read; authenticated callers may write. */
+/**
+ * Anyone may read; authenticated callers may write.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override permissionClasses = [IsAuthenticatedOrReadOnly]; // GET for all, POST for users
+ * }
+ * ```
+ */
 export class IsAuthenticatedOrReadOnly extends BasePermission {
   override hasPermission(request: Request): boolean {
     return request.isSafeMethod || request.user.isAuthenticated;
   }
 }
 
-/** Staff users only. */
+/**
+ * Staff users only.
+ *
+ * @example
+ * ```ts
+ * class UserAdminViewSet extends ModelViewSet {
+ *   override queryset = Author.objects.all();
+ *   override serializerClass = AuthorSerializer;
+ *   override permissionClasses = [IsAdminUser]; // users with is_staff only
+ * }
+ * ```
+ */
 export class IsAdminUser extends BasePermission {
   override hasPermission(request: Request): boolean {
     return request.user.isAuthenticated && request.user.isStaff === true;

@@ -5,7 +5,12 @@
  * @example
  * ```ts
  * import Fastify from 'fastify';
- * import { Database, DefaultRouter, restFramework } from '@restframework/core';
+ * import { Database, DefaultRouter, ModelViewSet, restFramework } from '@restframework/core';
+ *
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
  *
  * const app = Fastify();
  * await app.register(restFramework, { database: Database.connect('sqlite:db.sqlite3'), settings: { PAGE_SIZE: 100 } });

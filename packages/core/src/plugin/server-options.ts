@@ -8,10 +8,10 @@
  * @example
  * ```ts
  * import Fastify from 'fastify';
- * import { restFramework, serverOptions } from '@restframework/core';
+ * import { Database, restFramework, serverOptions } from '@restframework/core';
  *
  * const app = Fastify({ logger: true, ...serverOptions({ requestTimeout: 30_000 }) });
- * await app.register(restFramework, { database });
+ * await app.register(restFramework, { database: Database.connect('sqlite:db.sqlite3') });
  * ```
  * @module
  */

@@ -4,6 +4,11 @@
  *
  * @example
  * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ *
  * const router = new DefaultRouter();
  * router.register('books', BookViewSet, { basename: 'book' });
  * await app.register(restFramework, { database: db });
@@ -63,7 +68,20 @@ const ROUTE_METHODS: HTTPMethods[] = [
   'TRACE',
 ];
 
-/** The router; see the module documentation. */
+/**
+ * The router; see the module documentation.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * const router = new DefaultRouter().register('books', BookViewSet);
+ * await app.register(router.plugin, { prefix: '/api' });
+ * // GET /api/books/ → list, GET /api/books/1/ → retrieve, GET /api/ → the API root
+ * ```
+ */
 export class DefaultRouter {
   readonly #registrations: Registration[] = [];
 

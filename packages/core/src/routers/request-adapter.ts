@@ -12,6 +12,7 @@ import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import type { APIView } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import type { ViewSetClass } from './default-router.ts';
@@ -27,7 +28,14 @@ export interface RouteConfig {
  *
  * @example
  * ```ts
- * instance.route({ method: 'GET', url: '/', handler: viewRouteHandler(RootView, {}, state) });
+ * declare const state: RestFrameworkState; // the app's, as restFramework made it
+ *
+ * class HealthView extends APIView {
+ *   async get(_request: Request) {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * app.route({ method: 'GET', url: '/health/', handler: viewRouteHandler(HealthView, {}, state) });
  * ```
  */
 export function viewRouteHandler(
@@ -99,7 +107,7 @@ function handleRequest(
   // A view that answered at once read no body, so it has no uploads to remove.
   if (response instanceof Response && request.uploadedFiles.length === 0) {
     const sent = sendResponse(request, view, response, reply, view.getRenderers());
-    return sent instanceof Promise ? sent.then(ignore) : undefined;
+    return isPromiseLike(sent) ? Promise.resolve(sent).then(ignore) : undefined;
   }
   return sendWhenDone(request, view, response, reply);
 }
@@ -121,7 +129,7 @@ async function sendWhenDone(
   }
   // Not returned: the reply is a thenable, and resolving a promise with it costs a job.
   const sent = sendResponse(request, view, response, reply, view.getRenderers());
-  if (sent instanceof Promise) await sent;
+  if (isPromiseLike(sent)) await sent;
 }
 
 function ignore(): void {}

@@ -30,7 +30,15 @@ export interface PreparedViewSet {
  *
  * @example
  * ```ts
+ * declare const state: RestFrameworkState; // the app's, as restFramework made it
+ *
+ * class BookViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * const registration = { prefix: 'books', viewset: BookViewSet };
  * const prepared = await checkViewSet(new BookViewSet(), registration, ['list', 'retrieve'], state);
+ * prepared.serializerClasses; // [BookSerializer]
  * ```
  */
 export async function checkViewSet(

@@ -16,6 +16,7 @@ export interface NamedRoute {
  *
  * @example
  * ```ts
+ * const registry = new UrlRegistry();
  * registry.add('book-detail', '/books/api/books/:pk/');
  * registry.reverse('book-detail', { pk: 1 }); // '/books/api/books/1/'
  * ```

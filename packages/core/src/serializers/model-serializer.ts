@@ -219,10 +219,26 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     return new ReadOnlyField(extra as FieldOptions);
   }
 
+  /**
+   * True when this class's `create()` and `update()` write nested serializers over relations
+   * and dotted sources themselves. Without it, such a writable field fails at start-up
+   * (`REST_ERR_NESTED_WRITES`), as DRF's "writable nested fields" assertion: ModelSerializer's
+   * own `create()`/`update()` write one row. A declaration, not a guess from which methods a
+   * class defines: an override that only calls `super` writes no more than ModelSerializer.
+   *
+   * @example
+   * ```ts-fragment
+   * class ProfileSerializer extends ModelSerializer.with({ model: Profile, fields: ['id', 'user'], declaredFields: { user: new UserSerializer() } }) {
+   *   static override handlesNestedWrites = true;
+   *   override async create(validated: any) { ... }
+   *   override async update(instance: any, validated: any) { ... }
+   * }
+   * ```
+   */
+  static handlesNestedWrites = false;
+
   protected static override checkDeclaration(prepared: PreparedSerializer): void {
-    const ownCreate = this.prototype.create !== ModelSerializer.prototype.create;
-    const ownUpdate = this.prototype.update !== ModelSerializer.prototype.update;
-    if (ownCreate && ownUpdate) return;
+    if (this.handlesNestedWrites) return;
     for (const field of prepared.writable) {
       const nested = field instanceof Serializer && field.sourceAttrs.length > 0;
       const dotted = field.sourceAttrs.length > 1;
@@ -230,9 +246,10 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       throw new ImproperlyConfigured(
         'REST_ERR_NESTED_WRITES',
         `${this.name}: the field '${field.fieldName}' writes ${nested ? 'a nested object' : `through '${field.source}'`}, ` +
-          `which ModelSerializer.${ownCreate ? 'update' : 'create'}() does not support. Write explicit create() and update() ` +
-          `methods for ${this.name}, or set readOnly: true on '${field.fieldName}'. For nested objects over the model's ` +
-          "own columns, use ModelSerializer from '@restframework/tricks' with nestedProxyField: true.",
+          `which ModelSerializer's create() and update() do not support. Write create() and update() ` +
+          `for ${this.name} and declare 'static override handlesNestedWrites = true', or set readOnly: true on ` +
+          `'${field.fieldName}'. For nested objects over the model's own columns, use ModelSerializer from ` +
+          "'@restframework/tricks' with nestedProxyField: true.",
       );
     }
   }

@@ -25,7 +25,6 @@
  */
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import { CharField } from '../fields/char-field.ts';
 import {
   type AnyField,
   EMPTY,
@@ -40,17 +39,22 @@ import {
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
-import { deepFreeze } from '../utils/immutable.ts';
-import { pascalCase, pythonTypeName } from '../utils/text.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { pythonTypeName } from '../utils/text.ts';
+import { checkDeclarationOptions } from './check-declaration-options.ts';
 import type { DeclarationCheck } from './declaration-check.ts';
+import { describeSerializerFields } from './describe-serializer-fields.ts';
 import type { ModelSerializerDeclaration } from './model-serializer.ts';
-import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
+import { type PreparedSerializer, prepareSerializer } from './prepare-serializer.ts';
+import type { RepresentFunction } from './representation-compiler.ts';
+import { rootErrors } from './root-errors.ts';
 import type {
   CreateInput,
   DeclarationTypes,
   PartialInput,
   UpdateInput,
 } from './serializer-types.ts';
+import { setValue } from './set-value.ts';
 
 /** Options of a serializer: a field's options, plus what a root serializer works on. */
 export interface SerializerOptions extends FieldOptions<Record<string, unknown>> {
@@ -71,25 +75,8 @@ export interface SerializerDeclaration {
 /** A plain or a model serializer's declaration. */
 export type AnyDeclaration = SerializerDeclaration | ModelSerializerDeclaration<any, any, any>;
 
-export type { DeclarationTypes };
-
-/** A serializer class, once prepared: bound fields and hooks, built once and shared. */
-export interface PreparedSerializer {
-  readonly fields: readonly AnyField[];
-  readonly byName: ReadonlyMap<string, AnyField>;
-  readonly readable: readonly AnyField[];
-  readonly writable: readonly AnyField[];
-  /**
-   * For each writable field, true when leaving it out can only skip it: not required, no
-   * default, and the toolkit's own empty-value rules (see {@link skipsWhenAbsent}).
-   */
-  readonly skipWhenAbsent: readonly boolean[];
-  /** `validate<Field>` hooks by field name. */
-  readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
-  /** Relation paths the query must load for dotted sources (`user` for `user.username`). */
-  readonly relatedPaths: readonly string[];
-  readonly model: AnyModel | null;
-}
+export type { DeclarationTypes, PreparedSerializer };
+export { setValue };
 
 /** The class returned by `.with()`: the base class, with typed instances. */
 export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
@@ -98,10 +85,34 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
   ): (C extends abstract new (...args: any) => infer I ? I : never) & T;
 };
 
+/**
+ * Per serializer class, its plan (see `prepare-serializer.ts`). Key: the class itself, so a
+ * subclass prepared after its parent gets its own plan (its own declaration, hooks, fields);
+ * bound: one entry per class, weakly held; never invalidated, because a class's declaration is
+ * fixed once `.with()` made it, and fields added later would be another class.
+ */
 const prepared = new WeakMap<Function, PreparedSerializer>();
 const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 const NO_FIELD_OPTIONS: SerializerOptions = Object.freeze({});
+
+/**
+ * A frozen copy of a declaration, its lists and records copied and frozen too (one level: the
+ * fields themselves are cloned for each class when it is prepared).
+ */
+function fixedDeclaration<D extends object>(declaration: D): D {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(declaration)) {
+    copy[key] = Array.isArray(value)
+      ? Object.freeze([...value])
+      : value !== null &&
+          typeof value === 'object' &&
+          Object.getPrototypeOf(value) === Object.prototype
+        ? Object.freeze({ ...value })
+        : value;
+  }
+  return Object.freeze(copy) as D;
+}
 
 /**
  * The options a serializer passes on to Field: all but the root ones. A serializer made per
@@ -116,25 +127,6 @@ function fieldOptionsOf(options: SerializerOptions): SerializerOptions {
     fieldOptions[key] = (options as Record<string, unknown>)[key];
   }
   return (fieldOptions as SerializerOptions | undefined) ?? NO_FIELD_OPTIONS;
-}
-
-/**
- * True when a field left out of the data can only be skipped: it is not required, has no
- * default, and decides about empty values by Field's own rules (a field class that overrides
- * `getDefault` or `validateEmptyValues` is asked, as always).
- */
-function skipsWhenAbsent(field: AnyField): boolean {
-  const base = Field.prototype;
-  return (
-    !field.required &&
-    field.options.default === undefined &&
-    field.getDefault === base.getDefault &&
-    field.validateEmptyValues === base.validateEmptyValues &&
-    // These begin with `validateEmptyValues` (CharField's only looks at text first).
-    (field.runValidation === base.runValidation ||
-      field.runValidation === Serializer.prototype.runValidation ||
-      field.runValidation === CharField.prototype.runValidation)
-  );
 }
 
 /** The base serializer; see the module documentation. */
@@ -171,8 +163,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     declaration: D & DeclarationCheck<C, D>,
   ): SerializerClassWith<C, DeclarationTypes<D, C>> {
     const Base = this as unknown as typeof Serializer;
+    // A frozen copy: the plan prepared from it can never disagree with it (a field added to
+    // the caller's object afterwards does not reach this class, and the copy cannot change).
+    const fixed = fixedDeclaration(declaration);
     const Declared = class extends Base {
-      static override declaration: AnyDeclaration = declaration;
+      static override declaration: AnyDeclaration = fixed;
     };
     return Declared as never;
   }
@@ -184,47 +179,24 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return declaration.fields;
   }
 
-  /** The bound fields and hooks of this class, built on first use and cached. */
+  /**
+   * The plan of this class (bound fields, hooks, relation paths, compiled representation),
+   * built on first use (at the latest when a route registers it) and then shared.
+   */
   static prepare(): PreparedSerializer {
     const cached = prepared.get(this);
     if (cached) return cached;
     this.checkDeclarationOptions();
-    const fields = this.buildFields();
-    const model = this.serializerModel();
-    const proto = this.prototype as unknown as Record<string, unknown>;
-    const hooks = new Map<string, (value: unknown) => unknown>();
-    const list: AnyField[] = [];
-    for (const [name, field] of Object.entries(fields)) {
-      field.bind(name, this.name, model);
-      list.push(field);
-      for (const hookName of [`validate${pascalCase(name)}`, `validate_${name}`]) {
-        const hook = proto[hookName];
-        if (typeof hook === 'function' && !(hookName in Serializer.prototype)) {
-          hooks.set(name, hook as (value: unknown) => unknown);
-          break;
-        }
-      }
-    }
-    const relatedPaths = new Set<string>();
-    for (const field of list) {
-      if (field.writeOnly) continue;
-      if (field.relatedPath) relatedPaths.add(field.relatedPath);
-      if (field instanceof Serializer && field.sourceAttrs.length === 0) {
-        for (const path of (field.constructor as typeof Serializer).prepare().relatedPaths)
-          relatedPaths.add(path);
-      }
-    }
-    const writable = list.filter((f) => !f.readOnly);
-    const result: PreparedSerializer = {
-      fields: list,
-      byName: new Map(list.map((f) => [f.fieldName, f])),
-      readable: list.filter((f) => !f.writeOnly),
-      writable,
-      skipWhenAbsent: writable.map(skipsWhenAbsent),
-      hooks,
-      relatedPaths: [...relatedPaths],
-      model,
-    };
+    const result = prepareSerializer(
+      this,
+      this.buildFields(),
+      this.serializerModel(),
+      Serializer.prototype,
+      (field) =>
+        field instanceof Serializer && field.sourceAttrs.length === 0
+          ? (field.constructor as typeof Serializer).prepare()
+          : undefined,
+    );
     prepared.set(this, result);
     this.checkDeclaration(result);
     return result;
@@ -242,15 +214,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
 
   /** Fails at start-up on a declaration option this class does not know (a typo, mostly). */
   protected static checkDeclarationOptions(): void {
-    const known = this.declarationOptions;
-    for (const option of Object.keys(this.declaration)) {
-      if (known.includes(option)) continue;
-      throw new ImproperlyConfigured(
-        'REST_ERR_SERIALIZER_OPTION',
-        `${this.name}: the declaration option '${option}' is not one ${this.name} knows. ` +
-          `Known options: ${known.join(', ')}.`,
-      );
-    }
+    checkDeclarationOptions(this.name, this.declaration, this.declarationOptions);
   }
 
   /** The model sources are resolved against (none for plain serializers). */
@@ -338,9 +302,9 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     try {
       // Validators and `validate` mostly answer at once: awaited only when they did not.
       const checked = this.runValidators(internal, ctx);
-      if (checked instanceof Promise) await checked;
+      if (isPromiseLike(checked)) await checked;
       const validated = this.validate(internal, ctx);
-      return (validated instanceof Promise ? await validated : validated) as TValue;
+      return (isPromiseLike(validated) ? await validated : validated) as TValue;
     } catch (error) {
       if (error instanceof ValidationError && Array.isArray(error.detail)) {
         throw new ValidationError({ non_field_errors: error.detail }, error.code);
@@ -363,23 +327,24 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       );
     }
     const input = data as Record<string, unknown>;
-    const { writable, skipWhenAbsent, hooks } = this.prepared;
+    const { writable, hooks } = this.prepared;
     const result: Record<string, unknown> = {};
     let errors: Record<string, ErrorTree> | undefined;
     for (let i = 0; i < writable.length; i++) {
       const field = writable[i] as AnyField;
       const primitive = field.getValue(input, ctx);
-      // A field not sent in a partial run, or an optional one without a default, is skipped
-      // as `validateEmptyValues` would by throwing `SkipField`; decided here, because a throw
-      // costs more than the field's whole validation, and a PATCH skips all but a few fields.
-      if (primitive === EMPTY && (ctx.partial || skipWhenAbsent[i])) continue;
+      // A field not sent in a partial run is skipped as `validateEmptyValues` would by
+      // throwing `SkipField`: decided here by the run's declared kind (a throw costs more than
+      // a field's whole validation, and a PATCH skips all but a few fields). Any other value,
+      // absent or not, goes to the field's own `runValidation`, overridden or not.
+      if (primitive === EMPTY && ctx.partial) continue;
       try {
         let value = field.runValidation(primitive, ctx);
-        if (value instanceof Promise) value = await value;
+        if (isPromiseLike(value)) value = await value;
         const hook = hooks.get(field.fieldName);
         if (hook) {
           value = hook.call(this, value);
-          if (value instanceof Promise) value = await value;
+          if (isPromiseLike(value)) value = await value;
         }
         setValue(result, field.sourceAttrs, value);
       } catch (error) {
@@ -403,10 +368,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
 
   /**
    * Renders a record: every readable field, `null` for a missing value. Runs the class's
-   * compiled representation (see `representation-compiler.ts`); override to render otherwise.
+   * compiled representation (see `representation-compiler.ts`); override to render otherwise
+   * (a parent serializer calls this for a nested one, so the override is always honoured).
    */
   toRepresentation(instance: unknown, ctx: RunContext): TRepr {
-    this.#represent ??= representationOf(this.constructor as typeof Serializer);
+    this.#represent ??= (this.constructor as typeof Serializer).prepare().represent;
     return this.#represent(instance, ctx) as TRepr;
   }
 
@@ -559,71 +525,8 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    * once a class is prepared: they are built once per class and frozen.
    */
   describeFields(): Readonly<Record<string, FieldDescription>> {
-    const cls = this.constructor as typeof Serializer;
-    let children = fieldDescriptions.get(cls);
-    if (!children) {
-      const built: Record<string, FieldDescription> = {};
-      for (const field of this.prepared.fields) built[field.fieldName] = field.describe();
-      children = deepFreeze(built);
-      fieldDescriptions.set(cls, children);
-    }
-    return children;
+    return describeSerializerFields(this.prepared);
   }
-}
-
-/**
- * The errors of a root run as DRF's `errors` has them: messages become `non_field_errors`,
- * a lone "may not be null" (the data was null) becomes "No data provided", and a list
- * serializer's item-by-item errors stay a list.
- */
-function rootErrors(error: ValidationError): ErrorTree {
-  const detail = error.detail;
-  if (!Array.isArray(detail)) return detail;
-  if (error.code === 'null' && detail.length === 1) {
-    return { non_field_errors: ['No data provided'] };
-  }
-  if (detail.some((item) => typeof item !== 'string')) return detail;
-  return { non_field_errors: detail };
-}
-
-const representations = new WeakMap<Function, RepresentFunction>();
-const fieldDescriptions = new WeakMap<Function, Readonly<Record<string, FieldDescription>>>();
-
-/** The compiled representation of a serializer class, built on first use. */
-function representationOf(cls: typeof Serializer): RepresentFunction {
-  let represent = representations.get(cls);
-  if (!represent) {
-    represent = compileRepresentation(cls.prepare().readable, inlinableFields);
-    representations.set(cls, represent);
-  }
-  return represent;
-}
-
-/** A nested serializer of the same record with the default representation renders in place. */
-function inlinableFields(field: AnyField): readonly AnyField[] | undefined {
-  if (!(field instanceof Serializer) || field.sourceAttrs.length !== 0) return undefined;
-  if (field.toRepresentation !== Serializer.prototype.toRepresentation) return undefined;
-  return field.prepared.readable;
-}
-
-/** Writes `value` at `keys` of `target`; no keys (source `*`) merges an object into it. */
-export function setValue(
-  target: Record<string, unknown>,
-  keys: readonly string[],
-  value: unknown,
-): void {
-  if (keys.length === 0) {
-    if (value && typeof value === 'object') Object.assign(target, value);
-    return;
-  }
-  let node = target;
-  for (let i = 0; i < keys.length - 1; i++) {
-    const key = keys[i] as string;
-    if (!Object.hasOwn(node, key) || typeof node[key] !== 'object' || node[key] === null)
-      node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[keys[keys.length - 1] as string] = value;
 }
 
 /** Options of {@link Serializer.many} and {@link ListSerializer}. */

@@ -117,11 +117,13 @@ export interface APISettings {
    *
    * @example
    * ```ts
-   * EXCEPTION_HANDLER: (exc, context) => {
-   *   const response = exceptionHandler(exc, context);
-   *   if (response) response.data = { error: response.data };
-   *   return response;
-   * },
+   * const settings: SettingsInput = {
+   *   EXCEPTION_HANDLER: (exc, context) => {
+   *     const response = exceptionHandler(exc, context);
+   *     if (response) response.data = { error: response.data };
+   *     return response;
+   *   },
+   * };
    * ```
    */
   readonly EXCEPTION_HANDLER: ExceptionHandler;

@@ -22,7 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis as IORedis } from 'ioredis';
 import { ServiceUnavailable } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import { requireOptional } from '../utils/optional-dependency.ts';
+import { redisConnection } from '../utils/redis-connection.ts';
 import type { ThrottleDecision, ThrottleStore } from './throttle-store.ts';
 
 /** What to do when Redis does not answer. */
@@ -70,7 +70,15 @@ type ThrottleClient = IORedis & {
   restframeworkThrottle(key: string, windowMs: number, limit: number, id: string): Promise<unknown>;
 };
 
-/** Counts in Redis (see the module). */
+/**
+ * Counts in Redis (see the module).
+ *
+ * @example
+ * ```ts
+ * const store = new RedisThrottleStore({ url: 'redis://127.0.0.1:6379', whenUnavailable: 'allow' });
+ * await app.register(restFramework, { database: db, settings: { THROTTLE_STORE: store } });
+ * ```
+ */
 export class RedisThrottleStore implements ThrottleStore {
   readonly #client: ThrottleClient;
   readonly #ownsClient: boolean;
@@ -90,32 +98,16 @@ export class RedisThrottleStore implements ThrottleStore {
         `RedisThrottleStore: whenUnavailable must be 'allow' or 'refuse', got ${JSON.stringify(whenUnavailable)}.`,
       );
     }
-    if (!options.url === !options.client) {
-      throw new ImproperlyConfigured(
-        'REST_ERR_THROTTLE_STORE',
-        'RedisThrottleStore: give either `url` (redis://host:port) or `client` (an ioredis client), not both.',
-      );
-    }
     this.#whenUnavailable = whenUnavailable;
     this.#timeoutMs = options.timeoutMs ?? 500;
     this.#warnIntervalMs = options.warnIntervalMs ?? 60_000;
     this.#prefix = options.keyPrefix ?? 'throttle:';
-    this.#ownsClient = !options.client;
-    let client = options.client as IORedis | undefined;
-    if (!client) {
-      const { Redis } = requireOptional<{ Redis: typeof IORedis }>('ioredis', 'RedisThrottleStore');
-      client = new Redis(options.url as string, {
-        lazyConnect: true,
-        // Fail at once while disconnected instead of queueing: the request waits for nothing.
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        commandTimeout: this.#timeoutMs,
-      });
-      // Connection errors also reach each command; without a listener ioredis would print
-      // them (with the URL, which may hold a password) on every reconnection attempt.
-      client.on('error', () => {});
-      client.connect().catch(() => {});
-    }
+    const { client, owned } = redisConnection(options, {
+      owner: 'RedisThrottleStore',
+      code: 'REST_ERR_THROTTLE_STORE',
+      timeoutMs: this.#timeoutMs,
+    });
+    this.#ownsClient = owned;
     client.defineCommand('restframeworkThrottle', { numberOfKeys: 1, lua: SCRIPT });
     this.#client = client as ThrottleClient;
   }

@@ -55,6 +55,14 @@ const ALLOWED: ThrottleDecision = Object.freeze({ allowed: true, waitMs: 0 });
 /**
  * Counts in this process's memory: right for one process. Each key keeps the times of its
  * requests in the window, at most `limit` of them, so memory is bounded by keys × limit.
+ *
+ * @example
+ * ```ts
+ * const store = new MemoryThrottleStore();
+ * store.hit('throttle_anon_203.0.113.7', 2, 60_000); // { allowed: true, waitMs: 0 }
+ * store.hit('throttle_anon_203.0.113.7', 2, 60_000); // { allowed: true, waitMs: 0 }
+ * store.hit('throttle_anon_203.0.113.7', 2, 60_000); // { allowed: false, waitMs: 60000 } or just under
+ * ```
  */
 export class MemoryThrottleStore implements ThrottleStore {
   readonly #histories = new Map<string, { windowMs: number; times: number[] }>();

@@ -16,6 +16,7 @@
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import { thenMaybe } from '../utils/maybe-promise.ts';
 import { parseRate, type Rate } from './parse-rate.ts';
 
 /** A throttle. */
@@ -37,7 +38,19 @@ export interface ThrottledView {
   readonly throttleScope?: string | undefined;
 }
 
-/** Allows everything; override `allowRequest`. */
+/**
+ * Allows everything; override `allowRequest`.
+ *
+ * @example
+ * ```ts
+ * class OfficeHoursThrottle extends BaseThrottle {
+ *   override allowRequest() {
+ *     const hour = new Date().getUTCHours();
+ *     return hour >= 8 && hour < 18; // else 429
+ *   }
+ * }
+ * ```
+ */
 export class BaseThrottle implements Throttle {
   allowRequest(_request: Request, _view: ThrottledView): boolean | Promise<boolean> {
     return true;
@@ -61,6 +74,17 @@ export class BaseThrottle implements Throttle {
 /**
  * A limit per key in a window (DRF's `SimpleRateThrottle`): override `getCacheKey` to say
  * whose requests count together (null: this request is not throttled).
+ *
+ * @example
+ * ```ts
+ * class PerApiKeyThrottle extends SimpleRateThrottle {
+ *   override rate = '1000/hour';
+ *   override getCacheKey(request: Request) {
+ *     const key = request.raw.headers['x-api-key'];
+ *     return typeof key === 'string' ? `throttle_apikey_${key}` : null; // no key: not throttled
+ *   }
+ * }
+ * ```
  */
 export class SimpleRateThrottle extends BaseThrottle {
   /** The rate's name in `DEFAULT_THROTTLE_RATES`. */
@@ -107,9 +131,7 @@ export class SimpleRateThrottle extends BaseThrottle {
     const store = request.settings.THROTTLE_STORE;
     if (!store) return true;
     const decision = store.hit(key, rate.requests, rate.seconds * 1000, request.raw.log);
-    if (decision instanceof Promise)
-      return decision.then((d) => this.#decided(d.allowed, d.waitMs));
-    return this.#decided(decision.allowed, decision.waitMs);
+    return thenMaybe(decision, (d) => this.#decided(d.allowed, d.waitMs));
   }
 
   #decided(allowed: boolean, waitMs: number): boolean {
@@ -127,7 +149,17 @@ function cacheKey(scope: string | undefined, ident: string): string {
   return `throttle_${scope}_${ident}`;
 }
 
-/** Callers that are not logged in, by address (scope `anon`); logged-in callers pass. */
+/**
+ * Callers that are not logged in, by address (scope `anon`); logged-in callers pass.
+ *
+ * @example
+ * ```ts
+ * await app.register(restFramework, {
+ *   database: db,
+ *   settings: { DEFAULT_THROTTLE_CLASSES: [AnonRateThrottle], DEFAULT_THROTTLE_RATES: { anon: '100/hour' } },
+ * });
+ * ```
+ */
 export class AnonRateThrottle extends SimpleRateThrottle {
   override scope: string | undefined = 'anon';
 
@@ -137,7 +169,17 @@ export class AnonRateThrottle extends SimpleRateThrottle {
   }
 }
 
-/** Every caller: logged-in ones by user id, others by address (scope `user`). */
+/**
+ * Every caller: logged-in ones by user id, others by address (scope `user`).
+ *
+ * @example
+ * ```ts
+ * await app.register(restFramework, {
+ *   database: db,
+ *   settings: { DEFAULT_THROTTLE_CLASSES: [UserRateThrottle], DEFAULT_THROTTLE_RATES: { user: '1000/day' } },
+ * });
+ * ```
+ */
 export class UserRateThrottle extends SimpleRateThrottle {
   override scope: string | undefined = 'user';
 
@@ -154,6 +196,16 @@ export class UserRateThrottle extends SimpleRateThrottle {
 /**
  * A rate per view: the view's `throttleScope` names it in `DEFAULT_THROTTLE_RATES`; views
  * without one are not throttled. Callers are counted as by {@link UserRateThrottle}.
+ *
+ * @example
+ * ```ts
+ * class UploadViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   override throttleClasses = [ScopedRateThrottle];
+ *   override throttleScope = 'uploads'; // DEFAULT_THROTTLE_RATES: { uploads: '20/hour' }
+ * }
+ * ```
  */
 export class ScopedRateThrottle extends UserRateThrottle {
   override scope: string | undefined = undefined;

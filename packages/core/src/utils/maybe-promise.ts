@@ -39,7 +39,8 @@ export function isPromiseLike<T>(value: MaybePromise<T>): value is PromiseLike<T
  */
 export function thenMaybe<T, U>(
   value: MaybePromise<T>,
-  next: (value: T) => MaybePromise<U>,
-): MaybePromise<U> {
+  next: (value: T) => U | Promise<U>,
+): U | Promise<U> {
+  // A thenable is adopted into a real promise, so callers get `catch`/`finally` either way.
   return isPromiseLike(value) ? Promise.resolve(value).then(next) : next(value);
 }

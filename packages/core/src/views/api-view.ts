@@ -37,6 +37,7 @@ import type { Permission, PermissionClass } from '../permissions/permissions.ts'
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
 import {
   type ExceptionContext,
@@ -106,7 +107,21 @@ function refuseContentEncoding(request: Request): void {
   throw error;
 }
 
-/** The base view. Configure it with the fields below; override the `get*` seams. */
+/**
+ * The base view. Configure it with the fields below; override the `get*` seams.
+ *
+ * @example
+ * ```ts
+ * class HealthView extends APIView {
+ *   override permissionClasses = [AllowAny];
+ *   async get(_request: Request) {
+ *     return new Response({ status: 'ok' });
+ *   }
+ * }
+ * // GET → 200 {"status": "ok"}; DELETE, which it has no method for → 405
+ * // (routers route view sets: for a route, make it a ViewSet whose `list` answers)
+ * ```
+ */
 export class APIView {
   /** The description shown by OPTIONS and the browsable API. */
   static description = '';
@@ -310,13 +325,7 @@ export class APIView {
     for (let i = 0; i < authenticators.length; i++) {
       const result = (authenticators[i] as Authentication).authenticate(request);
       // Any thenable waits, so that a promise is never taken for an answer.
-      if (typeof (result as { then?: unknown } | null)?.then === 'function')
-        return this.#authenticateRest(
-          request,
-          authenticators,
-          i,
-          result as Promise<AuthenticationResult>,
-        );
+      if (isPromiseLike(result)) return this.#authenticateRest(request, authenticators, i, result);
       if (result) {
         // Indexed, not destructured: destructuring walks an iterator.
         const found = result as Exclude<AuthenticationResult, null>;

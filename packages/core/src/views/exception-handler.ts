@@ -14,7 +14,7 @@
  *   if (response) response.data = { error: response.data };
  *   return response; // null: not handled, answered 500 and logged
  * };
- * await app.register(restFramework, { database, settings: { EXCEPTION_HANDLER: wrapped } });
+ * await app.register(restFramework, { database: db, settings: { EXCEPTION_HANDLER: wrapped } });
  * ```
  * @module
  */
@@ -88,6 +88,8 @@ export function toApiException(exc: unknown, context: ExceptionContext): APIExce
  *
  * @example
  * ```ts
+ * declare const context: ExceptionContext; // where the error was thrown
+ *
  * exceptionHandler(new NotFound(), context); // Response 404 {"detail": "Not found."}
  * exceptionHandler(new TypeError('x'), context); // null: answered 500, logged
  * ```

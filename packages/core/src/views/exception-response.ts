@@ -20,7 +20,11 @@ import {
  *
  * @example
  * ```ts
- * const response = respondToException(error, context, settings.EXCEPTION_HANDLER, request.log);
+ * declare const context: ExceptionContext; // where the error was thrown
+ * declare const settings: APISettings; // the app's
+ *
+ * const response = respondToException(new NotFound(), context, settings.EXCEPTION_HANDLER, app.log);
+ * response.status; // 404
  * ```
  */
 export function respondToException(

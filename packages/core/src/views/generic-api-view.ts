@@ -115,7 +115,7 @@ export class GenericAPIView extends APIView {
     // Not a computed key in a literal: V8 defines those through a runtime call.
     const filter: Record<string, unknown> = {};
     filter[this.lookupField] = lookup;
-    // Unordered, at most two rows; its SQL is planned once per query set (see QuerySet.lookup).
+    // Unordered, at most two rows; its SQL is planned once per query shape (see QuerySet.lookup).
     let rows: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
     try {
       rows = queryset.lookup(filter);

@@ -1,0 +1,39 @@
+/**
+ * The `actions` of OPTIONS for one serializer class: its fields' descriptions, built once.
+ * @module
+ */
+import type { FieldDescription } from '../fields/field.ts';
+import { deepFreeze } from '../utils/immutable.ts';
+import type { PreparedSerializer } from './prepare-serializer.ts';
+
+/**
+ * Per prepared plan (so per serializer class), its fields' descriptions, frozen. Keyed by the
+ * plan, not by the class of the serializer asking: a list serializer describes its child's
+ * fields, and keyed by `ListSerializer` the first child described answered for every other
+ * one. Bound: one entry per plan, weakly held; never invalidated, because a plan's fields are
+ * bound once and never change (a subclass has its own plan).
+ */
+const descriptions = new WeakMap<PreparedSerializer, Readonly<Record<string, FieldDescription>>>();
+
+/**
+ * Every field's description by name, for the serializer whose plan is `plan`: built on first
+ * use, then the same frozen object.
+ *
+ * @example
+ * ```ts-fragment
+ * describeSerializerFields(BookSerializer.prepare()).title;
+ * // { type: 'string', required: true, read_only: false, label: 'Title', max_length: 200 }
+ * ```
+ */
+export function describeSerializerFields(
+  plan: PreparedSerializer,
+): Readonly<Record<string, FieldDescription>> {
+  let described = descriptions.get(plan);
+  if (!described) {
+    const built: Record<string, FieldDescription> = {};
+    for (const field of plan.fields) built[field.fieldName] = field.describe();
+    described = deepFreeze(built);
+    descriptions.set(plan, described);
+  }
+  return described;
+}

@@ -1,0 +1,89 @@
+/**
+ * Class preparation of serializers: what is built once per serializer class and shared by
+ * every request — the bound fields, the `validate<Field>` hooks, the relation paths a query
+ * must load, and the compiled representation. Nothing here runs per request; `serializer.ts`
+ * holds what does.
+ *
+ * The plan records what the class *declares* (fields, options, hooks found by name), never
+ * which methods a class overrides: per-request code calls the overridable methods
+ * (`runValidation`, `toRepresentation`, ...) every time, so an override that only calls
+ * `super` runs the same steps as no override, and one that changes the result is honoured.
+ *
+ * @example
+ * ```ts
+ * class CommentSerializer extends Serializer.with({ fields: { content: new CharField() } }) {}
+ * const plan = CommentSerializer.prepare(); // built on first use, then the same object
+ * plan.writable.map((field) => field.fieldName); // ['content']
+ * ```
+ * @module
+ */
+import type { AnyField } from '../fields/field.ts';
+import type { AnyModel } from '../models/model.ts';
+import { pascalCase } from '../utils/text.ts';
+import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
+
+/** A serializer class, once prepared: bound fields and hooks, built once and shared. */
+export interface PreparedSerializer {
+  readonly fields: readonly AnyField[];
+  readonly byName: ReadonlyMap<string, AnyField>;
+  readonly readable: readonly AnyField[];
+  readonly writable: readonly AnyField[];
+  /** `validate<Field>` hooks by field name. */
+  readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
+  /** Relation paths the query must load for dotted sources (`user` for `user.username`). */
+  readonly relatedPaths: readonly string[];
+  readonly model: AnyModel | null;
+  /**
+   * The class's default representation, compiled once (see `representation-compiler.ts`):
+   * what `Serializer.prototype.toRepresentation` runs.
+   */
+  readonly represent: RepresentFunction;
+}
+
+/**
+ * Builds the plan of the serializer class `cls` from its unbound `fields` (see
+ * `Serializer.buildFields`): binds them against `model`, finds the `validate<Field>` hooks
+ * (`reservedHooks` holds the names that look like hooks but are the serializer's own methods),
+ * collects the relation paths of dotted sources, including those of a nested serializer of the
+ * same record (`nestedSameRecord(field)` gives its plan), and compiles the representation.
+ */
+export function prepareSerializer(
+  cls: { readonly name: string; readonly prototype: object },
+  fields: Readonly<Record<string, AnyField>>,
+  model: AnyModel | null,
+  reservedHooks: object,
+  nestedSameRecord: (field: AnyField) => PreparedSerializer | undefined,
+): PreparedSerializer {
+  const proto = cls.prototype as Record<string, unknown>;
+  const hooks = new Map<string, (value: unknown) => unknown>();
+  const list: AnyField[] = [];
+  for (const [name, field] of Object.entries(fields)) {
+    field.bind(name, cls.name, model);
+    list.push(field);
+    for (const hookName of [`validate${pascalCase(name)}`, `validate_${name}`]) {
+      const hook = proto[hookName];
+      if (typeof hook === 'function' && !(hookName in reservedHooks)) {
+        hooks.set(name, hook as (value: unknown) => unknown);
+        break;
+      }
+    }
+  }
+  const relatedPaths = new Set<string>();
+  for (const field of list) {
+    if (field.writeOnly) continue;
+    if (field.relatedPath) relatedPaths.add(field.relatedPath);
+    const nested = nestedSameRecord(field);
+    if (nested) for (const path of nested.relatedPaths) relatedPaths.add(path);
+  }
+  const readable = list.filter((f) => !f.writeOnly);
+  return {
+    fields: list,
+    byName: new Map(list.map((f) => [f.fieldName, f])),
+    readable,
+    writable: list.filter((f) => !f.readOnly),
+    hooks,
+    relatedPaths: [...relatedPaths],
+    model,
+    represent: compileRepresentation(readable),
+  };
+}
