@@ -43,7 +43,7 @@ export {
   modelFieldOptions,
   uniqueMessage,
 } from './serializers/model-field-mapping.ts';
-export { setValue } from './serializers/serializer.ts';
+export { setValue } from './serializers/set-value.ts';
 export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
