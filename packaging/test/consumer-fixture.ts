@@ -29,7 +29,7 @@ export function consumerTsconfig(resolution: 'nodenext' | 'bundler'): string {
         allowImportingTsExtensions: true,
         noEmit: true,
       },
-      include: ['app.ts', 'models.ts', 'wire-types.ts'],
+      include: ['app.ts', 'models.ts', 'wire-types.ts', 'entry-points.ts'],
     },
     null,
     2,
@@ -213,4 +213,20 @@ export const title: Representation<BookSerializer>['title'] = 'Dune';
 export const id: Representation<BookSerializer>['id'] = 1;
 // @ts-expect-error: an unknown name in fields.
 export class Typo extends ModelSerializer.with({ model: Book, fields: ['titel'] }) {}
+`;
+
+/**
+ * One import from each of core's entry points besides the main one, type-checked with the rest
+ * and run: `/internal` is what tricks' code imports, `/testing` what a project's tests import.
+ */
+export const ENTRY_POINTS_TS = `import { labelFromName } from '@restframework/core/internal';
+import { assertImproperlyConfigured, multipartBody } from '@restframework/core/testing';
+import { ImproperlyConfigured } from '@restframework/core';
+
+const label: string = labelFromName('first_name');
+const body: { payload: Buffer } = multipartBody({ title: 'Dune' });
+const error: ImproperlyConfigured = assertImproperlyConfigured(() => {
+  throw new ImproperlyConfigured('REST_ERR_SETTINGS', 'PAGE_SIZE: expected a number.');
+}, 'REST_ERR_SETTINGS', /PAGE_SIZE/);
+console.log(JSON.stringify({ label, bytes: body.payload.length, code: error.code }));
 `;

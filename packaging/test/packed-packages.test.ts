@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   APP_TS,
   consumerTsconfig,
+  ENTRY_POINTS_TS,
   MISSING_DRIVER_MJS,
   MODELS_TS,
   REQUIRE_CJS,
@@ -81,6 +82,31 @@ describe('the tarballs (npm pack)', () => {
     assert.deepEqual(missing, []);
     assert.ok(files.includes('dist/index.js.map') && files.includes('dist/index.d.ts.map'));
   });
+
+  it('core ships the files of every entry point its package.json exports', () => {
+    const files = tarballs.core.files;
+    const manifest = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json'),
+        'utf8',
+      ),
+    );
+    const entries = Object.entries(manifest.exports as Record<string, unknown>).filter(
+      ([subpath]) => subpath !== './package.json',
+    );
+    assert.deepEqual(
+      entries.map(([subpath]) => subpath),
+      ['.', './testing', './cli', './internal'],
+    );
+    for (const [subpath, conditions] of entries) {
+      const { types, import: js, default: fallback } = conditions as Record<string, string>;
+      for (const target of [types, js, fallback]) {
+        assert.ok(target?.startsWith('./dist/'), `${subpath}: ${target}`);
+        assert.ok(files.includes(target.slice(2)), `${subpath}: ${target} not packed`);
+      }
+      assert.equal(types, js.replace(/\.js$/, '.d.ts'), `${subpath}: types beside the code`);
+    }
+  });
 });
 
 describe('a consumer project with the packed packages', () => {
@@ -106,6 +132,7 @@ describe('a consumer project with the packed packages', () => {
     writeFileSync(join(app, 'models.ts'), MODELS_TS);
     writeFileSync(join(app, 'app.ts'), APP_TS);
     writeFileSync(join(app, 'wire-types.ts'), WIRE_TYPES_TS);
+    writeFileSync(join(app, 'entry-points.ts'), ENTRY_POINTS_TS);
     mkdirSync(join(app, 'data'));
     server = await startServer(
       process.execPath,
@@ -227,6 +254,15 @@ describe('a consumer project with the packed packages', () => {
       () => run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', config], { cwd: app }),
       /wrong\.ts.*error TS2322/s,
     );
+  });
+
+  it('imports from core/internal and core/testing at run time', () => {
+    const { stdout } = run(process.execPath, ['entry-points.ts'], { cwd: app });
+    assert.deepEqual(JSON.parse(stdout), {
+      label: 'First name',
+      bytes: 124,
+      code: 'REST_ERR_SETTINGS',
+    });
   });
 
   it('loads from CommonJS with require()', () => {

@@ -17,7 +17,6 @@ export {
   permissionCodename,
   type UserRow,
 } from './auth/auth.ts';
-export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
 export {
   Jwt,
   type JwtAlgorithm,
@@ -31,11 +30,7 @@ export {
   TokenRefreshView,
   TokenVerifyView,
 } from './auth/jwt-views.ts';
-export {
-  LoginRateThrottle,
-  UNABLE_TO_LOG_IN,
-  userFromCredentials,
-} from './auth/login-credentials.ts';
+export { LoginRateThrottle } from './auth/login-credentials.ts';
 export { LoginSerializer, LoginView } from './auth/login-view.ts';
 export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
 export {
@@ -59,23 +54,14 @@ export {
   type UserAttributes,
   validatePassword,
 } from './auth/password-validators.ts';
-export { randomKey } from './auth/random-key.ts';
-export {
-  RedisSessionStore,
-  type RedisSessionStoreOptions,
-} from './auth/redis-session-store.ts';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './auth/redis-session-store.ts';
 export {
   DatabaseSessionStore,
   type SessionStore,
   type StoredSession,
 } from './auth/session-store.ts';
 export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
-export {
-  clearExpiredSessions,
-  type ResolvedSessionOptions,
-  requestCookie,
-  type SessionOptions,
-} from './auth/sessions.ts';
+export { clearExpiredSessions, type SessionOptions } from './auth/sessions.ts';
 export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
 export {
   type Authentication,
@@ -83,14 +69,10 @@ export {
   type AuthenticationResult,
   BaseAuthentication,
 } from './authentication/authentication.ts';
-export { authOf, BasicAuthentication } from './authentication/basic-authentication.ts';
-export { JWTAuthentication, jwtOf } from './authentication/jwt-authentication.ts';
+export { BasicAuthentication } from './authentication/basic-authentication.ts';
+export { JWTAuthentication } from './authentication/jwt-authentication.ts';
 export { SessionAuthentication } from './authentication/session-authentication.ts';
-export {
-  issueToken,
-  TokenAuthentication,
-  tokenDigest,
-} from './authentication/token-authentication.ts';
+export { issueToken, TokenAuthentication } from './authentication/token-authentication.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,
@@ -123,7 +105,6 @@ export {
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
-export { reverseTerm } from './db/order-term.ts';
 export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
 export type { ResolvedColumn } from './db/query-paths.ts';
 export {
@@ -135,11 +116,6 @@ export {
   QuerySet,
 } from './db/query-set.ts';
 export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
-export {
-  logUnavailable,
-  UNAVAILABLE_LOG_INTERVAL_MS,
-  type WarningLog,
-} from './db/unavailable-log.ts';
 export {
   API_EXCEPTIONS,
   APIException,
@@ -172,7 +148,6 @@ export { DecimalField, type DecimalFieldOptions } from './fields/decimal-field.t
 export { EmailField } from './fields/email-field.ts';
 export {
   type AnyField,
-  allowNullIn,
   EMPTY,
   type Empty,
   Field,
@@ -181,7 +156,6 @@ export {
   type JsonSchema,
   type JsonSchemaOptions,
   markQueriesDatabase,
-  queriesDatabase,
   type RequestLike,
   type RunContext,
   type SerializerContext,
@@ -203,14 +177,12 @@ export { ReadOnlyField } from './fields/read-only-field.ts';
 export { uniqueValidator } from './fields/unique-validator.ts';
 export { URLField } from './fields/url-field.ts';
 export {
-  codePointLength,
   maxLengthValidator,
   maxValueValidator,
   minLengthValidator,
   minValueValidator,
 } from './fields/validators.ts';
 export {
-  DEFAULT_FILE_NAME,
   FileSystemStorage,
   type FileSystemStorageOptions,
   getValidFileName,
@@ -234,8 +206,6 @@ export {
   type FieldFilterOptions,
   type FilterMethod,
   FilterValueError,
-  filterClassFor,
-  MAX_IN_VALUES,
   ModelChoiceFilter,
   NumberFilter,
   type ValueSchema,
@@ -260,17 +230,8 @@ export {
   type OrderingOption,
   type OrderingView,
 } from './filters/ordering-filter.ts';
-export {
-  type SearchField,
-  SearchFilter,
-  type SearchView,
-} from './filters/search-filter.ts';
-export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
-export {
-  DefaultContentNegotiation,
-  parseAccept,
-  requestMediaType,
-} from './http/content-negotiation.ts';
+export { type SearchField, SearchFilter, type SearchView } from './filters/search-filter.ts';
+export { DefaultContentNegotiation } from './http/content-negotiation.ts';
 export {
   ANONYMOUS_USER,
   type AnonymousUser,
@@ -279,7 +240,6 @@ export {
   type RequestUser,
 } from './http/request.ts';
 export { Response } from './http/response.ts';
-export { sendResponse } from './http/send-response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './migrations/apply-migrations.ts';
 export { type AutodetectorOptions, detectChanges } from './migrations/autodetector.ts';
@@ -366,7 +326,6 @@ export {
   type Permission,
   type PermissionClass,
 } from './permissions/permissions.ts';
-export { isAllowedHost } from './plugin/allowed-hosts.ts';
 export {
   type RestFrameworkOptions,
   type RestFrameworkState,
@@ -374,8 +333,6 @@ export {
   SECURITY_HEADERS,
 } from './plugin/rest-framework.ts';
 export {
-  clientErrorHandler,
-  frameworkErrors,
   type ServerOptionsInput,
   serverOptions,
   type ToolkitServerOptions,
@@ -415,14 +372,7 @@ export {
   type SchemaGeneratorOptions,
   type SchemaSource,
 } from './schemas/schema-generator.ts';
-export {
-  buildModelField,
-  type FieldBuilder,
-  INTEGER_RANGES,
-  MODEL_FIELD_MAPPING,
-  modelFieldOptions,
-  uniqueMessage,
-} from './serializers/model-field-mapping.ts';
+export { type FieldBuilder, MODEL_FIELD_MAPPING } from './serializers/model-field-mapping.ts';
 export {
   type FieldPath,
   HyperlinkedModelSerializer,
@@ -440,7 +390,6 @@ export {
   type SerializerClassWith,
   type SerializerDeclaration,
   type SerializerOptions,
-  setValue,
 } from './serializers/serializer.ts';
 export type {
   CreateInput,
@@ -474,9 +423,6 @@ export {
   type ThrottledView,
   UserRateThrottle,
 } from './throttling/throttles.ts';
-export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
-export { labelFromName } from './utils/text.ts';
-export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
 export {
   type ExceptionContext,

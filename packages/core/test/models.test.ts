@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defineModel, ImproperlyConfigured, models } from '@restframework/core';
+import { defineModel, models } from '@restframework/core';
+import { assertImproperlyConfigured } from '@restframework/core/testing';
 import { Book, Profile, User } from './fixtures/library-models.ts';
-
-function throwsConfig(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(
-      error instanceof ImproperlyConfigured,
-      `expected ImproperlyConfigured, got ${String(error)}`,
-    );
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe('model declarations', () => {
   it('adds an automatic id primary key first', () => {
@@ -51,22 +41,24 @@ describe('model declarations', () => {
   });
 
   it('rejects a char field without maxLength, naming model, field and fix', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () => defineModel({ name: 'Bad', fields: { title: models.CharField({} as never) } }),
+      'REST_ERR_MODEL_FIELD',
       /Bad\.title: a CharField needs maxLength, for example models\.CharField\(\{ maxLength: 100 \}\)/,
     );
   });
 
   it('rejects an ordering on an unknown field', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({ name: 'Bad', fields: { title: models.TextField() }, ordering: ['-nope'] }),
+      'REST_ERR_MODEL_ORDERING',
       /Bad: ordering refers to the unknown field "nope"\. Use one of: id, title/,
     );
   });
 
   it('rejects a default that is not among the choices', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
@@ -74,6 +66,7 @@ describe('model declarations', () => {
             state: models.CharField({ maxLength: 10, choices: [['a', 'A']], default: 'b' }),
           },
         }),
+      'REST_ERR_MODEL_FIELD',
       /Bad\.state: the default "b" is not among the choices \("a"\)/,
     );
   });
@@ -83,39 +76,48 @@ describe('model declarations', () => {
       name: 'Bad',
       fields: { other: models.ForeignKey(() => undefined as never, { onDelete: 'CASCADE' }) },
     });
-    throwsConfig(() => Bad.check(), /Bad\.other relates to an unknown model/);
+    assertImproperlyConfigured(
+      () => Bad.check(),
+      'REST_ERR_MODEL_RELATION',
+      /Bad\.other relates to an unknown model/,
+    );
   });
 
   it('rejects decimal places beyond the digits, and SET_NULL without null', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { p: models.DecimalField({ maxDigits: 2, decimalPlaces: 3 }) },
         }),
+      'REST_ERR_MODEL_FIELD',
       /Bad\.p: decimalPlaces \(3\) cannot exceed maxDigits \(2\)/,
     );
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { u: models.ForeignKey(User, { onDelete: 'SET_NULL' }) },
         }),
+      'REST_ERR_MODEL_FIELD',
       /Bad\.u: onDelete: 'SET_NULL' needs null: true/,
     );
   });
 
   it('rejects names that are not plain identifiers', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () => defineModel({ name: 'Bad', fields: { 'drop table': models.TextField() } }),
+      'REST_ERR_MODEL_NAME',
       /must be a plain identifier/,
     );
-    throwsConfig(
+    assertImproperlyConfigured(
       () => defineModel({ name: 'Bad', table: 'x; drop', fields: {} }),
+      'REST_ERR_MODEL_NAME',
       /its table name/,
     );
-    throwsConfig(
+    assertImproperlyConfigured(
       () => defineModel({ name: 'Bad', fields: { a__b: models.TextField() } }),
+      'REST_ERR_MODEL_FIELD',
       /may not contain "__"/,
     );
   });
@@ -123,20 +125,22 @@ describe('model declarations', () => {
   it('rejects a field object used by two models', () => {
     const shared = models.TextField();
     defineModel({ name: 'One', fields: { a: shared } });
-    throwsConfig(
+    assertImproperlyConfigured(
       () => defineModel({ name: 'Two', fields: { a: shared } }),
+      'REST_ERR_MODEL_FIELD',
       /reuses a field object already bound to One\.a/,
     );
   });
 
   it('rejects a property named like a field', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { title: models.TextField() },
           properties: { title: { get: () => 1 } },
         }),
+      'REST_ERR_MODEL_PROPERTY',
       /Bad\.title is both a field and a property/,
     );
   });

@@ -3,12 +3,15 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   type Database,
   defineModel,
-  ImproperlyConfigured,
   models,
   type PartialInput,
   type Representation,
 } from '@restframework/core';
-import { testDialects } from '@restframework/core/testing';
+import {
+  assertImproperlyConfigured,
+  multipartBody,
+  testDialects,
+} from '@restframework/core/testing';
 import { ModelSerializer, NestedProxyField } from '@restframework/tricks';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -46,30 +49,6 @@ const AUTHOR = {
     },
   },
 };
-
-function throwsConfig(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof ImproperlyConfigured, String(error));
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
-
-/** A multipart body of text parts. */
-function multipart(fields: Record<string, string>): {
-  payload: string;
-  headers: Record<string, string>;
-} {
-  const boundary = '----proxyboundary';
-  const parts = Object.entries(fields).map(
-    ([name, value]) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return {
-    payload: `${parts.join('')}--${boundary}--\r\n`,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 describe('NestedProxyField declarations', () => {
   it('reads a group from a row, groups of groups nested', () => {
@@ -114,7 +93,7 @@ describe('NestedProxyField declarations', () => {
   });
 
   it('rejects a group listing an unknown field, naming model, group and fields', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
@@ -122,45 +101,49 @@ describe('NestedProxyField declarations', () => {
           // @ts-expect-error: the compiler refuses the unknown member too.
           properties: { g: NestedProxyField('a', 'nope') },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad\.g: NestedProxyField lists "nope", which is not a field or group of Bad\. Fields: id, a\./,
     );
   });
 
   it('rejects a cycle of groups', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
           properties: { g1: NestedProxyField('a', 'g2'), g2: NestedProxyField('g1') },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad: the groups form a cycle \(g1 → g2 → g1\)/,
     );
   });
 
   it('rejects a field in two sibling groups', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField(), b: models.TextField() },
           properties: { g1: NestedProxyField('a', 'b'), g2: NestedProxyField('b') },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad: the field "b" is in two groups \(g1 and g2\)/,
     );
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField(), b: models.TextField() },
           properties: { g: NestedProxyField({ x: ['a'], y: ['a', 'b'] }) },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad: the field "a" is in two groups \(g\.x and g\.y\)/,
     );
   });
 
   it('rejects the primary key and duplicates inside a group', () => {
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
@@ -168,15 +151,17 @@ describe('NestedProxyField declarations', () => {
           // @ts-expect-error: the implicit primary key is no member the compiler knows either.
           properties: { g: NestedProxyField('id') },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad\.g: "id" is the primary key/,
     );
-    throwsConfig(
+    assertImproperlyConfigured(
       () =>
         defineModel({
           name: 'Bad',
           fields: { a: models.TextField() },
           properties: { g: NestedProxyField('a', 'a') },
         }),
+      'REST_ERR_NESTED_PROXY',
       /Bad\.g: NestedProxyField lists "a" twice/,
     );
   });
@@ -190,8 +175,9 @@ describe('nested proxy serializers: start-up checks', () => {
       // @ts-expect-error: the compiler refuses it too.
       nestedProxyFeild: true,
     });
-    throwsConfig(
+    assertImproperlyConfigured(
       () => Misspelt.prepare(),
+      'REST_ERR_SERIALIZER_OPTION',
       /the declaration option 'nestedProxyFeild' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, nestedProxyField\./,
     );
   });
@@ -202,8 +188,9 @@ describe('nested proxy serializers: start-up checks', () => {
       fields: ['id', 'publishing'],
       declaredFields: { publishing: new PublishingInformationSerializer() },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => Wrong.prepare(),
+      'REST_ERR_NESTED_PROXY',
       /Wrong\.publishing: PublishingInformationSerializer is marked nestedProxyField, but Book has no NestedProxyField named "publishing"\. Name the field after the model's group \(publishing_information, stock_information\)/,
     );
   });
@@ -219,8 +206,9 @@ describe('nested proxy serializers: start-up checks', () => {
       fields: ['id', 'publishing_information'],
       declaredFields: { publishing_information: new AuthorGroup() },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => WrongModel.prepare(),
+      'REST_ERR_NESTED_PROXY',
       /WrongModel\.publishing_information: AuthorGroup serializes Author, but a nested proxy serializer must use the main model Book/,
     );
     class TooMany extends ModelSerializer.with({
@@ -233,8 +221,9 @@ describe('nested proxy serializers: start-up checks', () => {
       fields: ['id', 'publishing_information'],
       declaredFields: { publishing_information: new TooMany() },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => WrongFields.prepare(),
+      'REST_ERR_NESTED_PROXY',
       /lists "price", which the group "publishing_information" of Book does not hold\. The group holds: publication_date, isbn, pages\./,
     );
   });
@@ -250,8 +239,9 @@ describe('nested proxy serializers: start-up checks', () => {
         }),
       },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => NullGroup.prepare(),
+      'REST_ERR_NESTED_PROXY',
       /allowNull on a nested proxy serializer sets every column of the group to NULL, but publication_date, isbn, pages of Book cannot be NULL/,
     );
   });
@@ -386,7 +376,7 @@ for (const dialect of testDialects()) {
       });
       assert.equal(viaForm.body.summary, null);
 
-      const body = multipart({
+      const body = multipartBody({
         title: 'Multipart Book',
         summary: 'multipart',
         'publishing_information.publication_date': '2019-05-06',

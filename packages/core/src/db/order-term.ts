@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { reverseTerm } from '@restframework/core';
+ * import { reverseTerm } from '@restframework/core/internal';
  *
  * reverseTerm('-publication_date'); // 'publication_date'
  * reverseTerm('id'); // '-id'

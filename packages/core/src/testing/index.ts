@@ -2,6 +2,7 @@
  * `@restframework/core/testing`: helpers for the tests of applications and add-ons.
  * @module
  */
+export { assertImproperlyConfigured } from './assert-improperly-configured.ts';
 export {
   bindField,
   type FieldValuesSpec,

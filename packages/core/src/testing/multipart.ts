@@ -40,14 +40,18 @@ export const MULTIPART_BOUNDARY = '----refboundary7MA4YWxkTrZu0gW';
 /**
  * A `multipart/form-data` body and its `Content-Type`, ready to spread into `inject()`
  * options. Names and file names are written as given (UTF-8, quotes escaped as `%22`),
- * so tests can send hostile ones.
+ * so tests can send hostile ones. A form of text fields only can be given as an object of
+ * names and values: `multipartBody({ username: 'golden', 'stock.price': '9.99' })`.
  */
 export function multipartBody(
-  parts: readonly MultipartPart[],
+  parts: readonly MultipartPart[] | Readonly<Record<string, string>>,
   boundary: string = MULTIPART_BOUNDARY,
 ): { payload: Buffer; headers: Record<string, string> } {
+  const list: readonly MultipartPart[] = isPartList(parts)
+    ? parts
+    : Object.entries(parts).map(([name, value]) => ({ name, value }));
   const chunks: Buffer[] = [];
-  for (const part of parts) {
+  for (const part of list) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(part.name)}"`;
     if ('filename' in part) {
       head += `; filename="${quote(part.filename)}"\r\nContent-Type: ${part.contentType ?? 'text/plain'}`;
@@ -72,6 +76,12 @@ export function multipartBody(
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+function isPartList(
+  parts: readonly MultipartPart[] | Readonly<Record<string, string>>,
+): parts is readonly MultipartPart[] {
+  return Array.isArray(parts);
 }
 
 function quote(value: string): string {

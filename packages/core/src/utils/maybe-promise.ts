@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { type MaybePromise, isPromiseLike, thenMaybe } from '@restframework/core';
+ * import { type MaybePromise, isPromiseLike, thenMaybe } from '@restframework/core/internal';
  *
  * function double(value: MaybePromise<number>): MaybePromise<number> {
  *   return thenMaybe(value, (n) => n * 2);

@@ -5,43 +5,20 @@
  * `--password-stdin`, and no password ever printed.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Database, defaultAuth } from '@restframework/core';
-import { CLI, CORE } from '../fixtures/cli-project.ts';
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { CORE, runCli } from '../fixtures/cli-project.ts';
 
 describe('restframework createsuperuser and changepassword', () => {
   let dir: string;
   let url: string;
   let db: Database;
 
-  const cli = (args: readonly string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        cwd: dir,
-        env: { ...process.env, DATABASE_URL: url, ...env },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(input);
-    });
+  const cli = (args: readonly string[], input = '', env: NodeJS.ProcessEnv = {}) =>
+    runCli(dir, args, { DATABASE_URL: url, ...env }, input);
   const user = (username: string) =>
     db.run(() => defaultAuth.User.objects.filter({ username }).first());
   const logsIn = async (username: string, password: string) =>

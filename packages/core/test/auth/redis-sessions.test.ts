@@ -11,48 +11,17 @@ import { after, before, describe, it } from 'node:test';
 import {
   createAuth,
   Database,
-  DefaultRouter,
-  IsAuthenticated,
   PasswordHashers,
   RedisSessionStore,
-  type Request,
-  Response,
-  restFramework,
   ScryptPasswordHasher,
-  SessionAuthentication,
-  SessionLoginView,
-  SessionLogoutView,
-  ViewSet,
 } from '@restframework/core';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { sessionApp } from '../fixtures/session-app.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const PASSWORD = 'analytical engine';
 const hashers = new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]);
-
-class NotesViewSet extends ViewSet {
-  override authenticationClasses = [SessionAuthentication];
-  override permissionClasses = [IsAuthenticated];
-  list(request: Request) {
-    return new Response({ username: request.user.username });
-  }
-  create() {
-    return new Response({ created: true }, 201);
-  }
-}
-
-async function appFor(auth: ReturnType<typeof createAuth>, db: Database) {
-  const app = Fastify();
-  await app.register(restFramework, { database: db, settings: { AUTH: auth } });
-  const router = new DefaultRouter()
-    .register('login', SessionLoginView, { basename: 'login' })
-    .register('logout', SessionLogoutView, { basename: 'logout' })
-    .register('notes', NotesViewSet, { basename: 'notes' });
-  await app.register(router.plugin, { prefix: '/api' });
-  await app.ready();
-  return app;
-}
 
 if (!REDIS) console.log('# TEST_REDIS_URL is not set: the RedisSessionStore tests are skipped');
 
@@ -75,8 +44,8 @@ describe('sessions in Redis', { skip: !REDIS && 'TEST_REDIS_URL is not set' }, (
     await db.migrate(auth.models);
     await db.run(() => auth.createUser({ username: 'ada', password: PASSWORD }));
     await store.ready();
-    app = await appFor(auth, db);
-    shortApp = await appFor(shortAuth, db);
+    app = await sessionApp(auth, db);
+    shortApp = await sessionApp(shortAuth, db);
   });
   after(async () => {
     const keys = await redis.keys(`${prefix}*`);
@@ -164,7 +133,7 @@ describe('RedisSessionStore, unreachable', () => {
     const auth = createAuth({ hashers, session: { store: down } });
     const db = Database.connect('sqlite::memory:');
     await db.migrate(auth.models);
-    const app = await appFor(auth, db);
+    const app = await sessionApp(auth, db);
     try {
       const cookie = `sessionid=${'a'.repeat(64)}`;
       const read = await app.inject({ url: '/api/notes/', headers: { cookie } });

@@ -11,37 +11,21 @@ import {
   createAuth,
   Database,
   DefaultRouter,
-  IsAuthenticated,
   JSONRenderer,
   PasswordHashers,
-  type Request,
-  Response,
   restFramework,
   ScryptPasswordHasher,
-  SessionAuthentication,
   SessionLoginView,
-  SessionLogoutView,
-  ViewSet,
 } from '@restframework/core';
 import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { NotesViewSet, sessionApp } from '../fixtures/session-app.ts';
 
 const auth = createAuth({
   hashers: new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]),
   session: { trustedOrigins: ['https://app.example.org'] },
 });
 const PASSWORD = 'analytical engine';
-
-class NotesViewSet extends ViewSet {
-  override authenticationClasses = [SessionAuthentication];
-  override permissionClasses = [IsAuthenticated];
-  list(request: Request) {
-    return new Response({ username: request.user.username });
-  }
-  create() {
-    return new Response({ created: true }, 201);
-  }
-}
 
 describe('session authentication', () => {
   let db: Database;
@@ -50,14 +34,7 @@ describe('session authentication', () => {
     db = Database.connect('sqlite::memory:');
     await db.migrate(auth.models);
     await db.run(() => auth.createUser({ username: 'ada', password: PASSWORD }));
-    app = Fastify();
-    await app.register(restFramework, { database: db, settings: { AUTH: auth } });
-    const router = new DefaultRouter()
-      .register('login', SessionLoginView, { basename: 'login' })
-      .register('logout', SessionLogoutView, { basename: 'logout' })
-      .register('notes', NotesViewSet, { basename: 'notes' });
-    await app.register(router.plugin, { prefix: '/api' });
-    await app.ready();
+    app = await sessionApp(auth, db);
   });
   after(async () => {
     await app.close();

@@ -16,11 +16,11 @@ import {
   FileField,
   IntegerField,
   ListSerializer,
-  labelFromName,
   ReadOnlyField,
   Serializer,
   URLField,
 } from '@restframework/core';
+import { labelFromName } from '@restframework/core/internal';
 import { bindField } from '@restframework/core/testing';
 
 const described = (field: AnyField, name = 'f') => bindField(field, name).describe();

@@ -11,12 +11,12 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import {
-  DEFAULT_FILE_NAME,
   FileSystemStorage,
   getValidFileName,
   SuspiciousFileOperation,
   UploadedFile,
 } from '@restframework/core';
+import { DEFAULT_FILE_NAME } from '@restframework/core/internal';
 
 const SUFFIXED = (stem: string, ext: string) =>
   new RegExp(`^${stem}_[A-Za-z0-9]{7}${ext.replace('.', '\\.')}$`);

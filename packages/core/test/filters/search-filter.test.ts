@@ -5,13 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Database,
-  ModelSerializer,
-  ModelViewSet,
-  SearchFilter,
-  searchTerms,
-} from '@restframework/core';
+import { type Database, ModelSerializer, ModelViewSet, SearchFilter } from '@restframework/core';
+import { searchTerms } from '@restframework/core/internal';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, request } from '../fixtures/http-app.ts';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Database, ModelViewSet, type Row } from '@restframework/core';
-import { testDialects } from '@restframework/core/testing';
+import { multipartBody, testDialects } from '@restframework/core/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, Entry, EntrySerializer, STORE_MODELS } from '../fixtures/store-models.ts';
@@ -33,19 +33,6 @@ function assertJson(
   assert.equal(response.headers['content-type'], 'application/json');
   assert.equal(response.headers.vary, 'Accept');
   assert.equal(response.headers.allow, allow);
-}
-
-/** A multipart/form-data body of text parts. */
-function multipart(fields: Readonly<Record<string, string>>) {
-  const boundary = '----restframework-test-boundary';
-  const parts = Object.entries(fields).map(
-    ([name, value]) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return {
-    payload: `${parts.join('')}--${boundary}--\r\n`,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 /** The golden book with the nested objects replaced (or removed with `undefined`). */
@@ -126,7 +113,7 @@ for (const dialect of testDialects()) {
       const parts = await request(app, {
         method: 'POST',
         url: '/books/api/books/',
-        ...multipart({ ...fields, 'publishing_information.isbn': 'FORM-2' }),
+        ...multipartBody({ ...fields, 'publishing_information.isbn': 'FORM-2' }),
       });
       assert.equal(parts.statusCode, 201, parts.body);
       assert.equal(parts.json().publishing_information.isbn, 'FORM-2');

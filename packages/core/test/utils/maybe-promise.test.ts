@@ -2,7 +2,7 @@
 // biome-ignore-all lint/suspicious/noThenProperty: thenables are what this file tests
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPromiseLike, thenMaybe } from '@restframework/core';
+import { isPromiseLike, thenMaybe } from '@restframework/core/internal';
 
 describe('isPromiseLike', () => {
   const table: [string, unknown, boolean][] = [

@@ -29,13 +29,13 @@
 import {
   OrderingFilter as CoreOrderingFilter,
   ImproperlyConfigured,
-  labelFromName,
   type OrderingOption,
   type OrderingTerm,
   type OrderingView,
   type QuerySet,
   type Request,
 } from '@restframework/core';
+import { labelFromName } from '@restframework/core/internal';
 
 // The browsable API's types moved to core with `describe`; tricks keeps exporting them.
 export type { OrderingChoice, OrderingDescription } from '@restframework/core';
