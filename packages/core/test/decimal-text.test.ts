@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { formatDecimal } from '../src/db/decimal-text.ts';
 
 describe('formatDecimal', () => {
@@ -24,6 +25,8 @@ describe('formatDecimal', () => {
     [2.675, 2, '2.68'],
     [1e21, 2, '1000000000000000000000.00'],
     [1.5e-7, 2, '0.00'],
+    // Doubles further apart than the places: the text of the shortest form, not toFixed's.
+    [2 ** 46 + 6 / 64, 2, '70368744177664.10'],
     ['12.5', 2, '12.50'],
     ['1e3', 1, '1000.0'],
   ];
@@ -53,5 +56,30 @@ describe('formatDecimal', () => {
         `${value} with ${places} places`,
       );
     }
+  });
+
+  it('agrees with the exact text path over generated decimals, at every magnitude', () => {
+    // The text path (String, then exact decimal rounding) is the reference: the fast path
+    // must give the same text for every number it takes.
+    const decimals = fc
+      .record({
+        units: fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }),
+        places: fc.integer({ min: 0, max: 8 }),
+        shift: fc.integer({ min: 0, max: 3 }),
+      })
+      .map(({ units, places, shift }) => ({
+        value: Number(units) / 10 ** (places + shift),
+        places,
+      }));
+    const doubles = fc.record({
+      value: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e17, max: 1e17 }),
+      places: fc.integer({ min: 0, max: 15 }),
+    });
+    fc.assert(
+      fc.property(fc.oneof(decimals, doubles), ({ value, places }) => {
+        assert.equal(formatDecimal(value, places), formatDecimal(String(value), places));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -5,6 +5,7 @@
 import { Decimal } from '../utils/decimal.ts';
 
 const MAX_FAST_PLACES = 15;
+const FAST_LIMIT = 2 ** 51;
 const POWERS_OF_TEN = Array.from({ length: MAX_FAST_PLACES + 1 }, (_, i) => 10 ** i);
 
 /**
@@ -24,7 +25,10 @@ export function formatDecimal(value: number | string, places: number): string {
     // gives for a stored price): toFixed writes that decimal back, and does it fastest.
     const scale = POWERS_OF_TEN[places] as number;
     const scaled = Math.round(value * scale);
-    if (Math.abs(scaled) <= Number.MAX_SAFE_INTEGER && scaled / scale === value) {
+    // Below 2^51 in units of the last place, the doubles are closer together than those
+    // units, so the decimal is the only one of its places that rounds to this double: its
+    // shortest form too. Above, toFixed could pick a neighbour (2^46 + 0.09375 is '...664.1').
+    if (Math.abs(scaled) < FAST_LIMIT && scaled / scale === value) {
       return value.toFixed(places);
     }
   }

@@ -48,6 +48,8 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
   readonly choices: readonly Choice[];
   readonly allowBlank: boolean;
   readonly #byText: Map<string, string | number>;
+  // Every value a string: a string is its own representation, with no lookup.
+  readonly #stringValues: boolean;
 
   constructor(options: O) {
     super(options);
@@ -56,6 +58,7 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
     );
     this.allowBlank = options.allowBlank ?? false;
     this.#byText = new Map(this.choices.map(([value]) => [String(value), value]));
+    this.#stringValues = this.choices.every(([value]) => typeof value === 'string');
   }
 
   toInternalValue(data: unknown, _ctx?: RunContext): any {
@@ -68,7 +71,10 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
   }
 
   toRepresentation(value: unknown): any {
-    if (value === '' && this.allowBlank) return '';
+    if (typeof value === 'string') {
+      if (this.#stringValues || (value === '' && this.allowBlank)) return value;
+      return this.#byText.get(value) ?? value;
+    }
     return this.#byText.get(String(value)) ?? value;
   }
 

@@ -92,7 +92,8 @@ export class SearchFilter extends BaseFilterBackend {
    */
   getSearchTerms(request: Request): string[] {
     const param = this.getSearchParam(request);
-    const text = request.queryParam(param) ?? '';
+    const text = request.queryParam(param);
+    if (!text) return [];
     if (text.length > MAX_SEARCH_LENGTH) {
       throw new ValidationError({
         [param]: [`Ensure this value has at most ${MAX_SEARCH_LENGTH} characters.`],

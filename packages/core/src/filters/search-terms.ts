@@ -18,6 +18,8 @@ export const MAX_SEARCH_LENGTH = 500;
  * ```
  */
 export function searchTerms(text: string): string[] {
+  // Most requests search nothing: no pattern, no iterator for them.
+  if (text === '') return [];
   const clean = text.replaceAll('\u0000', '').replaceAll(',', ' ');
   const terms: string[] = [];
   const pattern = /"([^"]*)"?|(\S+)/g;

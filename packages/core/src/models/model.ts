@@ -331,10 +331,14 @@ export class Model<
     }
   }
 
-  /** A query over every row (`Book.objects.filter(...)`); a new one each time. */
+  /** A query over every row (`Book.objects.filter(...)`); one per model, as a query set never changes. */
   get objects(): QuerySet<this> {
-    return new QuerySet(this);
+    // Made once: writes ask for it on every request (create, update, the row read back).
+    this.#objects ??= new QuerySet(this);
+    return this.#objects as QuerySet<this>;
   }
+
+  #objects: QuerySet<AnyModel> | undefined;
 
   /** The field with this name or attribute name (`user` or `user_id`); `pk` gives the primary key. */
   getField(name: string): AnyModelField | undefined {

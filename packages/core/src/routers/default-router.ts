@@ -27,6 +27,7 @@ import type { APIView } from '../views/api-view.ts';
 import { GenericAPIView } from '../views/generic-api-view.ts';
 import { apiRootView } from './api-root-view.ts';
 import { type RouteConfig, routeErrorHandler, viewRouteHandler } from './request-adapter.ts';
+import { buildRoutePlan, ROUTE_METHODS } from './route-plan.ts';
 import { checkLinks, checkViewSet, type PreparedViewSet } from './startup-checks.ts';
 
 /** A view class a router can route to. */
@@ -56,17 +57,6 @@ export interface RouteShape {
   readonly detail: boolean;
   readonly suffix: string;
 }
-
-const ROUTE_METHODS: HTTPMethods[] = [
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'PATCH',
-  'DELETE',
-  'OPTIONS',
-  'TRACE',
-];
 
 /**
  * The router; see the module documentation.
@@ -211,18 +201,19 @@ export class DefaultRouter {
     extra: Readonly<Record<string, unknown>>,
     state: RestFrameworkState,
   ): void {
-    const config: RouteConfig = { viewset, extra };
+    const plan = buildRoutePlan(viewset, extra, state.database);
+    const config: RouteConfig = { viewset, extra, plan };
     instance.route({
-      method: ROUTE_METHODS,
+      method: ROUTE_METHODS as unknown as HTTPMethods[],
       url,
       exposeHeadRoute: false,
       prefixTrailingSlash: 'slash',
       config: config as never,
-      handler: viewRouteHandler(viewset, extra, state),
+      handler: viewRouteHandler(plan, state),
     });
     const bare = url.replace(/\/$/, '');
     instance.route({
-      method: ROUTE_METHODS,
+      method: ROUTE_METHODS as unknown as HTTPMethods[],
       url: bare,
       exposeHeadRoute: false,
       prefixTrailingSlash: 'no-slash',

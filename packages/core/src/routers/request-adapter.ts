@@ -16,15 +16,17 @@ import { isPromiseLike } from '../utils/maybe-promise.ts';
 import type { APIView } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import type { ViewSetClass } from './default-router.ts';
+import type { RoutePlan } from './route-plan.ts';
 
-/** What a route of a router carries in its Fastify `config`: its view and the view's extras. */
+/** What a route of a router carries in its Fastify `config`: its view, the view's extras, its plan. */
 export interface RouteConfig {
   readonly viewset: ViewSetClass;
   readonly extra: Readonly<Record<string, unknown>>;
+  readonly plan: RoutePlan;
 }
 
 /**
- * The Fastify handler of one route: runs `viewset` with `extra` (its action map, suffix, ...).
+ * The Fastify handler of one route: runs the view of its plan (see `route-plan.ts`).
  *
  * @example
  * ```ts
@@ -35,12 +37,13 @@ export interface RouteConfig {
  *     return new Response({ status: 'ok' });
  *   }
  * }
- * app.route({ method: 'GET', url: '/health/', handler: viewRouteHandler(HealthView, {}, state) });
+ * declare const planOf: (view: typeof HealthView) => Parameters<typeof viewRouteHandler>[0];
+ * const plan = planOf(HealthView); // buildRoutePlan(HealthView, {}, state.database), in route-plan.ts
+ * app.route({ method: 'GET', url: '/health/', handler: viewRouteHandler(plan, state) });
  * ```
  */
 export function viewRouteHandler(
-  viewset: ViewSetClass,
-  extra: Readonly<Record<string, unknown>>,
+  plan: RoutePlan,
   state: RestFrameworkState,
 ): (req: FastifyRequest, reply: FastifyReply) => void {
   // Not async: a Fastify handler that answers through `reply` and returns nothing is not
@@ -48,7 +51,7 @@ export function viewRouteHandler(
   // per request.
   return (req, reply) => {
     try {
-      const done = handleRequest(req, reply, viewset, extra, state);
+      const done = handleRequest(req, reply, plan, state);
       if (done) done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
     } catch (error) {
       handlerFailed(req, reply, error);
@@ -67,9 +70,7 @@ export function routeErrorHandler(
   return (error, req, reply) => {
     const api = fastifyErrorToApi(error);
     const config = req.routeOptions.config as Partial<RouteConfig>;
-    const view = config.viewset
-      ? makeView(config.viewset, config.extra ?? {}, state, req.method)
-      : null;
+    const view = config.plan ? makeView(config.plan, req.method) : null;
     const context = {
       view,
       // Set when the error escaped a view that had started.
@@ -94,13 +95,12 @@ export function routeErrorHandler(
 function handleRequest(
   req: FastifyRequest,
   reply: FastifyReply,
-  viewset: ViewSetClass,
-  extra: Readonly<Record<string, unknown>>,
+  plan: RoutePlan,
   state: RestFrameworkState,
 ): void | Promise<void> {
   const request = new Request(req, reply, state.settings, state.urls);
   req.restRequest = request;
-  const view = makeView(viewset, extra, state, req.method);
+  const view = makeView(plan, req.method);
   const response = state.database.run(() =>
     view.dispatch(request, req.params as Record<string, string>),
   );
@@ -140,22 +140,10 @@ function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown)
   else reply.send(error instanceof Error ? error : new Error(String(error)));
 }
 
-/** A view for one request: the app's database, the route's extras, the action of the method. */
-export function makeView(
-  viewset: ViewSetClass,
-  extra: Readonly<Record<string, unknown>>,
-  state: RestFrameworkState,
-  method: string,
-): APIView {
-  const view = new viewset() as APIView & Record<string, unknown>;
-  view.database = state.database;
-  Object.assign(view, extra);
-  const actionMap = extra.actionMap as Record<string, string> | undefined;
-  if (actionMap) {
-    const name = method.toLowerCase();
-    view.action =
-      actionMap[name] ??
-      (name === 'head' ? actionMap.get : name === 'options' ? 'metadata' : undefined);
-  }
+/** A view for one request: the route's view class (extras and database on it), the method's action. */
+export function makeView(plan: RoutePlan, method: string): APIView {
+  const view = new plan.View() as APIView & { action?: string | undefined };
+  const actions = plan.actions;
+  if (actions !== undefined) view.action = actions[method];
   return view;
 }

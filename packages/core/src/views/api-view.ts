@@ -35,6 +35,7 @@ import type { Metadata, MetadataClass } from '../metadata/simple-metadata.ts';
 import type { Parser, ParserClass, ParserContext } from '../parsers/parser.ts';
 import type { Permission, PermissionClass } from '../permissions/permissions.ts';
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
+import type { RoutePlan } from '../routers/route-plan.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
 import { isPromiseLike } from '../utils/maybe-promise.ts';
@@ -62,11 +63,7 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 type Handler = (request: Request) => Promise<Response> | Response;
 
-const NO_ACTIONS = {};
 const NO_THROTTLES: Throttle[] = [];
-const allowedCache = new WeakMap<Function, WeakMap<object, readonly string[]>>();
-const viewNames = new WeakMap<Function, string>();
-const allowHeaders = new WeakMap<readonly string[], string>();
 
 /** The per-request instances of a view's classes (see {@link APIView.getRenderers}). */
 interface Made {
@@ -151,6 +148,8 @@ export class APIView {
   declare kwargs: Readonly<Record<string, string>>;
   /** `List` or `Instance` for view set routes; added to the view name. */
   declare suffix: string | undefined;
+  /** The plan of the route serving this view (set by the router, on the route's view class). */
+  declare routePlan: RoutePlan | undefined;
 
   /** The settings of the app (set by `dispatch`). */
   get settings(): APISettings {
@@ -166,20 +165,10 @@ export class APIView {
 
   /** The upper-case methods this view answers, in DRF's order. */
   get allowedMethods(): string[] {
-    // The same for every request of a class and route (its action map): found once.
-    const routeKey: object = (this as { actionMap?: object }).actionMap ?? NO_ACTIONS;
-    let byRoute = allowedCache.get(this.constructor);
-    if (!byRoute) allowedCache.set(this.constructor, (byRoute = new WeakMap()));
-    let allowed = byRoute.get(routeKey);
-    if (!allowed) {
-      allowed = Object.freeze(
-        HTTP_METHOD_NAMES.filter((m) => this.handlerFor(m) !== undefined).map((m) =>
-          m.toUpperCase(),
-        ),
-      );
-      byRoute.set(routeKey, allowed);
-    }
-    return allowed as string[];
+    // The same for every request of a route: found once, in its plan.
+    const plan = this.routePlan;
+    if (plan !== undefined) return plan.allowedMethods as string[];
+    return allowedMethodsOf(this);
   }
 
   /** The handler of a method, or undefined (405). */
@@ -479,13 +468,9 @@ export class APIView {
 
   /** "Book List": the view name plus the route's suffix. */
   getViewName(): string {
-    const ctor = this.constructor as typeof APIView;
-    let base = ctor.viewName ?? viewNames.get(ctor);
-    if (base === undefined) {
-      base = splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
-      viewNames.set(ctor, base);
-    }
-    return this.suffix ? `${base} ${this.suffix}` : base;
+    const plan = this.routePlan;
+    if (plan !== undefined && this.suffix === plan.suffix) return plan.viewName;
+    return defaultViewName(this);
   }
 
   getViewDescription(): string {
@@ -523,11 +508,11 @@ export class APIView {
   finalizeResponse(_request: Request, response: Response): Response {
     const headers = response.headers;
     if (headers.Allow === undefined) {
-      // The list is one frozen array per class and route: joined once.
+      // The route's list is joined once, in its plan; an override's list is joined here.
       const methods = this.allowedMethods;
-      let allow = allowHeaders.get(methods);
-      if (allow === undefined) allowHeaders.set(methods, (allow = methods.join(', ')));
-      headers.Allow = allow;
+      const plan = this.routePlan;
+      headers.Allow =
+        plan !== undefined && methods === plan.allowedMethods ? plan.allow : methods.join(', ');
     }
     headers.Vary ??= 'Accept';
     // The view's own headers win, as in DRF's finalize_response.
@@ -547,4 +532,20 @@ Object.assign(APIView.prototype, {
   contentNegotiationClass: DefaultContentNegotiation,
   kwargs: Object.freeze({}),
   suffix: undefined,
+  routePlan: undefined,
 });
+
+/** The upper-case methods `view` has a handler for, in DRF's order. */
+export function allowedMethodsOf(view: APIView): string[] {
+  const self = view as unknown as { handlerFor(method: string): Handler | undefined };
+  return HTTP_METHOD_NAMES.filter((m) => self.handlerFor(m) !== undefined).map((m) =>
+    m.toUpperCase(),
+  );
+}
+
+/** The view name from the class (`viewName`, else its name split into words) and suffix. */
+export function defaultViewName(view: APIView): string {
+  const ctor = view.constructor as typeof APIView;
+  const base = ctor.viewName ?? splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
+  return view.suffix ? `${base} ${view.suffix}` : base;
+}

@@ -1,0 +1,102 @@
+/**
+ * The plan of one route: what serving it needs that is the same for every request (the view
+ * class carrying the route's extras, the action of each method, the allowed methods, the
+ * `Allow` header, the view name), worked out once when the router registers the route and
+ * kept in the route's Fastify `config`. The request path only reads it.
+ * @module
+ */
+import type { Database } from '../db/database.ts';
+import { allowedMethodsOf, defaultViewName } from '../views/api-view.ts';
+import type { ViewSetClass } from './default-router.ts';
+
+/** The methods a router's routes answer (Fastify's upper-case names). */
+export const ROUTE_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+] as const;
+
+/** One route's plan; frozen. */
+export interface RoutePlan {
+  /** The registered view class: what the route's views are `instanceof` and their `constructor`. */
+  readonly viewset: ViewSetClass;
+  /** What the route adds to its views (action map, `detail`, `suffix`). */
+  readonly extra: Readonly<Record<string, unknown>>;
+  /** The class made per request: `viewset` with `extra`, the database and this plan on its prototype. */
+  readonly View: ViewSetClass;
+  /** The action of each method (`GET` → `retrieve`); undefined for a route without action map. */
+  readonly actions: Readonly<Record<string, string | undefined>> | undefined;
+  /** The upper-case methods the route answers, in DRF's order. */
+  readonly allowedMethods: readonly string[];
+  /** `allowedMethods` as the `Allow` header. */
+  readonly allow: string;
+  /** The view's suffix on this route (`List`, `Instance`). */
+  readonly suffix: string | undefined;
+  /** The view name with the suffix (`Book List`). */
+  readonly viewName: string;
+}
+
+/**
+ * Builds the plan of a route of `viewset` with `extra`, on `database`.
+ *
+ * @example
+ * ```ts
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * const plan = buildRoutePlan(BookViewSet, { actionMap: { get: 'list' }, suffix: 'List' }, db);
+ * plan.allow; // 'GET, HEAD, OPTIONS'
+ * ```
+ */
+export function buildRoutePlan(
+  viewset: ViewSetClass,
+  extra: Readonly<Record<string, unknown>>,
+  database: Database,
+): RoutePlan {
+  // A subclass rather than assigning the extras to each view: its prototype holds them once.
+  // Its `constructor` is the registered class, so that views look the same as before.
+  const View = class extends viewset {};
+  const proto = View.prototype as unknown as Record<string, unknown>;
+  Object.defineProperty(proto, 'constructor', {
+    value: viewset,
+    writable: true,
+    configurable: true,
+  });
+  Object.assign(proto, extra, { database });
+  const actionMap = extra.actionMap as Readonly<Record<string, string>> | undefined;
+  const probe = new View();
+  const allowedMethods = Object.freeze(allowedMethodsOf(probe));
+  const suffix = probe.suffix;
+  const plan: RoutePlan = Object.freeze({
+    viewset,
+    extra,
+    View,
+    actions: actionMap ? actionsOf(actionMap) : undefined,
+    allowedMethods,
+    allow: allowedMethods.join(', '),
+    suffix,
+    viewName: defaultViewName(probe),
+  });
+  proto.routePlan = plan;
+  return plan;
+}
+
+/** The action of each method: HEAD as GET and OPTIONS as `metadata` unless mapped. */
+function actionsOf(
+  actionMap: Readonly<Record<string, string>>,
+): Readonly<Record<string, string | undefined>> {
+  const actions: Record<string, string | undefined> = Object.create(null);
+  for (const method of ROUTE_METHODS) {
+    const name = method.toLowerCase();
+    actions[method] =
+      actionMap[name] ??
+      (name === 'head' ? actionMap.get : name === 'options' ? 'metadata' : undefined);
+  }
+  return Object.freeze(actions);
+}
