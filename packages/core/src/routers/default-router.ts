@@ -146,6 +146,16 @@ export class DefaultRouter {
         );
         return Object.keys(mapping).length ? [{ shape, mapping }] : [];
       });
+      if (shapes.length === 0) {
+        // Nothing to route: silently serving 404s would hide the mistake until a client calls.
+        const name = registration.viewset.name;
+        throw new ImproperlyConfigured(
+          'REST_ERR_ROUTER',
+          `router.register(${JSON.stringify(registration.prefix)}, ${name}): ${name} has none of the actions a router routes ` +
+            `(list, create, retrieve, update, partialUpdate, destroy). Extend a view set (ModelViewSet, or ViewSet with ` +
+            `the actions you need), or mount an APIView yourself with app.route and its handler.`,
+        );
+      }
       const actions = shapes.flatMap(({ mapping }) => Object.values(mapping));
       checked.push([registration, await checkViewSet(probe, registration, actions, state)]);
       for (const { shape, mapping } of shapes) {
