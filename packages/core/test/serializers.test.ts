@@ -17,7 +17,6 @@ import {
   type ErrorTree,
   HyperlinkedIdentityField,
   HyperlinkedModelSerializer,
-  ImproperlyConfigured,
   IntegerField,
   ListSerializer,
   ModelSerializer,
@@ -28,7 +27,7 @@ import {
   Serializer,
   ValidationError,
 } from '@restframework/core';
-import { testDialects } from '@restframework/core/testing';
+import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
 import { ALL_MODELS, Book, Profile, User } from './fixtures/library-models.ts';
 
 /** The errors of validating `data` with `serializer`, which must be invalid. */
@@ -42,15 +41,6 @@ async function validOf(serializer: Serializer<any, any>): Promise<Record<string,
   const valid = await serializer.isValid();
   assert.ok(valid, `expected valid data, got ${JSON.stringify(valid ? {} : serializer.errors)}`);
   return serializer.validatedData;
-}
-
-/** Asserts that `fn` throws `ImproperlyConfigured` with a message matching every pattern. */
-function throwsConfig(fn: () => unknown, ...patterns: RegExp[]): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof ImproperlyConfigured, `expected ImproperlyConfigured, got ${error}`);
-    for (const pattern of patterns) assert.match(error.message, pattern);
-    return true;
-  });
 }
 
 /** A request that reverses `<name>` with `{pk}` to `http://testserver/<name>/<pk>/`. */
@@ -180,8 +170,16 @@ describe('Serializer', () => {
   });
 
   it('refuses misuse: errors before isValid, isValid without data, save when invalid', async () => {
-    throwsConfig(() => new CommentSerializer({ data: {} }).errors, /Call isValid\(\)/);
-    throwsConfig(() => new CommentSerializer({ data: {} }).validatedData, /Call isValid\(\)/);
+    assertImproperlyConfigured(
+      () => new CommentSerializer({ data: {} }).errors,
+      'REST_ERR_SERIALIZER_USAGE',
+      /Call isValid\(\)/,
+    );
+    assertImproperlyConfigured(
+      () => new CommentSerializer({ data: {} }).validatedData,
+      'REST_ERR_SERIALIZER_USAGE',
+      /Call isValid\(\)/,
+    );
     await assert.rejects(new CommentSerializer().isValid(), /no data was passed/);
     const invalid = new CommentSerializer({ data: {} });
     await invalid.isValid();
@@ -404,7 +402,11 @@ describe('Serializer', () => {
 
     it("refuse a source equal to the field's name", () => {
       const S = Serializer.with({ fields: { title: new CharField({ source: 'title' }) } });
-      throwsConfig(() => S.prepare(), /It is redundant to specify source: 'title'/);
+      assertImproperlyConfigured(
+        () => S.prepare(),
+        'REST_ERR_FIELD_OPTIONS',
+        /It is redundant to specify source: 'title'/,
+      );
     });
   });
 
@@ -733,8 +735,9 @@ describe('ModelSerializer declarations', () => {
   it('fails at start-up on an unknown field name', () => {
     // @ts-expect-error: the compiler refuses the unknown name too.
     class BadSerializer extends ModelSerializer.with({ model: Book, fields: ['id', 'nope'] }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => BadSerializer.prepare(),
+      'REST_ERR_SERIALIZER_FIELD',
       /Field name 'nope' is not valid for model 'Book' in 'BadSerializer'\./,
     );
   });
@@ -766,7 +769,7 @@ describe('ModelSerializer declarations', () => {
     ];
     for (const [make, message] of cases) {
       const Bad = make();
-      throwsConfig(() => Bad.prepare(), message);
+      assertImproperlyConfigured(() => Bad.prepare(), 'REST_ERR_SERIALIZER_OPTION', message);
       assert.throws(() => Bad.prepare(), { code: 'REST_ERR_SERIALIZER_OPTION' });
     }
   });
@@ -778,8 +781,9 @@ describe('ModelSerializer declarations', () => {
       // @ts-expect-error: the compiler refuses a declared field missing from fields too.
       declaredFields: { extra: new CharField() },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => BadSerializer.prepare(),
+      'REST_ERR_SERIALIZER_META',
       /The field 'extra' was declared on serializer BadSerializer, but has not been included in the 'fields' option\./,
     );
   });
@@ -791,8 +795,9 @@ describe('ModelSerializer declarations', () => {
       fields: ['id', 'owner_user'],
       declaredFields: { owner_user: new UserSerializer({ source: 'user' }) },
     }) {}
-    throwsConfig(
+    assertImproperlyConfigured(
       () => BadSerializer.prepare(),
+      'REST_ERR_NESTED_WRITES',
       /BadSerializer: the field 'owner_user' writes a nested object/,
       /@restframework\/tricks/,
     );
@@ -812,7 +817,11 @@ describe('ModelSerializer declarations', () => {
       fields: ['id', 'username'],
       declaredFields: { username: new CharField({ source: 'user.username' }) },
     }) {}
-    throwsConfig(() => BadSerializer.prepare(), /writes through 'user\.username'/);
+    assertImproperlyConfigured(
+      () => BadSerializer.prepare(),
+      'REST_ERR_NESTED_WRITES',
+      /writes through 'user\.username'/,
+    );
   });
 
   it('fails at start-up on a source the model does not have', () => {
@@ -821,7 +830,11 @@ describe('ModelSerializer declarations', () => {
       fields: ['id', 'name'],
       declaredFields: { name: new ReadOnlyField({ source: 'user.nam' }) },
     }) {}
-    throwsConfig(() => BadSerializer.prepare(), /User has no field or property "nam"/);
+    assertImproperlyConfigured(
+      () => BadSerializer.prepare(),
+      'REST_ERR_FIELD_SOURCE',
+      /User has no field or property "nam"/,
+    );
   });
 });
 
