@@ -28,7 +28,7 @@ import {
   ValidationError,
 } from '@restframework/core';
 import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
-import { ALL_MODELS, Book, Profile, User } from './fixtures/library-models.ts';
+import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
 /** The errors of validating `data` with `serializer`, which must be invalid. */
 async function errorsOf(serializer: Serializer<any, any>): Promise<ErrorTree> {

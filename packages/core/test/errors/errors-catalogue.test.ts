@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API_EXCEPTIONS, APIException, ERROR_CODES } from '@restframework/core';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
 
 /** The rows of the first table after `heading`, as arrays of cells. */

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { testPostgresUrl } from '@restframework/core/testing';
 import pg from 'pg';
-import { postgresClients } from '../src/db/postgres-client.ts';
+import { postgresClients } from '../../src/db/postgres-client.ts';
 
 const url = testPostgresUrl();
 
@@ -71,7 +71,7 @@ describe('rows read through CallbackQueryClient on PostgreSQL', {
     // client 0.4 to 3 KB. The bytes sampled in all vary more (9 to 35 KB per query: V8's
     // optimised code folds allocations, which the sampler then sees as fewer), so the bound
     // is on the surviving bytes.
-    const script = fileURLToPath(new URL('./fixtures/row-survival.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../fixtures/row-survival.ts', import.meta.url));
     const output = execFileSync(process.execPath, [script, url as string, 'callback'], {
       encoding: 'utf8',
     });

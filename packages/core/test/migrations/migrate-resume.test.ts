@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Database, defineModel, models } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
-import { ALL_MODELS, Book, Profile, User } from './fixtures/library-models.ts';
+import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
 // A relation to a table no migrate creates: PostgreSQL and MySQL refuse the CREATE TABLE.
 const Ghost = defineModel({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineModel, models } from '@restframework/core';
 import { assertImproperlyConfigured } from '@restframework/core/testing';
-import { Book, Profile, User } from './fixtures/library-models.ts';
+import { Book, Profile, User } from '../fixtures/library-models.ts';
 
 describe('model declarations', () => {
   it('adds an automatic id primary key first', () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { quotePlus, removeQueryParam, replaceQueryParam } from '../src/utils/urls.ts';
+import { quotePlus, removeQueryParam, replaceQueryParam } from '../../src/utils/urls.ts';
 
 describe('quotePlus', () => {
   const cases: [string, string][] = [

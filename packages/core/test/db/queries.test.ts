@@ -15,7 +15,7 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import { sql as rawSql } from 'kysely';
-import { ALL_MODELS, Book, Profile, User } from './fixtures/library-models.ts';
+import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
 type BookRow = Row<typeof Book>;
 

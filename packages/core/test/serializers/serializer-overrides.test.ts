@@ -25,11 +25,11 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { metadataBodiesBuilt } from '../src/metadata/simple-metadata.ts';
-import type { PreparedSerializer } from '../src/serializers/prepare-serializer.ts';
-import { buildApp, json, request } from './fixtures/http-app.ts';
-import { Book, STORE_MODELS } from './fixtures/store-models.ts';
-import { BookViewSet, seedBooks } from './fixtures/store-views.ts';
+import { metadataBodiesBuilt } from '../../src/metadata/simple-metadata.ts';
+import type { PreparedSerializer } from '../../src/serializers/prepare-serializer.ts';
+import { buildApp, json, request } from '../fixtures/http-app.ts';
+import { Book, STORE_MODELS } from '../fixtures/store-models.ts';
+import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';
 
 const sqlite = testDialects().find((d) => d.name === 'sqlite');
 if (!sqlite) throw new Error('no sqlite test dialect');
