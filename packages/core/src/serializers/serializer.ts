@@ -76,7 +76,6 @@ export interface SerializerDeclaration {
 export type AnyDeclaration = SerializerDeclaration | ModelSerializerDeclaration<any, any, any>;
 
 export type { DeclarationTypes, PreparedSerializer };
-export { setValue };
 
 /** The class returned by `.with()`: the base class, with typed instances. */
 export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
