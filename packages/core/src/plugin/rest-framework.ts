@@ -43,7 +43,7 @@ import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
 import { resolveSettings } from '../settings/default-settings.ts';
 import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
-import type { ExceptionHandler } from '../views/exception-handler.ts';
+import { contextOutsideView, type ExceptionHandler } from '../views/exception-handler.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
 import { guardConnections } from './connection-guard.ts';
@@ -132,7 +132,7 @@ function connectRefuser(
 ): (request: unknown, socket: Duplex) => void {
   return (_request, socket) => {
     socket.on('error', () => socket.destroy());
-    const context = { view: null, request: null, raw: null, kwargs: {} };
+    const context = contextOutsideView(null);
     const response = respondToException(new MethodNotAllowed('CONNECT'), context, handler, log);
     writeRawAnswer(socket, response.status, response.data, { Allow: '', ...response.headers });
   };
@@ -148,7 +148,7 @@ function sendException(
   reply: FastifyReply,
   handler: ExceptionHandler,
 ): FastifyReply | Promise<FastifyReply> {
-  const context = { view: null, request: null, raw: request, kwargs: {} };
+  const context = contextOutsideView(request);
   return sendResponse(undefined, null, respondToException(exc, context, handler), reply);
 }
 

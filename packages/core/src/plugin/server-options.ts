@@ -25,7 +25,11 @@ import {
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import { sendResponse } from '../http/send-response.ts';
-import { type ExceptionHandler, exceptionHandler } from '../views/exception-handler.ts';
+import {
+  contextOutsideView,
+  type ExceptionHandler,
+  exceptionHandler,
+} from '../views/exception-handler.ts';
 import { respondToException } from '../views/exception-response.ts';
 
 /** Options of {@link serverOptions}. */
@@ -103,7 +107,7 @@ export function clientErrorHandler(
         ? new RequestTimeout()
         : new ParseError();
   this?.log?.debug({ err: error }, 'client error');
-  const context = { view: null, request: null, raw: null, kwargs: {} };
+  const context = contextOutsideView(null);
   const response = respondToException(exception, context, handlerOf(this), this?.log);
   writeRawAnswer(socket, response.status, response.data, response.headers);
 }
@@ -122,7 +126,7 @@ export function frameworkErrors(
 ): FastifyReply | Promise<FastifyReply> {
   // Each error Fastify passes here is the request's doing (no route can be picked for it).
   const api = fastifyErrorToApi(error) ?? new ParseError();
-  const context = { view: null, request: null, raw: request, kwargs: {} };
+  const context = contextOutsideView(request);
   const response = respondToException(api, context, handlerOf(request.server));
   // No hook ran for this request: the security headers are set here.
   const headers = response.headers;

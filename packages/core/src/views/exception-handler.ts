@@ -56,6 +56,14 @@ export interface ExceptionContext {
  */
 export type ExceptionHandler = (exc: unknown, context: ExceptionContext) => Response | null;
 
+/**
+ * The context of an error raised before any view ran (a refused host, an unknown route, a
+ * request Node could not parse): no view, no toolkit request, no route parameters.
+ */
+export function contextOutsideView(raw: FastifyRequest | null): ExceptionContext {
+  return { view: null, request: null, raw, kwargs: {} };
+}
+
 /** The body of a unique or foreign-key violation the serializer could not place on a field. */
 const CONFLICT = 'The data conflicts with stored data.';
 /** The body of a value the column cannot hold (out of range, too long) that validation let through. */
