@@ -12,7 +12,7 @@ import { userInfo } from 'node:os';
 import { type Auth, changePassword, defaultAuth, type UserRow } from '../../auth/auth.ts';
 import { type Command, type CommandContext, UsageError, withDatabase } from '../command.ts';
 import { terminalPrompt } from './terminal-prompt.ts';
-import { validationMessages } from './validation-messages.ts';
+import { passwordProblems } from './validation-messages.ts';
 
 const MAX_TRIES = 3;
 
@@ -23,17 +23,11 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The validators' messages for `password`, none when it passes. */
+/** What is wrong with `password` for `user`, nothing when it passes. */
 function problems(auth: Auth, password: string, user: UserRow): string[] {
-  if (password === '') return ["Blank passwords aren't allowed."];
-  try {
-    auth.validatePassword(password, user);
-    return [];
-  } catch (error) {
-    const messages = validationMessages(error);
-    if (!messages) throw error;
-    return messages;
-  }
+  return password === ''
+    ? ["Blank passwords aren't allowed."]
+    : passwordProblems(auth, password, user);
 }
 
 async function askPassword(

@@ -18,7 +18,7 @@ import { type Auth, createSuperuser, defaultAuth } from '../../auth/auth.ts';
 import type { Database } from '../../db/database.ts';
 import { type Command, type CommandContext, withDatabase } from '../command.ts';
 import { type Prompt, terminalPrompt } from './terminal-prompt.ts';
-import { validationMessages } from './validation-messages.ts';
+import { passwordProblems, validationMessages } from './validation-messages.ts';
 
 /** The environment variable `--noinput` reads the password from. */
 export const SUPERUSER_PASSWORD_ENV = 'RESTFRAMEWORK_SUPERUSER_PASSWORD';
@@ -73,18 +73,13 @@ async function askPassword(
       context.err("Error: Blank passwords aren't allowed.");
       continue;
     }
-    try {
-      auth.validatePassword(password, fields);
-      return password;
-    } catch (error) {
-      const messages = validationMessages(error);
-      if (!messages) throw error;
-      for (const message of messages) context.err(message);
-      const bypass = await answer(
-        prompt.ask('Bypass password validation and create user anyway? [y/N]: '),
-      );
-      if (/^y(es)?$/i.test(bypass.trim())) return password;
-    }
+    const messages = passwordProblems(auth, password, fields);
+    if (messages.length === 0) return password;
+    for (const message of messages) context.err(message);
+    const bypass = await answer(
+      prompt.ask('Bypass password validation and create user anyway? [y/N]: '),
+    );
+    if (/^y(es)?$/i.test(bypass.trim())) return password;
   }
 }
 

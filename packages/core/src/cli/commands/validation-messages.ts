@@ -2,17 +2,30 @@
  * The messages of a `ValidationError` as lines, for the commands that print them.
  * @module
  */
+import type { Auth } from '../../auth/auth.ts';
 import { ValidationError } from '../../errors/api-exception.ts';
+import { flattenMessages } from '../../fields/field.ts';
 
 /** Every message of `error` (a `ValidationError`'s tree, flattened), else undefined. */
 export function validationMessages(error: unknown): string[] | undefined {
-  if (!(error instanceof ValidationError)) return undefined;
-  const lines: string[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) for (const item of node) walk(item);
-    else if (node && typeof node === 'object') for (const item of Object.values(node)) walk(item);
-    else if (node !== undefined && node !== null) lines.push(String(node));
-  };
-  walk(error.detail);
-  return lines;
+  return error instanceof ValidationError ? flattenMessages(error.detail) : undefined;
+}
+
+/**
+ * What the password validators of `auth` say of `password` for `user` (none when it passes);
+ * any other error is thrown on.
+ */
+export function passwordProblems(
+  auth: Auth,
+  password: string,
+  user: Record<string, unknown>,
+): string[] {
+  try {
+    auth.validatePassword(password, user);
+    return [];
+  } catch (error) {
+    const messages = validationMessages(error);
+    if (!messages) throw error;
+    return messages;
+  }
 }
