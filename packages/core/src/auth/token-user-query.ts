@@ -15,7 +15,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { ValueReader } from '../db/dialect-adapter.ts';
+import { type ColumnRead, compileRowReader, type RowReader } from '../db/row-reader.ts';
 import type { AnyModel } from '../models/model.ts';
 
 /** What the statement finds: the user's row (no password hash) and the token's row. */
@@ -24,14 +24,12 @@ export interface TokenMatch {
   readonly token: Readonly<Record<string, unknown>>;
 }
 
-type Read = readonly [key: string, field: string, reader: ValueReader | null];
-
 /** A compiled token → user lookup for one database (see the module). */
 export class TokenUserQuery {
   readonly sql: string;
   readonly #db: Database;
-  readonly #userColumns: readonly Read[];
-  readonly #tokenColumns: readonly Read[];
+  readonly #readUser: RowReader;
+  readonly #readToken: RowReader;
 
   constructor(db: Database, userModel: AnyModel, tokenModel: AnyModel) {
     this.#db = db;
@@ -59,16 +57,11 @@ export class TokenUserQuery {
     if (compiled.parameters.length !== 1)
       throw new Error(`TokenUserQuery: expected one parameter, got ${compiled.parameters.length}`);
     this.sql = compiled.sql;
-    this.#userColumns = userFields.map((field) => [
-      `u__${field.attname}`,
-      field.attname,
-      db.adapter.reader(field),
-    ]);
-    this.#tokenColumns = tokenFields.map((field) => [
-      `t__${field.attname}`,
-      field.attname,
-      db.adapter.reader(field),
-    ]);
+    // Read as the query layer reads rows: one compiled reader per record, made once here.
+    const columns = (fields: typeof userFields, prefix: string): ColumnRead[] =>
+      fields.map((field) => [`${prefix}${field.attname}`, field.attname, db.adapter.reader(field)]);
+    this.#readUser = compileRowReader(columns(userFields, 'u__'), []);
+    this.#readToken = compileRowReader(columns(tokenFields, 't__'), []);
   }
 
   /**
@@ -97,21 +90,8 @@ export class TokenUserQuery {
     const raw = rows[0] as Record<string, unknown> | undefined;
     if (!raw) return undefined;
     return {
-      user: read(raw, this.#userColumns, {}) as TokenMatch['user'],
-      token: read(raw, this.#tokenColumns, { digest }),
+      user: this.#readUser(raw) as TokenMatch['user'],
+      token: { digest, ...this.#readToken(raw) },
     };
   }
-}
-
-function read(
-  raw: Record<string, unknown>,
-  columns: readonly Read[],
-  into: Record<string, unknown>,
-): Record<string, unknown> {
-  for (let i = 0; i < columns.length; i++) {
-    const [key, field, reader] = columns[i] as Read;
-    const value = raw[key];
-    into[field] = reader ? reader(value) : value;
-  }
-  return into;
 }
