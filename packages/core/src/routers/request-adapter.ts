@@ -13,7 +13,7 @@ import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
 import { isPromiseLike } from '../utils/maybe-promise.ts';
-import type { APIView } from '../views/api-view.ts';
+import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import type { ViewSetClass } from './default-router.ts';
 import type { RoutePlan } from './route-plan.ts';
@@ -81,7 +81,7 @@ export function routeErrorHandler(
     const response = respondToException(api ?? error, context, state.settings.EXCEPTION_HANDLER);
     const headers = response.headers;
     headers.Vary ??= 'Accept';
-    if (view) headers.Allow ??= view.allowedMethods.join(', ');
+    if (view) headers.Allow ??= allowHeaderOf(view);
     // The body was not read to its end; do not wait for the rest of it.
     if (api instanceof PayloadTooLarge) headers.Connection = 'close';
     return sendResponse(undefined, view, response, reply);

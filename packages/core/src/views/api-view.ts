@@ -507,13 +507,7 @@ export class APIView {
   /** Adds the view's headers (`Allow`, `Vary`) to a response. */
   finalizeResponse(_request: Request, response: Response): Response {
     const headers = response.headers;
-    if (headers.Allow === undefined) {
-      // The route's list is joined once, in its plan; an override's list is joined here.
-      const methods = this.allowedMethods;
-      const plan = this.routePlan;
-      headers.Allow =
-        plan !== undefined && methods === plan.allowedMethods ? plan.allow : methods.join(', ');
-    }
+    headers.Allow ??= allowHeaderOf(this);
     headers.Vary ??= 'Accept';
     // The view's own headers win, as in DRF's finalize_response.
     for (const name in this.headers) headers[name] = this.headers[name] as string;
@@ -541,6 +535,13 @@ export function allowedMethodsOf(view: APIView): string[] {
   return HTTP_METHOD_NAMES.filter((m) => self.handlerFor(m) !== undefined).map((m) =>
     m.toUpperCase(),
   );
+}
+
+/** The `Allow` header of `view`: joined once in its route's plan, an override's list here. */
+export function allowHeaderOf(view: APIView): string {
+  const methods = view.allowedMethods;
+  const plan = view.routePlan;
+  return plan !== undefined && methods === plan.allowedMethods ? plan.allow : methods.join(', ');
 }
 
 /** The view name from the class (`viewName`, else its name split into words) and suffix. */
