@@ -159,6 +159,7 @@ export {
   type RequestLike,
   type RunContext,
   type SerializerContext,
+  SKIPPED,
   SkipField,
   type Validator,
 } from './fields/field.ts';

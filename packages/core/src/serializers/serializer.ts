@@ -35,6 +35,7 @@ import {
   type JsonSchemaOptions,
   type RunContext,
   type SerializerContext,
+  SKIPPED,
   SkipField,
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
@@ -346,13 +347,14 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
       const field = writable[i] as AnyField;
       const primitive = field.getValue(input, ctx);
       // A field not sent in a partial run is skipped as `validateEmptyValues` would by
-      // throwing `SkipField`: decided here by the run's declared kind (a throw costs more than
-      // a field's whole validation, and a PATCH skips all but a few fields). Any other value,
-      // absent or not, goes to the field's own `runValidation`, overridden or not.
+      // answering `SKIPPED`: decided here by the run's declared kind (a PATCH skips all but a
+      // few fields). Any other value, absent or not, goes to the field's own `runValidation`,
+      // overridden or not; it answers `SKIPPED` (or throws `SkipField`) to be left out.
       if (primitive === EMPTY && ctx.partial) continue;
       try {
         let value = field.runValidation(primitive, ctx);
         if (isPromiseLike(value)) value = await value;
+        if (value === SKIPPED) continue;
         const hook = hooks.get(field.fieldName);
         if (hook) {
           value = hook.call(this, value);
@@ -400,10 +402,14 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     }
     if (this.#errors === undefined) {
       try {
-        this.#validatedData = (await this.runValidation(
+        const validated = await this.runValidation(
           this.initialData === undefined ? EMPTY : this.initialData,
           this.runContext,
-        )) as Record<string, unknown>;
+        );
+        // A root serializer left out (read-only, or optional and sent nothing): what the
+        // thrown SkipField this stands for did.
+        if (validated === SKIPPED) throw new SkipField();
+        this.#validatedData = validated as Record<string, unknown>;
         this.#errors = {};
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
@@ -606,7 +612,10 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     let failed = false;
     for (const item of data) {
       try {
-        values.push(await this.child.runValidation(item, ctx));
+        const value = await this.child.runValidation(item, ctx);
+        // An item is never left out of a list: as the thrown SkipField this stands for.
+        if (value === SKIPPED) throw new SkipField();
+        values.push(value);
         errors.push({});
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;

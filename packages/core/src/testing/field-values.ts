@@ -28,13 +28,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
-import { type AnyField, EMPTY, type RunContext, SkipField } from '../fields/field.ts';
+import { type AnyField, EMPTY, type RunContext, SKIPPED, SkipField } from '../fields/field.ts';
 
 /**
- * The expected result of an input the field leaves out of the validated data (it throws
- * `SkipField`): a read-only field, or an optional field without a default that was not sent.
+ * The expected result of an input the field leaves out of the validated data (it answers
+ * `SKIPPED` or throws `SkipField`): a read-only field, or an optional field without a default
+ * that was not sent. The same symbol as core's `SKIPPED`.
  */
-export const SKIPPED: unique symbol = Symbol('skipped');
+export { SKIPPED };
 
 /** An accepted input and the validated value it gives (or {@link SKIPPED}). */
 export type ValidInput = readonly [input: unknown, expected: unknown];
@@ -80,7 +81,7 @@ export function bindField<F extends AnyField>(field: F, name = 'f'): F {
 
 /**
  * Validates `input` with `field` (bound if needed): the validated value, {@link SKIPPED}
- * when the field throws `SkipField`; a `ValidationError` rejects the promise.
+ * when the field answers it or throws `SkipField`; a `ValidationError` rejects the promise.
  */
 export async function validateField(
   field: AnyField,

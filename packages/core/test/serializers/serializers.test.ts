@@ -13,6 +13,7 @@ import {
   DateField,
   DateTimeField,
   DecimalField,
+  EMPTY,
   EmailField,
   type ErrorTree,
   HyperlinkedIdentityField,
@@ -24,7 +25,10 @@ import {
   ReadOnlyField,
   type RequestLike,
   type Row,
+  type RunContext,
   Serializer,
+  SKIPPED,
+  SkipField,
   ValidationError,
 } from '@restframework/core';
 import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
@@ -296,6 +300,56 @@ describe('Serializer', () => {
       assert.deepEqual(await errorsOf(new Optional({ data: { title: 'a', note: null } })), {
         note: ['This field may not be null.'],
       });
+    });
+
+    it('are skipped by the SKIPPED the field answers, and a thrown SkipField still skips', async () => {
+      /** Leaves an empty note out by throwing, as DRF fields do. */
+      class ThrowingNoteField extends CharField {
+        override runValidation(data: unknown, ctx: RunContext) {
+          if (data === '') throw new SkipField();
+          return super.runValidation(data, ctx);
+        }
+      }
+      /** Leaves an empty note out by answering the marker. */
+      class ReturningNoteField extends CharField {
+        override runValidation(data: unknown, ctx: RunContext) {
+          return data === '' ? (SKIPPED as never) : super.runValidation(data, ctx);
+        }
+      }
+      /** Answers the marker from an asynchronous validation. */
+      class LaterNoteField extends CharField {
+        override async runValidation(data: unknown, ctx: RunContext) {
+          return data === '' ? (SKIPPED as never) : super.runValidation(data, ctx);
+        }
+      }
+      const Notes = Serializer.with({
+        fields: {
+          thrown: new ThrowingNoteField(),
+          returned: new ReturningNoteField(),
+          later: new LaterNoteField(),
+          kept: new CharField({ allowBlank: true }),
+        },
+      });
+      assert.deepEqual(
+        await validOf(new Notes({ data: { thrown: '', returned: '', later: '', kept: '' } })),
+        { kept: '' },
+      );
+      assert.deepEqual(
+        await validOf(new Notes({ data: { thrown: 'a', returned: 'b', later: 'c', kept: 'd' } })),
+        { thrown: 'a', returned: 'b', later: 'c', kept: 'd' },
+      );
+      // Field's own rules answer the marker (no throw) for what they leave out.
+      const note = new CharField({ required: false });
+      note.bind('note', 'Test', null);
+      const run = { partial: false, context: {}, instance: undefined };
+      assert.equal(note.runValidation(EMPTY, run), SKIPPED);
+      assert.equal(note.getDefault(run), SKIPPED);
+      assert.deepEqual(note.validateEmptyValues(EMPTY, { ...run, partial: true }), [true, SKIPPED]);
+    });
+
+    it('a root serializer left out still throws SkipField from isValid, as before', async () => {
+      const Optional = Serializer.with({ fields: { title: new CharField() } });
+      await assert.rejects(new Optional({ data: undefined, required: false }).isValid(), SkipField);
     });
   });
 
