@@ -37,6 +37,7 @@ import { UploadedFile } from '../files/uploaded-file.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import type { ModelProperty } from '../models/model-property.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import {
   buildModelField,
   type FieldBuilder,
@@ -88,6 +89,33 @@ export interface ModelSerializerDeclaration<
 export type FieldPath = readonly string[];
 
 const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
+
+/** What a write of a model checks on every create and update, found once per model. */
+interface ModelWritePlan {
+  /** The file fields, whose uploads are stored and whose replaced files are removed. */
+  readonly files: readonly AnyModelField[];
+  /** The NOT NULL columns without a default that a create must supply. */
+  readonly requiredOnCreate: readonly AnyModelField[];
+}
+
+/**
+ * Per model, its {@link ModelWritePlan}. Key: the model; bound: one entry per model, weakly
+ * held; never invalidated, because a model's field list is frozen when it is defined.
+ */
+const writePlans = new WeakMap<AnyModel, ModelWritePlan>();
+
+/** The write plan of `model`, found on first use. */
+function writePlanOf(model: AnyModel): ModelWritePlan {
+  let plan = writePlans.get(model);
+  if (!plan) {
+    plan = {
+      files: Object.freeze(model.fieldList.filter((field) => field.kind === 'file')),
+      requiredOnCreate: Object.freeze(model.fieldList.filter(requiredOnCreate)),
+    };
+    writePlans.set(model, plan);
+  }
+  return plan;
+}
 
 /**
  * A serializer whose fields come from a model. Saving inserts or updates one row; uniqueness
@@ -298,7 +326,8 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   override async create(validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
     this.assertRequiredColumns(data);
-    const unstore = await this.storeFiles(data);
+    let unstore = this.storeFiles(data);
+    if (isPromiseLike(unstore)) unstore = await unstore;
     try {
       return await this.withRelated(await this.model.objects.create(data));
     } catch (error) {
@@ -313,13 +342,15 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    */
   override async update(instance: unknown, validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
-    const unstore = await this.storeFiles(data);
+    let unstore = this.storeFiles(data);
+    if (isPromiseLike(unstore)) unstore = await unstore;
     try {
       // PATCH writes what it sends; PUT sends everything and writes only what changed.
       const written = await this.model.objects.updateRow(instance as never, data, {
         skipUnchanged: !this.partial,
       });
-      await this.deleteReplacedFiles(instance as Record<string, unknown>, data);
+      const deleted = this.deleteReplacedFiles(instance as Record<string, unknown>, data);
+      if (isPromiseLike(deleted)) await deleted;
       return await this.withRelated(written);
     } catch (error) {
       await unstore();
@@ -330,22 +361,23 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   /**
    * Removes, once the transaction commits, the stored files `data` replaced or cleared in
    * `instance`; nothing when the context says `deleteOrphanedFiles: false` (the view passes
-   * the `DELETE_ORPHANED_FILES` setting).
+   * the `DELETE_ORPHANED_FILES` setting). A promise only when there is something to remove
+   * (a model without file fields costs an update no promise).
    */
-  protected async deleteReplacedFiles(
+  protected deleteReplacedFiles(
     instance: Record<string, unknown>,
     data: Record<string, unknown>,
-  ): Promise<void> {
+  ): void | Promise<void> {
     if (this.context.deleteOrphanedFiles === false) return;
-    const replaced = this.model.fieldList
+    const files = writePlanOf(this.model).files;
+    if (files.length === 0) return;
+    const replaced = files
       .filter(
-        (field) =>
-          field.kind === 'file' &&
-          Object.hasOwn(data, field.name) &&
-          data[field.name] !== instance[field.attname],
+        (field) => Object.hasOwn(data, field.name) && data[field.name] !== instance[field.attname],
       )
       .map((field) => instance[field.attname]);
-    await deleteFilesOnCommit(this.context.storage as Storage | undefined, replaced);
+    if (replaced.length === 0) return;
+    return deleteFilesOnCommit(this.context.storage as Storage | undefined, replaced);
   }
 
   /**
@@ -384,8 +416,7 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    */
   protected assertRequiredColumns(data: Record<string, unknown>): void {
     let errors: Record<string, ErrorTree> | undefined;
-    for (const field of this.model.fieldList) {
-      if (!requiredOnCreate(field)) continue;
+    for (const field of writePlanOf(this.model).requiredOnCreate) {
       if (Object.hasOwn(data, field.name) || Object.hasOwn(data, field.attname)) continue;
       errors = mergeErrors(errors ?? {}, this.errorAt(field.name, ['This field is required.']));
     }
@@ -398,13 +429,24 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * removes them, and so does the returned function, which `create` and `update` call when
    * the write fails (also outside a transaction). A failure half-way removes those already
    * stored. The client's file name counts only by its last part (no folders from a client);
-   * the storage makes it safe and unused, within the model field's `maxLength`.
+   * the storage makes it safe and unused, within the model field's `maxLength`. The undo
+   * comes at once, without a promise, when nothing was uploaded.
    */
-  protected async storeFiles(data: Record<string, unknown>): Promise<() => Promise<void>> {
-    const uploads = this.model.fieldList.filter(
-      (field) => field.kind === 'file' && data[field.name] instanceof UploadedFile,
-    );
+  protected storeFiles(
+    data: Record<string, unknown>,
+  ): (() => Promise<void>) | Promise<() => Promise<void>> {
+    const files = writePlanOf(this.model).files;
+    if (files.length === 0) return NOTHING_STORED;
+    const uploads = files.filter((field) => data[field.name] instanceof UploadedFile);
     if (uploads.length === 0) return NOTHING_STORED;
+    return this.#store(data, uploads);
+  }
+
+  /** {@link storeFiles} of the file fields `uploads`, which hold uploads. */
+  async #store(
+    data: Record<string, unknown>,
+    uploads: readonly AnyModelField[],
+  ): Promise<() => Promise<void>> {
     const stored: (() => Promise<void>)[] = [];
     const unstore = async () => {
       await Promise.all(stored.splice(0).map((remove) => remove().catch(() => {})));
