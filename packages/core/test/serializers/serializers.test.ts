@@ -659,6 +659,35 @@ describe('Serializer', () => {
 });
 
 describe('ModelSerializer declarations', () => {
+  it('checks the columns a create must supply by each model’s own plan', () => {
+    /** Exposes the check a create runs before it writes. */
+    function writerOf<M extends typeof Book | typeof User>(model: M, fields: string[]) {
+      return class extends ModelSerializer.with({ model, fields } as never) {
+        check(data: Record<string, unknown>): ErrorTree | undefined {
+          try {
+            this.assertRequiredColumns(data);
+            return undefined;
+          } catch (error) {
+            assert.ok(error instanceof ValidationError);
+            return error.detail;
+          }
+        }
+      };
+    }
+    const BookWriter = writerOf(Book, ['id', 'title']);
+    const UserWriter = writerOf(User, ['id', 'username']);
+    // Each model's NOT NULL columns without a default; asked twice, the same answer (the plan
+    // is kept per model, and one model's never answers for another).
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(new BookWriter().check({ title: 't' }), {
+        isbn: ['This field is required.'],
+        price: ['This field is required.'],
+      });
+      assert.deepEqual(new UserWriter().check({}), { username: ['This field is required.'] });
+      assert.equal(new UserWriter().check({ username: 'ann' }), undefined);
+    }
+  });
+
   it('builds fields from the model as DRF does', () => {
     const BookSerializer = ModelSerializer.with({ model: Book, fields: '__all__' });
     const fields = BookSerializer.prepare().byName;
