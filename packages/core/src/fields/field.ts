@@ -44,9 +44,9 @@ export type Empty = typeof EMPTY;
  * @example
  * ```ts
  * class NoteField extends CharField {
- *   // An empty note is left out of the data, as if it had not been sent.
- *   override runValidation(data: unknown, ctx: RunContext) {
- *     return data === '' ? SKIPPED : super.runValidation(data, ctx);
+ *   // Not sent: the context's note, else the field is left out of the data.
+ *   override getDefault(ctx: RunContext): unknown {
+ *     return ctx.context.note ?? SKIPPED;
  *   }
  * }
  * ```
@@ -203,6 +203,15 @@ const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>()
 const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
 const NO_STYLE: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/**
+ * The binding of a field whose source is `''` without a model (a list's child): its source
+ * path and compiled getter, which depend on nothing else, so they are made once.
+ */
+const UNNAMED = (() => {
+  const attrs: readonly string[] = Object.freeze(['']);
+  return { attrs, getter: compileGetter(attrs, null, '') };
+})();
+
 /** The error messages of a field class, merged along its class chain (subclasses win). */
 function classMessages(ctor: Function): Readonly<Record<string, string>> {
   const cached = mergedMessages.get(ctor);
@@ -344,8 +353,17 @@ export abstract class Field<
       );
     }
     this.fieldName = fieldName;
-    this.label = this.options.label ?? labelFromName(fieldName);
     const source = this.source;
+    if (source === '' && model === null) {
+      // A list's child (`many()`), bound on every request: the same binding each time, made once.
+      this.label = this.options.label ?? '';
+      this.sourceAttrs = UNNAMED.attrs;
+      this.getAttribute = UNNAMED.getter.get;
+      this.relatedPath = undefined;
+      this.attributeKey = UNNAMED.getter.key;
+      return;
+    }
+    this.label = this.options.label ?? labelFromName(fieldName);
     this.sourceAttrs = source === '*' ? [] : source.split('.');
     const getter = compileGetter(
       this.sourceAttrs,

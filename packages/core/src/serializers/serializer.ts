@@ -94,6 +94,20 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 const prepared = new WeakMap<Function, PreparedSerializer>();
 const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
+/** The options `many()` keeps for the list (the others go to the child). */
+const LIST_KEYS = new Set([...ROOT_KEYS, 'allowEmpty']);
+/** The options a list serializer takes for itself, which are no field options of it. */
+const LIST_OWN_KEYS = new Set(['child', 'allowEmpty']);
+
+/** `options` without the list's own keys (`child`, `allowEmpty`): what Serializer takes. */
+function serializerOptionsOf(options: ListOptions & { child: unknown }): SerializerOptions {
+  const rest: Record<string, unknown> = {};
+  for (const key in options) {
+    if (LIST_OWN_KEYS.has(key) || !Object.hasOwn(options, key)) continue;
+    rest[key] = (options as unknown as Record<string, unknown>)[key];
+  }
+  return rest as SerializerOptions;
+}
 const NO_FIELD_OPTIONS: SerializerOptions = Object.freeze({});
 
 /**
@@ -243,20 +257,26 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     this: C,
     options: ListOptions = {},
   ): ListSerializer<InstanceType<C>> {
-    const { instance, data, partial, context, allowEmpty, ...childOptions } = options;
-    // The child saves each item, so it needs the context too (the storage of file fields).
-    const child = new this({
-      ...childOptions,
-      ...(context !== undefined ? { context } : {}),
-    }) as InstanceType<C>;
-    return new ListSerializer({
-      child,
-      ...(instance !== undefined ? { instance } : {}),
-      ...(data !== undefined ? { data } : {}),
-      ...(partial !== undefined ? { partial } : {}),
-      ...(context !== undefined ? { context } : {}),
-      ...(allowEmpty !== undefined ? { allowEmpty } : {}),
-    });
+    // The child gets every option but the list's own, and the context: it saves each item, so
+    // it needs the context too (the storage of file fields). The list gets its own options
+    // that are set. Copied key by key, not with rest and spread objects: a list view makes
+    // one per request, and those made `many()` cost five times a serializer's construction.
+    let childOptions: Record<string, unknown> | undefined;
+    for (const key in options) {
+      if (LIST_KEYS.has(key) || !Object.hasOwn(options, key)) continue;
+      (childOptions ??= {})[key] = (options as Record<string, unknown>)[key];
+    }
+    const { instance, data, partial, context, allowEmpty } = options;
+    if (context !== undefined) (childOptions ??= {}).context = context;
+    const child = new this(childOptions ?? {}) as InstanceType<C>;
+    const listOptions: ListOptions & { child: InstanceType<C> } = { child };
+    const set = listOptions as unknown as Record<string, unknown>;
+    if (instance !== undefined) set.instance = instance;
+    if (data !== undefined) set.data = data;
+    if (partial !== undefined) set.partial = partial;
+    if (context !== undefined) set.context = context;
+    if (allowEmpty !== undefined) set.allowEmpty = allowEmpty;
+    return new ListSerializer(listOptions);
   }
 
   /**
@@ -586,8 +606,8 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
   readonly allowEmpty: boolean;
 
   constructor(options: ListOptions & { child: C }) {
-    const { child, allowEmpty, ...rest } = options;
-    super(rest);
+    super(serializerOptionsOf(options));
+    const { child, allowEmpty } = options;
     this.child = child;
     this.allowEmpty = allowEmpty ?? true;
     child.bind('', this.constructor.name, null);

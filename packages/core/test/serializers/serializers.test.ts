@@ -597,6 +597,42 @@ describe('Serializer', () => {
       ]);
     });
 
+    it('split the options between the list and its child, and bind the child as before', async () => {
+      const context = { note: 'n' };
+      const rows = [{ name: 'a', qty: 1 }];
+      const list = ItemSerializer.many({
+        instance: rows,
+        context,
+        allowEmpty: false,
+        required: false,
+        label: 'Items',
+      });
+      // The list keeps its own options; every other goes to the child, with the context.
+      assert.equal(list.instance, rows);
+      assert.equal(list.context, context);
+      assert.equal(list.allowEmpty, false);
+      assert.deepEqual(list.options, {});
+      assert.equal(list.child.context, context);
+      assert.equal(list.child.instance, undefined);
+      assert.deepEqual(list.child.options, { required: false, label: 'Items' });
+      assert.equal(list.child.required, false);
+      // No data given: none passed on (isValid() would say so).
+      await assert.rejects(list.isValid(), /no data was passed/);
+      // The child of every list is bound the same way, from the same made-once binding, and
+      // its own label wins.
+      const other = ItemSerializer.many({ data: [] });
+      assert.deepEqual(other.child.context, {});
+      for (const child of [list.child, other.child]) {
+        assert.equal(child.fieldName, '');
+        assert.deepEqual(child.sourceAttrs, ['']);
+        assert.equal(child.attributeKey, '');
+        assert.equal(child.getAttribute({ '': 7 }), 7);
+      }
+      assert.equal(list.child.label, 'Items');
+      assert.equal(other.child.label, '');
+      assert.deepEqual(list.data, [{ name: 'a', qty: 1 }]);
+    });
+
     it('refuse data that is not a list, and an empty list without allowEmpty', async () => {
       assert.deepEqual(await errorsOf(ItemSerializer.many({ data: { name: 'a' } })), {
         non_field_errors: ['Expected a list of items but got type "dict".'],
@@ -660,22 +696,26 @@ describe('Serializer', () => {
 
 describe('ModelSerializer declarations', () => {
   it('checks the columns a create must supply by each model’s own plan', () => {
-    /** Exposes the check a create runs before it writes. */
-    function writerOf<M extends typeof Book | typeof User>(model: M, fields: string[]) {
-      return class extends ModelSerializer.with({ model, fields } as never) {
-        check(data: Record<string, unknown>): ErrorTree | undefined {
-          try {
-            this.assertRequiredColumns(data);
-            return undefined;
-          } catch (error) {
-            assert.ok(error instanceof ValidationError);
-            return error.detail;
-          }
-        }
-      };
+    /** The check a create runs before it writes, as the errors it throws (or undefined). */
+    function checkOf(run: () => void): ErrorTree | undefined {
+      try {
+        run();
+        return undefined;
+      } catch (error) {
+        assert.ok(error instanceof ValidationError);
+        return error.detail;
+      }
     }
-    const BookWriter = writerOf(Book, ['id', 'title']);
-    const UserWriter = writerOf(User, ['id', 'username']);
+    class BookWriter extends ModelSerializer.with({ model: Book, fields: ['id', 'title'] }) {
+      check(data: Record<string, unknown>): ErrorTree | undefined {
+        return checkOf(() => this.assertRequiredColumns(data));
+      }
+    }
+    class UserWriter extends ModelSerializer.with({ model: User, fields: ['id', 'username'] }) {
+      check(data: Record<string, unknown>): ErrorTree | undefined {
+        return checkOf(() => this.assertRequiredColumns(data));
+      }
+    }
     // Each model's NOT NULL columns without a default; asked twice, the same answer (the plan
     // is kept per model, and one model's never answers for another).
     for (let i = 0; i < 2; i++) {
