@@ -22,6 +22,27 @@ type Actions = Readonly<Record<string, Readonly<Record<string, FieldDescription>
 /** The actions of a view without a serializer, or of a caller who may use none. */
 const NO_ACTIONS: Actions = Object.freeze({});
 
+/** A body built, with the name, description and media types it was built from. */
+interface Built {
+  readonly name: string;
+  readonly description: string;
+  readonly renders: readonly string[];
+  readonly parses: readonly string[];
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/** The bodies built for one actions object. */
+interface BodiesOf {
+  /** By name, description and media types (one string). */
+  readonly byKey: Map<string, Built>;
+  /**
+   * The last body served per view class (a route's own subclass, under the router): checked
+   * first by comparing its inputs in place, since the same route asks again and again; joining
+   * the media types into a key and hashing it cost more than the rest of the body's lookup.
+   */
+  readonly lastByView: WeakMap<object, Built>;
+}
+
 /**
  * Bodies already built, per actions object (by identity), then per name, description and
  * media types. Keyed by what `determineActions` *returned*, not by which class decided it: the
@@ -30,7 +51,7 @@ const NO_ACTIONS: Actions = Object.freeze({});
  * the same hits; one that builds its own actions object gets a body of its own, never one built
  * for other actions. Weakly held: a per-request actions object is dropped with its body.
  */
-const bodies = new WeakMap<Actions, Map<string, Readonly<Record<string, unknown>>>>();
+const bodies = new WeakMap<Actions, BodiesOf>();
 /**
  * At most this many bodies per actions object: a view whose name or description changes per
  * request would otherwise grow the map without end; past it, bodies are built and not kept.
@@ -197,30 +218,55 @@ async function permittedAfter(
 
 /**
  * The body for `actions` and the view's name, description and media types: built once per
- * such combination (see `bodies`), frozen.
+ * such combination (see `bodies`), frozen. Every input is asked for and compared on every
+ * request, so a name, description or renderer that changes shows up at once.
  */
 function metadataOf(view: any, actions: Actions): Record<string, unknown> {
   const name: string = view.getViewName();
   const description: string = view.getViewDescription();
-  const renders: string[] = view.getRenderers().map((r: { mediaType: string }) => r.mediaType);
-  const parses: string[] = view.getParsers().map((p: { mediaType: string }) => p.mediaType);
+  const renderers: readonly { mediaType: string }[] = view.getRenderers();
+  const parsers: readonly { mediaType: string }[] = view.getParsers();
+  let known = bodies.get(actions);
+  const last = known?.lastByView.get(view.constructor);
+  if (
+    last !== undefined &&
+    last.name === name &&
+    last.description === description &&
+    sameMediaTypes(last.renders, renderers) &&
+    sameMediaTypes(last.parses, parsers)
+  )
+    return last.body as Record<string, unknown>;
+  const renders = renderers.map((r) => r.mediaType);
+  const parses = parsers.map((p) => p.mediaType);
   // NUL cannot appear in names, descriptions or media types: the key is unambiguous.
   const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}`;
-  let byKey = bodies.get(actions);
-  if (!byKey) bodies.set(actions, (byKey = new Map()));
-  let metadata = byKey.get(key);
-  if (!metadata) {
+  if (!known) bodies.set(actions, (known = { byKey: new Map(), lastByView: new WeakMap() }));
+  let built = known.byKey.get(key);
+  if (!built) {
     bodiesBuilt++;
-    metadata = deepFreeze({
+    const body = deepFreeze({
       name,
       description,
       renders,
       parses,
       ...(Object.keys(actions).length ? { actions } : {}),
     });
-    if (byKey.size < MAX_BODIES_PER_ACTIONS) byKey.set(key, metadata);
+    built = { name, description, renders, parses, body };
+    if (known.byKey.size < MAX_BODIES_PER_ACTIONS) known.byKey.set(key, built);
   }
-  return metadata as Record<string, unknown>;
+  known.lastByView.set(view.constructor, built);
+  return built.body as Record<string, unknown>;
+}
+
+/** True when `instances` have these media types, in this order. */
+function sameMediaTypes(
+  mediaTypes: readonly string[],
+  instances: readonly { mediaType: string }[],
+): boolean {
+  if (mediaTypes.length !== instances.length) return false;
+  for (let i = 0; i < mediaTypes.length; i++)
+    if ((instances[i] as { mediaType: string }).mediaType !== mediaTypes[i]) return false;
+  return true;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   BaseRenderer,
   type Database,
   IsAuthenticatedOrReadOnly,
+  JSONParser,
   JSONRenderer,
   ModelSerializer,
   type Request,
@@ -19,6 +20,7 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
+import { metadataBodiesBuilt } from '../../src/metadata/simple-metadata.ts';
 import { buildApp, request } from '../fixtures/http-app.ts';
 import { Book, STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';
@@ -104,6 +106,19 @@ class ClassChooserViewSet extends BookViewSet {
   }
 }
 
+/** Describes itself and parses as the caller's headers say: a body's inputs that vary. */
+class VaryingViewSet extends BookViewSet {
+  static override viewName = 'Book';
+  override getViewDescription() {
+    return String(this.request?.raw.headers['x-description'] ?? 'Book ViewSet.');
+  }
+  override getParsers() {
+    return this.request?.raw.headers['x-json-only'] === 'yes'
+      ? [new JSONParser()]
+      : super.getParsers();
+  }
+}
+
 const HEAD =
   '"renders":["application/json","text/html"],' +
   '"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]';
@@ -152,6 +167,7 @@ for (const dialect of testDialects()) {
           ['async-permission', AsyncPermissionViewSet, { basename: 'async-permission' }],
           ['async-object', AsyncObjectViewSet, { basename: 'async-object' }],
           ['class-chooser', ClassChooserViewSet, { basename: 'class-chooser' }],
+          ['varying', VaryingViewSet, { basename: 'varying' }],
         ],
         settings: { DEFAULT_RENDERER_CLASSES: [JSONRenderer, HTMLRenderer] },
       });
@@ -296,6 +312,31 @@ for (const dialect of testDialects()) {
           headers: { 'x-short': 'yes' },
         });
         assert.equal(chosen.body, short);
+      }
+    });
+
+    it('builds a body once, and follows a description or parsers that change per request', async () => {
+      const url = '/books/api/varying/';
+      const plain = `{"name":"Book List","description":"Book ViewSet.",${HEAD},"actions":{"POST":${FIELDS}}}`;
+      assert.equal((await request(app, { method: 'OPTIONS', url })).body, plain);
+      const built = metadataBodiesBuilt();
+      assert.equal((await request(app, { method: 'OPTIONS', url })).body, plain);
+      assert.equal(metadataBodiesBuilt(), built, 'the same inputs: the body built before');
+      for (let i = 0; i < 2; i++) {
+        const described = await request(app, {
+          method: 'OPTIONS',
+          url,
+          headers: { 'x-description': `Asked ${i}.` },
+        });
+        assert.equal(described.json().description, `Asked ${i}.`);
+        const jsonOnly = await request(app, {
+          method: 'OPTIONS',
+          url,
+          headers: { 'x-json-only': 'yes' },
+        });
+        assert.deepEqual(jsonOnly.json().parses, ['application/json']);
+        assert.equal(jsonOnly.json().description, 'Book ViewSet.');
+        assert.equal((await request(app, { method: 'OPTIONS', url })).body, plain);
       }
     });
   });
