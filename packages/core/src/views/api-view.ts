@@ -181,11 +181,17 @@ export class APIView {
     return typeof handler === 'function' ? (handler as Handler) : undefined;
   }
 
-  /** OPTIONS: the view's metadata. */
-  async options(request: Request): Promise<Response> {
+  /**
+   * OPTIONS: the view's metadata. At once when the metadata class answered at once (`dispatch`
+   * then needs no promise), else a promise.
+   */
+  options(request: Request): Response | Promise<Response> {
     const metadata = this.getMetadata();
     if (!metadata) throw new MethodNotAllowed(request.method);
-    return new Response(await metadata.determineMetadata(request, this));
+    const body = metadata.determineMetadata(request, this);
+    return isPromiseLike(body)
+      ? Promise.resolve(body).then((settled) => new Response(settled))
+      : new Response(body);
   }
 
   /**
