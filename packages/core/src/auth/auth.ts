@@ -18,6 +18,7 @@
  * @module
  */
 import type { Database } from '../db/database.ts';
+import { onTableWrite } from '../db/table-writes.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
@@ -37,6 +38,9 @@ import {
 } from './sessions.ts';
 import { TokenUserQuery } from './token-user-query.ts';
 import { defineUserModel } from './user-model.ts';
+
+/** Stops the table-write listener of an `Auth` once that `Auth` is collected. */
+const stopListening = new FinalizationRegistry<() => void>((stop) => stop());
 
 /** A stored user, as the user model's row. */
 export type UserRow = Record<string, unknown> & { id: number; password: string };
@@ -66,9 +70,11 @@ export interface AuthOptions {
   readonly jwt?: JwtOptions;
   /**
    * Seconds a process keeps what `TokenAuthentication` found for a key (default 0: ask the
-   * database on every request, as DRF does). A cache saves the two lookups per request, at a
-   * price: a deleted token, or a user made inactive, keeps working in each process for up to
-   * this long (`auth.forgetTokens()` clears this process's cache).
+   * database on every request, as DRF does). A cache saves the lookup per request, at a
+   * price: a token deleted, or a user made inactive, keeps working for up to this long in the
+   * other processes, or after a change made with raw SQL. A change made through the query sets
+   * (`delete`, `update`, `updateRow` of the user or token model) empties this process's cache
+   * at once; `auth.forgetTokens()` empties it by hand.
    */
   readonly tokenCacheSeconds?: number;
 }
@@ -118,6 +124,8 @@ export class Auth {
   /** See {@link AuthOptions.tokenCacheSeconds}. */
   readonly tokenCacheSeconds: number;
   readonly #tokenCache = new Map<string, { value: unknown; expires: number }>();
+  /** Bumped by each {@link forgetTokens}: a lookup begun before it must not be cached. */
+  #tokenEpoch = 0;
   readonly #tokenQueries = new WeakMap<Database, TokenUserQuery>();
 
   constructor(options: AuthOptions = {}) {
@@ -214,6 +222,24 @@ export class Auth {
         expires_at: models.DateTimeField(),
       },
     });
+    if (this.tokenCacheSeconds > 0) this.#forgetTokensOnWrites();
+  }
+
+  /**
+   * Empties the token cache whenever the toolkit changes or deletes rows of the user or token
+   * table (a token deleted, a user saved, deactivated or deleted, which cascades to its
+   * tokens), and again when the transaction of that write commits: a request that read the
+   * old rows in between must not keep them. Held weakly: an `Auth` no longer used goes.
+   */
+  #forgetTokensOnWrites(): void {
+    const self = new WeakRef(this);
+    const stop = onTableWrite([this.User.table, this.Token.table], (db) => {
+      const auth = self.deref();
+      if (!auth) return;
+      auth.forgetTokens();
+      if (db.inTransaction) void db.onCommit(() => self.deref()?.forgetTokens());
+    });
+    stopListening.register(this, stop);
   }
 
   /** What was cached for a token digest and has not expired (see `tokenCacheSeconds`). */
@@ -225,9 +251,21 @@ export class Auth {
     return undefined;
   }
 
-  /** Keeps what a token digest authenticated, when `tokenCacheSeconds` allows. */
-  cacheToken(digest: string, value: unknown): void {
-    if (this.tokenCacheSeconds === 0) return;
+  /**
+   * Where the token cache stands: pass it, read before the lookup, to {@link cacheToken}, so
+   * that what a lookup found is not kept when the cache was emptied while it ran (a token
+   * deleted meanwhile).
+   */
+  get tokenCacheEpoch(): number {
+    return this.#tokenEpoch;
+  }
+
+  /**
+   * Keeps what a token digest authenticated, when `tokenCacheSeconds` allows and the cache was
+   * not emptied since `epoch` ({@link tokenCacheEpoch} before the lookup; omitted: now).
+   */
+  cacheToken(digest: string, value: unknown, epoch = this.#tokenEpoch): void {
+    if (this.tokenCacheSeconds === 0 || epoch !== this.#tokenEpoch) return;
     // Bounded: clients sending many valid tokens cannot make it grow past this.
     if (this.#tokenCache.size >= 10_000) this.#tokenCache.clear();
     this.#tokenCache.set(digest, { value, expires: Date.now() + this.tokenCacheSeconds * 1000 });
@@ -246,8 +284,12 @@ export class Auth {
     return query;
   }
 
-  /** Forgets every cached token of this process. */
+  /**
+   * Forgets every cached token of this process. Writes through the toolkit to the user and
+   * token tables call it; call it yourself after changing them another way (raw SQL).
+   */
   forgetTokens(): void {
+    this.#tokenEpoch++;
     this.#tokenCache.clear();
   }
 

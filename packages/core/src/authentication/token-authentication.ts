@@ -20,7 +20,7 @@ import { Database } from '../db/database.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request, RequestUser } from '../http/request.ts';
-import { thenMaybe } from '../utils/maybe-promise.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import {
   type AuthenticationResult,
   BaseAuthentication,
@@ -62,6 +62,7 @@ function authenticated(
   auth: Auth,
   digest: string,
   match: TokenMatch | undefined,
+  epoch: number,
 ): AuthenticatedToken {
   // No row: no such token (a token never outlives its user: the foreign key cascades).
   if (!match) throw new AuthenticationFailed('Invalid token.');
@@ -70,7 +71,7 @@ function authenticated(
     auth.requestUser(match.user as Parameters<Auth['requestUser']>[0]),
     Object.freeze(match.token),
   ]);
-  auth.cacheToken(digest, result);
+  auth.cacheToken(digest, result, epoch);
   return result;
 }
 
@@ -123,8 +124,12 @@ export class TokenAuthentication extends BaseAuthentication {
     const digest = tokenDigest(key);
     const cached = auth.cachedToken<AuthenticatedToken>(digest);
     if (cached) return cached;
+    // Read before the lookup: a write to the tokens or users while it runs keeps it uncached.
+    const epoch = auth.tokenCacheEpoch;
     const match = auth.tokenUserQuery(databaseOf()).find(digest);
-    return thenMaybe(match, (found) => authenticated(auth, digest, found));
+    // Answered at once (SQLite): no closure made for a promise that does not come.
+    if (!isPromiseLike(match)) return authenticated(auth, digest, match, epoch);
+    return Promise.resolve(match).then((found) => authenticated(auth, digest, found, epoch));
   }
 
   override authenticateHeader(): string {

@@ -42,6 +42,7 @@ import {
 import { readRows } from './row-reader.ts';
 import { type SelectPlan, selectPlan } from './select-plan.ts';
 import { type CompiledStatement, compileStatement, modelKey } from './statement-cache.ts';
+import { noteTableWrite } from './table-writes.ts';
 
 export type { OrderTerm } from './query-paths.ts';
 export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
@@ -608,10 +609,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     if (!returning) {
       const rows = this.#query(db, statement);
       if (!Array.isArray(rows)) await rows;
+      noteTableWrite(db, this.model.table);
       return this.#readBack(db, pk);
     }
     let rows = this.#query(db, statement);
     if (!Array.isArray(rows)) rows = await rows;
+    noteTableWrite(db, this.model.table);
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
   }
@@ -661,6 +664,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     }
     const query = db.executor.updateTable(this.model.table).set(set).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
+    noteTableWrite(db, this.model.table);
     return Number(result.numUpdatedRows);
   }
 
@@ -676,6 +680,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const db = this.db;
     const query = db.executor.deleteFrom(this.model.table).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
+    // In-process caches of these rows (Auth's token cache) forget them.
+    noteTableWrite(db, this.model.table);
     return Number(result.numDeletedRows);
   }
 
