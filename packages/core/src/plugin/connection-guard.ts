@@ -75,8 +75,10 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
       return;
     }
     (response as GuardedResponse)[kWatched] = watched;
-    // 'close' comes after 'finish', and also when the connection goes first: counted once.
-    response.once('close', onFinished);
+    // 'close' comes after 'finish', and also when the connection goes first: counted once
+    // (onFinished forgets the record). `on`, not `once`: a response closes once and is then
+    // dropped, and `once` cost each request a bound wrapper and a removeListener.
+    response.on('close', onFinished);
   };
 
   server.on('connection', onConnection);

@@ -6,13 +6,14 @@
  * @module
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Database } from '../db/database.ts';
 import { PayloadTooLarge } from '../errors/api-exception.ts';
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
+import type { UploadedFile } from '../files/uploaded-file.ts';
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { sendResponse } from '../http/send-response.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import type { ViewSetClass } from './default-router.ts';
@@ -90,7 +91,8 @@ export function routeErrorHandler(
 
 /**
  * Runs a view for one request and sends its response: at once when the view answered at
- * once (a read that waited for nothing), else a promise of it being sent.
+ * once (a read that waited for nothing), else once it has. A promise only while a renderer
+ * is at work; what fails later goes to {@link handlerFailed} itself.
  */
 function handleRequest(
   req: FastifyRequest,
@@ -101,35 +103,77 @@ function handleRequest(
   const request = new Request(req, reply, state.settings, state.urls);
   req.restRequest = request;
   const view = makeView(plan, req.method);
-  const response = state.database.run(() =>
-    view.dispatch(request, req.params as Record<string, string>),
-  );
+  const db = state.database;
+  const params = req.params as Record<string, string>;
+  // Database.run calls its function at once when the database is already the current one
+  // (the app's default, the usual case): the view is then dispatched without a closure.
+  const response =
+    Database.current() === db
+      ? view.dispatch(request, params)
+      : db.run(() => view.dispatch(request, params));
   // A view that answered at once read no body, so it has no uploads to remove.
-  if (response instanceof Response && request.uploadedFiles.length === 0) {
-    const sent = sendResponse(request, view, response, reply, view.getRenderers());
-    return isPromiseLike(sent) ? Promise.resolve(sent).then(ignore) : undefined;
-  }
-  return sendWhenDone(request, view, response, reply);
+  if (response instanceof Response && request.uploadedFiles.length === 0)
+    return rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+  // One reaction on the view's promise, which sends or reports: an async function here cost
+  // a promise of its own, and the handler's catch on it another promise and microtask turn.
+  Promise.resolve(response).then(
+    (done) => sendWhenDone(req, reply, request, view, done),
+    (error: unknown) => failWhenDone(req, reply, request, error),
+  );
 }
 
-async function sendWhenDone(
+/**
+ * What is left to wait for once `sendResponse` returned: only a renderer's promise. The reply
+ * it returns otherwise is a thenable too, but waiting on it (`await`, `Promise.resolve`) only
+ * waited for Fastify's `reply.then` to say "already sent": three promises and three microtask
+ * turns per request for nothing.
+ */
+function rendered(sent: FastifyReply | Promise<FastifyReply>): void | Promise<void> {
+  return sent instanceof Promise ? sent.then(ignore) : undefined;
+}
+
+/**
+ * Sends the response of a view that had to wait, once its uploads' temporary files are gone
+ * (whatever became of the view: the client may be gone too).
+ */
+function sendWhenDone(
+  req: FastifyRequest,
+  reply: FastifyReply,
   request: Request,
   view: APIView,
-  pending: Response | Promise<Response>,
-  reply: FastifyReply,
-): Promise<void> {
-  let response: Response;
+  response: Response,
+): void {
   try {
-    response = await pending;
-  } finally {
-    // Uploads' temporary files go when the view is done, whatever became of it (the client
-    // may be gone).
     const files = request.uploadedFiles;
-    if (files.length) await Promise.all(files.map((file) => file.discard()));
+    const sent = files.length
+      ? discardAll(files).then(() =>
+          rendered(sendResponse(request, view, response, reply, view.getRenderers())),
+        )
+      : rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+    if (sent) sent.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+  } catch (error) {
+    handlerFailed(req, reply, error);
   }
-  // Not returned: the reply is a thenable, and resolving a promise with it costs a job.
-  const sent = sendResponse(request, view, response, reply, view.getRenderers());
-  if (isPromiseLike(sent)) await sent;
+}
+
+/** A view's promise that failed (a bug: its errors are responses), after its uploads went. */
+function failWhenDone(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  request: Request,
+  error: unknown,
+): void {
+  const files = request.uploadedFiles;
+  if (files.length === 0) return handlerFailed(req, reply, error);
+  // As a `finally` would: an upload that cannot be removed is the error reported.
+  discardAll(files).then(
+    () => handlerFailed(req, reply, error),
+    (discardError: unknown) => handlerFailed(req, reply, discardError),
+  );
+}
+
+function discardAll(files: readonly UploadedFile[]): Promise<unknown> {
+  return Promise.all(files.map((file) => file.discard()));
 }
 
 function ignore(): void {}

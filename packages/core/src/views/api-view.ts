@@ -348,7 +348,21 @@ export class APIView {
 
   /** Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited. */
   checkPermissions(request: Request): void | Promise<void> {
-    return this.#checkEach(request, (permission) => permission.hasPermission(request, this));
+    // #checkEach's loop without its closure: this runs on every request.
+    const permissions = this.getPermissions();
+    for (let i = 0; i < permissions.length; i++) {
+      const permission = permissions[i] as Permission;
+      const allowed = permission.hasPermission(request, this);
+      if (allowed === true) continue;
+      if (allowed === false) this.permissionDenied(request, permission.message);
+      return this.#checkRest(
+        request,
+        (p) => p.hasPermission(request, this),
+        permissions,
+        i,
+        allowed,
+      );
+    }
   }
 
   /** Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited. */

@@ -55,8 +55,33 @@ class PlainHandlersViewSet extends RecordingViewSet {
   override retrieve(request: Request): Response {
     if (request.params.pk === '999') throw new NotFound('Thrown at once.');
     if (request.params.pk === '998') throw new Error('a bug, thrown at once');
+    countReplyThen(request);
     return new Response({ plain: true });
   }
+}
+
+/** The same answer from an async handler (the router's asynchronous way). */
+class AsyncHandlerViewSet extends RecordingViewSet {
+  override async retrieve(request: Request): Promise<Response> {
+    countReplyThen(request);
+    return new Response({ plain: true });
+  }
+}
+
+/**
+ * Times Fastify's `reply.then` was called: the reply is a thenable, and waiting on it once it
+ * was sent only cost promises and microtask turns.
+ */
+let replyThenCalls = 0;
+
+function countReplyThen(request: Request): void {
+  const reply = request.reply as unknown as { then: (...args: unknown[]) => unknown };
+  const then = reply.then;
+  // biome-ignore lint/suspicious/noThenProperty: counting calls of the reply's own `then`.
+  reply.then = function (this: unknown, ...args: unknown[]) {
+    replyThenCalls++;
+    return then.apply(this, args);
+  };
 }
 
 for (const dialect of testDialects()) {
@@ -77,6 +102,7 @@ for (const dialect of testDialects()) {
           ['async-allow', AsyncPermissionViewSet, { basename: 'async-allow' }],
           ['async-deny', AsyncDenyViewSet, { basename: 'async-deny' }],
           ['plain', PlainHandlersViewSet, { basename: 'plain' }],
+          ['async-plain', AsyncHandlerViewSet, { basename: 'async-plain' }],
         ],
       });
     });
@@ -86,6 +112,7 @@ for (const dialect of testDialects()) {
     });
     beforeEach(() => {
       seen.length = 0;
+      replyThenCalls = 0;
     });
 
     it('answers a detail read at once where the driver does, with the same answer', async () => {
@@ -147,6 +174,16 @@ for (const dialect of testDialects()) {
       assert.equal(bug.statusCode, 500);
       assert.deepEqual(bug.json(), { detail: 'A server error occurred.' });
       assert.deepEqual(seen, ['now', 'now', 'now']);
+    });
+
+    it('does not wait on the sent reply, whichever way the view answered', async () => {
+      const now = await request(app, { url: '/api/plain/1/' });
+      assert.equal(now.statusCode, 200);
+      const later = await request(app, { url: '/api/async-plain/1/' });
+      assert.equal(later.statusCode, 200);
+      assert.deepEqual(later.json(), { plain: true });
+      assert.deepEqual(seen, ['now', 'later']);
+      assert.equal(replyThenCalls, 0);
     });
   });
 }
