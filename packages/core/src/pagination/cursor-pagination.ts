@@ -111,6 +111,9 @@ export class CursorPagination implements Pagination {
     const paths = terms.map((term) => canonicalPath(ordered.model, term.path));
 
     let query = ordered.selectRelated(...relationPrefixes(paths));
+    // The next cursors are read from the rows: an only() must load the ordering's fields.
+    const only = query.onlyFields;
+    if (only !== null) query = query.only(...only, ...paths);
     if (cursor) {
       const { position, reverse, inclusive } = cursor;
       const adapter = ordered.db.adapter;
