@@ -49,9 +49,12 @@ class EntryViewSet extends ModelViewSet {
 }
 
 /** Loads the ids only: the pagination loads the ordering's fields on top, for its cursors. */
-class NarrowEntryViewSet extends EntryViewSet {
+class NarrowEntryViewSet extends ModelViewSet {
   override queryset = Entry.objects.only('id');
   override serializerClass = IdOnlySerializer;
+  override paginationClass = SizedCursor;
+  override filterBackends = [OrderingFilter];
+  orderingFields = ['rank', 'label', 'score', 'day', 'category__name'];
 }
 
 /** A pagination whose own ordering applies when the query set has none. */
@@ -174,7 +177,7 @@ for (const dialect of testDialects()) {
           ['entries', EntryViewSet],
           ['newest', NewestEntryViewSet, { basename: 'newest' }],
           ['newest-ordered', NewestOrderedEntryViewSet, { basename: 'newest-ordered' }],
-          ['narrow', NarrowEntryViewSet, { basename: 'narrow' }],
+          ['narrow', NarrowEntryViewSet as unknown as typeof EntryViewSet, { basename: 'narrow' }],
         ],
         settings: { PAGE_SIZE },
       });
