@@ -762,7 +762,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   #query(db: Database, statement: CompiledStatement): unknown[] | Promise<unknown[]> {
     let rows: unknown[] | undefined;
     try {
-      rows = db.queryNow(statement.sql, statement.parameters);
+      rows = db.queryNow(statement.sql, statement.parameters, statement.slot);
     } catch (error) {
       throw db.translateError(error, this.model);
     }
