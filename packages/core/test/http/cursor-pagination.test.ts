@@ -298,6 +298,9 @@ for (const dialect of testDialects()) {
         await invalid(url(value));
       // A cursor made for one ordering does not walk another, even with as many keys.
       await invalid(`/api/entries/?ordering=rank,label&cursor=${encode(real)}`);
+      // Nor the same keys the other way (each ordering's plan is kept apart, direction included).
+      await invalid(`/api/entries/?ordering=-label,rank&cursor=${encode(real)}`);
+      await page(url(real));
     });
 
     it('binds cursor values as values: SQL in a text value is just text', async () => {
