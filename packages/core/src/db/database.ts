@@ -171,7 +171,34 @@ export class Database {
    * it either way.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    return this.queryNow(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+    return (
+      this.queryNow(sql, parameters) ??
+      this.#queryPooled(sql, parameters) ??
+      this.#queryThroughKysely(sql, parameters)
+    );
+  }
+
+  /**
+   * Outside a transaction, on a pooled connection without Kysely's executor where the dialect
+   * can (see `DialectAdapter.runPooled`): Kysely's connection provider, executor and result
+   * handling cost more than pg's own work for a read of one row.
+   */
+  #queryPooled(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
+    const pooled = this.adapter.runPooled;
+    if (!pooled || this.inTransaction) return undefined;
+    const started = this.#listeners.size ? performance.now() : 0;
+    const rows = pooled.call(this.adapter, sql, parameters);
+    if (rows === undefined || this.#listeners.size === 0) return rows;
+    return rows.then(
+      (found) => {
+        this.#notify(sql, parameters, started);
+        return found;
+      },
+      (error: unknown) => {
+        this.#notify(sql, parameters, started, error);
+        throw error;
+      },
+    );
   }
 
   /**

@@ -162,6 +162,13 @@ export interface DialectAdapter {
     slot?: StatementSlot,
   ): unknown[] | undefined;
   /**
+   * Runs a statement outside any transaction on a pooled connection of its own, without
+   * Kysely's executor, where the driver allows (PostgreSQL): a promise of its rows, or
+   * undefined when it cannot (the statement then goes through Kysely). Never called inside a
+   * transaction: its statements must run on the transaction's connection.
+   */
+  runPooled?(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined;
+  /**
    * Begins a transaction at once, without Kysely's asynchronous connection handling, where
    * the driver can do so safely (SQLite, synchronous, when no other request holds the
    * connection); returns undefined when it cannot, and the transaction then goes through
