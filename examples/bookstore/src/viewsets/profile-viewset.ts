@@ -10,7 +10,16 @@ import { ProfileSerializer } from '../serializers/profile-serializer.ts';
 
 export class ProfileViewSet extends ModelViewSet {
   static override description = 'Profile ViewSet.';
-  override queryset = Profile.objects.all();
+  // The serializer's fields only: the user's password hash, flags and dates would be read,
+  // sorted with each page and dropped (a fifth of the query's SQLite time).
+  override queryset = Profile.objects.only(
+    'biography',
+    'hobbies',
+    'user__username',
+    'user__first_name',
+    'user__last_name',
+    'user__email',
+  );
   override serializerClass = ProfileSerializer;
   override permissionClasses = [AllowAny];
   override filterBackends = [DjangoFilterBackend, SearchFilter, OrderingFilter];

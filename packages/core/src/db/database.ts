@@ -27,6 +27,7 @@ import { type MigrationReport, migrate } from './migrate.ts';
 import { MysqlAdapter } from './mysql-adapter.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
 import { SqliteAdapter } from './sqlite-adapter.ts';
+import type { StatementSlot } from './statement-cache.ts';
 
 /** Options of {@link Database.connect}. */
 export interface DatabaseOptions {
@@ -170,7 +171,34 @@ export class Database {
    * it either way.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    return this.queryNow(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+    return (
+      this.queryNow(sql, parameters) ??
+      this.#queryPooled(sql, parameters) ??
+      this.#queryThroughKysely(sql, parameters)
+    );
+  }
+
+  /**
+   * Outside a transaction, on a pooled connection without Kysely's executor where the dialect
+   * can (see `DialectAdapter.runPooled`): Kysely's connection provider, executor and result
+   * handling cost more than pg's own work for a read of one row.
+   */
+  #queryPooled(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
+    const pooled = this.adapter.runPooled;
+    if (!pooled || this.inTransaction) return undefined;
+    const started = this.#listeners.size ? performance.now() : 0;
+    const rows = pooled.call(this.adapter, sql, parameters);
+    if (rows === undefined || this.#listeners.size === 0) return rows;
+    return rows.then(
+      (found) => {
+        this.#notify(sql, parameters, started);
+        return found;
+      },
+      (error: unknown) => {
+        this.#notify(sql, parameters, started, error);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -178,6 +206,8 @@ export class Database {
    * when no other request holds the connection): the rows, or undefined when the statement
    * must go through {@link query}. The toolkit's own queries try this first: a read of one
    * row otherwise cost three promises and their microtask turns on top of the statement.
+   * `slot` is a compiled shape's place for the dialect's prepared statement (see
+   * `DialectAdapter.runDirect`).
    *
    * @example
    * ```ts
@@ -185,13 +215,17 @@ export class Database {
    * const rows = db.queryNow(sql, []) ?? (await db.query(sql, []));
    * ```
    */
-  queryNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+  queryNow(
+    sql: string,
+    parameters: readonly unknown[],
+    slot?: StatementSlot,
+  ): unknown[] | undefined {
     const direct = this.adapter.runDirect;
     if (!direct) return undefined;
     const started = this.#listeners.size ? performance.now() : 0;
     let rows: unknown[] | undefined;
     try {
-      rows = direct.call(this.adapter, sql, parameters, this.inTransaction);
+      rows = direct.call(this.adapter, sql, parameters, this.inTransaction, slot);
     } catch (error) {
       this.#notify(sql, parameters, started, error);
       throw error;

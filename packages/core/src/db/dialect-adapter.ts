@@ -17,6 +17,7 @@ import { MigrationError } from '../migrations/migration-error.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { DatabaseError, UniqueViolationError } from './database-errors.ts';
+import type { StatementSlot } from './statement-cache.ts';
 
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
 export type TextMatchMode = 'exact' | 'contains' | 'startswith';
@@ -150,13 +151,23 @@ export interface DialectAdapter {
    * Runs a statement at once, without Kysely's executor, when the driver can do so safely
    * (SQLite, synchronous, when no other request holds the connection); returns undefined when
    * it cannot, and the statement then goes through Kysely. `ownsConnection` is true inside
-   * the caller's own transaction.
+   * the caller's own transaction. `slot`, when given, is where the adapter keeps what it
+   * prepared for this SQL (the statement cache's, one per compiled shape), so that the next
+   * run finds it without looking the SQL text up.
    */
   runDirect?(
     sql: string,
     parameters: readonly unknown[],
     ownsConnection: boolean,
+    slot?: StatementSlot,
   ): unknown[] | undefined;
+  /**
+   * Runs a statement outside any transaction on a pooled connection of its own, without
+   * Kysely's executor, where the driver allows (PostgreSQL): a promise of its rows, or
+   * undefined when it cannot (the statement then goes through Kysely). Never called inside a
+   * transaction: its statements must run on the transaction's connection.
+   */
+  runPooled?(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined;
   /**
    * Begins a transaction at once, without Kysely's asynchronous connection handling, where
    * the driver can do so safely (SQLite, synchronous, when no other request holds the

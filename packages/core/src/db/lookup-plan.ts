@@ -38,6 +38,8 @@ export interface LookupPlan {
   readonly stateLimit: number | null;
   readonly stateOffset: number;
   readonly related: readonly string[];
+  /** The fields of `only()`, null for every field. */
+  readonly only: readonly string[] | null;
   /** The shape of the query set's own conditions (`BoundWhere.shape`). */
   readonly baseShape: string;
   readonly keys: readonly string[];
@@ -97,6 +99,8 @@ export function findLookupPlan(
       plan.stateOffset === state.offset &&
       plan.baseShape === baseShape &&
       sameStrings(plan.related, state.related) &&
+      (plan.only === state.only ||
+        (plan.only !== null && state.only !== null && sameStrings(plan.only, state.only))) &&
       sameStrings(plan.keys, keys)
     )
       return plan;
@@ -139,6 +143,7 @@ export function keepLookupPlan(
     stateLimit: state.limit,
     stateOffset: state.offset,
     related: state.related,
+    only: state.only,
     baseShape: base.shape,
     keys,
     entries,

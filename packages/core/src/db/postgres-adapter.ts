@@ -181,7 +181,38 @@ export class PostgresAdapter extends DialectAdapterBase {
     // listens for, and crash the process. Its next query fails instead (a 503), and the pool
     // drops it when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
+    this.#pool = pool;
     return new PostgresDialect({ pool });
+  }
+
+  #pool: pg.Pool | undefined;
+
+  /**
+   * A statement outside a transaction: on a pool connection taken for it alone and given
+   * back at once, as Kysely's driver does, without Kysely's executor around it. The client's
+   * `query(text, values)` runs it as a named prepared statement (see `postgres-client.ts`).
+   */
+  runPooled(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
+    const pool = this.#pool;
+    if (pool === undefined) return undefined;
+    return new Promise((resolve, reject) => {
+      pool.connect((error, client, release) => {
+        if (error || !client) {
+          reject(error);
+          return;
+        }
+        (client.query(sql, parameters as unknown[]) as Promise<pg.QueryResult>).then(
+          (result) => {
+            release();
+            resolve(result.rows);
+          },
+          (queryError: unknown) => {
+            release();
+            reject(queryError);
+          },
+        );
+      });
+    });
   }
 
   columnType(field: AnyModelField): string {

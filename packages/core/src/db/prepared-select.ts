@@ -165,8 +165,10 @@ export function prepareSelect(
       const term = order[i] as OrderTerm;
       orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
     }
+    // The fields of only() change the select list of a SELECT of rows (not a count's).
+    const only = options.related && state.only !== null ? `;${state.only.join(',')}` : '';
     key =
-      `${kind}|${modelKey(model)}|${related.length ? related.join(',') : ''}|${orderKey}|` +
+      `${kind}|${modelKey(model)}|${related.length ? related.join(',') : ''}${only}|${orderKey}|` +
       // Inlined limits are part of the SQL, so of its shape.
       (inline ? `${limitValue}:${offsetValue}` : `${limitValue !== null}${offsetValue !== null}`) +
       `|${where.shape}`;

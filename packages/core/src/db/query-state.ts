@@ -53,6 +53,11 @@ export interface QueryState {
   readonly limit: number | null;
   readonly offset: number;
   readonly related: readonly string[];
+  /**
+   * The fields to load (`QuerySet.only`): names of the model's fields and `relation__field`
+   * paths into related rows; null loads every field.
+   */
+  readonly only: readonly string[] | null;
   readonly db: Database | null;
 }
 
@@ -63,5 +68,6 @@ export const INITIAL_STATE: QueryState = {
   limit: null,
   offset: 0,
   related: [],
+  only: null,
   db: null,
 };

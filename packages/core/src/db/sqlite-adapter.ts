@@ -38,6 +38,7 @@ import {
   type ValueReader,
 } from './dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
+import type { StatementSlot } from './statement-cache.ts';
 
 /** Options of the SQLite adapter. */
 export interface SqliteAdapterOptions {
@@ -114,6 +115,7 @@ export class SqliteAdapter extends DialectAdapterBase {
       database.pragma('synchronous = NORMAL');
       database.pragma(`mmap_size = ${this.#options.mmapSizeBytes ?? DEFAULT_SQLITE_MMAP_SIZE}`);
     });
+    this.#database = database;
     this.#statements = withStatementCache(database);
     this.#dialect = new LockAwareSqliteDialect(this.#statements, database, this.lockTimeoutMs);
     return this.#dialect;
@@ -131,6 +133,7 @@ export class SqliteAdapter extends DialectAdapterBase {
   override readonly capabilities = { regex: false, fullTextSearch: false };
 
   #statements: SqliteDatabase | undefined;
+  #database: BetterSqlite3.Database | undefined;
   #dialect: LockAwareSqliteDialect | undefined;
 
   /**
@@ -140,15 +143,27 @@ export class SqliteAdapter extends DialectAdapterBase {
    * transaction does, the statement runs here at once: it ends before anyone else can use the
    * connection. A lock held by another process sends the statement through Kysely's path,
    * which waits for it.
+   *
+   * A compiled shape's statement is prepared once for its `slot` and kept there: no lookup by
+   * SQL text and no `busy` check per query (the map's statements may be iterated by a Kysely
+   * stream; the slot's are run only here, with `all` or `run`, which never leave one busy).
    */
   runDirect(
     sql: string,
     parameters: readonly unknown[],
     ownsConnection: boolean,
+    slot?: StatementSlot,
   ): unknown[] | undefined {
     const driver = this.#dialect?.driver;
     if (!driver || !this.#statements || (!ownsConnection && !driver.idle)) return undefined;
-    const statement = this.#statements.prepare(sql);
+    let statement: BetterSqlite3.Statement;
+    if (slot === undefined) statement = this.#statements.prepare(sql) as BetterSqlite3.Statement;
+    else if (slot.owner === this.#database) statement = slot.prepared as BetterSqlite3.Statement;
+    else {
+      statement = (this.#database as BetterSqlite3.Database).prepare(sql);
+      slot.prepared = statement;
+      slot.owner = this.#database;
+    }
     try {
       if (statement.reader) return statement.all(parameters) as unknown[];
       statement.run(parameters);

@@ -13,6 +13,19 @@ import type { Database } from './database.ts';
 export interface CompiledStatement {
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /** Where the dialect keeps its prepared statement of this SQL (compiled shapes only). */
+  readonly slot?: StatementSlot;
+}
+
+/**
+ * What a dialect prepared for one compiled shape's SQL, kept with the shape (see
+ * `DialectAdapter.runDirect`): SQLite's prepared statement, found again with the shape
+ * instead of by its SQL text in a map per query. `owner` is the connection it belongs to: a
+ * statement of another (closed, reopened) connection is prepared again.
+ */
+export interface StatementSlot {
+  owner: unknown;
+  prepared: unknown;
 }
 
 /** What stands in the place of parameter `index` while a query is built. */
@@ -30,6 +43,7 @@ interface Shape {
   readonly sql: string;
   /** For each parameter of the SQL, the index of the value that goes there. */
   readonly positions: readonly number[];
+  readonly slot: StatementSlot;
 }
 
 /** Shapes per database; bounded, as a client can vary some shapes (the length of an `__in` list). */
@@ -70,7 +84,11 @@ export function compileStatement(
     if (!compiled.parameters.every((p) => p instanceof Marker)) {
       return build((i) => parameters[i]).compile();
     }
-    shape = { sql: compiled.sql, positions: compiled.parameters.map((p) => (p as Marker).index) };
+    shape = {
+      sql: compiled.sql,
+      positions: compiled.parameters.map((p) => (p as Marker).index),
+      slot: { owner: null, prepared: null },
+    };
     if (byKey.size >= MAX_SHAPES) byKey.delete(byKey.keys().next().value as string);
     byKey.set(key, shape);
   }
@@ -81,7 +99,7 @@ function bind(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
   const { positions } = shape;
   const bound = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) bound[i] = parameters[positions[i] as number];
-  return { sql: shape.sql, parameters: bound };
+  return { sql: shape.sql, parameters: bound, slot: shape.slot };
 }
 
 /**

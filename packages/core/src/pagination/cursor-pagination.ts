@@ -105,18 +105,22 @@ export class CursorPagination implements Pagination {
     this.request = request;
     const ordered = this.getOrderedQueryset(queryset, request, view);
     const terms = ordered.resolveOrdering();
-    const fingerprint = orderingFingerprint(terms);
+    const { fingerprint, paths, relations, key: orderKey } = orderingPlan(ordered.model, terms);
     const raw = request.queryParam(this.cursorQueryParam);
     const cursor = raw === undefined ? null : this.decodeCursor(raw, terms, fingerprint);
-    const paths = terms.map((term) => canonicalPath(ordered.model, term.path));
 
-    let query = ordered.selectRelated(...relationPrefixes(paths));
+    let query = relations.length ? ordered.selectRelated(...relations) : ordered;
+    // The next cursors are read from the rows: an only() must load the ordering's fields.
+    const only = query.onlyFields;
+    if (only !== null) query = query.only(...only, ...paths);
     if (cursor) {
       const { position, reverse, inclusive } = cursor;
       const adapter = ordered.db.adapter;
       // The SQL depends on the ordering, the direction and which values are null: compiled
       // once per such shape, the values bound as parameters.
-      const key = `cursor:${terms.map((t) => `${t.descending ? '-' : ''}${t.path}`).join(',')}:${reverse ? 'r' : ''}${inclusive ? 'i' : ''}:${position.map((v) => (v === null ? 'n' : 'v')).join('')}`;
+      let nulls = '';
+      for (let i = 0; i < position.length; i++) nulls += position[i] === null ? 'n' : 'v';
+      const key = `cursor:${orderKey}:${reverse ? 'r' : ''}${inclusive ? 'i' : ''}:${nulls}`;
       const parameters = position.map((v, i) =>
         v === null ? null : adapter.toDb((terms[i] as OrderTerm).column.field, v),
       );
@@ -291,6 +295,53 @@ function canonicalPath(model: AnyModel, path: string): string {
     if (i < parts.length - 1) current = field.relatedModel;
   }
   return names.join('__');
+}
+
+/** What a cursor needs of an ordering, worked out once per model and ordering. */
+interface OrderingPlan {
+  /** The ordering's terms as text (`-rank,label`): the key of its plan and of its SQL shapes. */
+  readonly key: string;
+  readonly fingerprint: string;
+  /** The terms' paths with field names (see {@link canonicalPath}). */
+  readonly paths: readonly string[];
+  /** The relations the paths cross (see {@link relationPrefixes}). */
+  readonly relations: readonly string[];
+}
+
+/**
+ * Plans per model and ordering text: every request of a list walks the same ordering, and its
+ * fingerprint, paths and relations were worked out per request. The ordering's paths are the
+ * view's declared ones (an ordering filter whitelists them), but a view may order by many, so
+ * a model keeps at most {@link MAX_ORDERING_PLANS}, the oldest going first.
+ */
+const orderingPlans = new WeakMap<AnyModel, Map<string, OrderingPlan>>();
+const MAX_ORDERING_PLANS = 256;
+
+/**
+ * The plan of `terms` on `model`. A term's column (hence the fingerprint) and canonical path
+ * follow from the model and the term's path and direction, which make the key.
+ */
+function orderingPlan(model: AnyModel, terms: readonly OrderTerm[]): OrderingPlan {
+  let key = '';
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i] as OrderTerm;
+    key += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
+  }
+  let byKey = orderingPlans.get(model);
+  if (!byKey) orderingPlans.set(model, (byKey = new Map()));
+  let plan = byKey.get(key);
+  if (plan === undefined) {
+    const paths = terms.map((term) => canonicalPath(model, term.path));
+    plan = {
+      key,
+      fingerprint: orderingFingerprint(terms),
+      paths,
+      relations: relationPrefixes(paths),
+    };
+    if (byKey.size >= MAX_ORDERING_PLANS) byKey.delete(byKey.keys().next().value as string);
+    byKey.set(key, plan);
+  }
+  return plan;
 }
 
 /** The relations to load so that every ordering value of a row can be read from it. */
