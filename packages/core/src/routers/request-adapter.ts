@@ -164,7 +164,10 @@ function failWhenDone(
   error: unknown,
 ): void {
   const files = request.uploadedFiles;
-  if (files.length === 0) return handlerFailed(req, reply, error);
+  if (files.length === 0) {
+    handlerFailed(req, reply, error);
+    return;
+  }
   // As a `finally` would: an upload that cannot be removed is the error reported.
   discardAll(files).then(
     () => handlerFailed(req, reply, error),
