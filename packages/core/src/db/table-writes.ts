@@ -9,7 +9,8 @@
  *
  * @example
  * ```ts
- * const stop = onTableWrite(['auth_user'], (db) => cache.clear());
+ * const cache = new Map<string, unknown>();
+ * const stop = onTableWrite(['auth_user'], () => cache.clear());
  * await User.objects.filter({ pk: 1 }).update({ is_active: false }); // cache.clear() ran
  * stop();
  * ```
