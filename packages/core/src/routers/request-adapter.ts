@@ -145,11 +145,8 @@ function sendWhenDone(
 ): void {
   try {
     const files = request.uploadedFiles;
-    const sent = files.length
-      ? discardAll(files).then(() =>
-          rendered(sendResponse(request, view, response, reply, view.getRenderers())),
-        )
-      : rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+    const send = () => rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+    const sent = files.length ? discardAll(files).then(send) : send();
     if (sent) sent.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
   } catch (error) {
     handlerFailed(req, reply, error);
