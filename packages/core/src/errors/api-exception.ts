@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 import { interpolate } from '../utils/text.ts';
 
 /** Field errors: messages, nested like the data (`{"group": {"field": ["message"]}}`). */
@@ -50,7 +51,12 @@ export class APIException extends Error {
   constructor(detail?: string | ErrorTree, code?: string) {
     const ctor = new.target as typeof APIException;
     const resolved = detail ?? ctor.defaultDetail;
+    // A 4xx is the client's mistake, answered and forgotten: no stack trace (see
+    // utils/stack-traces.ts). A 5xx keeps one, for the log.
+    const answer = ctor.statusCode < 500;
+    const limit = answer ? suspendStackTraces() : 0;
     super(typeof resolved === 'string' ? resolved : 'Invalid input.');
+    if (answer) resumeStackTraces(limit);
     this.name = ctor.name;
     this.statusCode = ctor.statusCode;
     this.detail = resolved;

@@ -24,6 +24,7 @@ import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 import { interpolate, labelFromName } from '../utils/text.ts';
 import { compileGetter } from './attribute-getter.ts';
 import { isFormInput } from './form-input.ts';
@@ -74,10 +75,9 @@ export class SkipField extends Error {
   constructor(message?: string) {
     // Control flow, thrown for every optional field a request leaves out: capturing a stack
     // trace each time was 4 % of the CPU time of writes, and nobody reads it.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    const limit = suspendStackTraces();
     super(message);
-    Error.stackTraceLimit = limit;
+    resumeStackTraces(limit);
   }
 }
 
