@@ -14,8 +14,8 @@
  *   npm run bench -- --duration 10 --rounds 2 --connections 32 --scenarios list,detail
  * @module
  */
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '@restframework/core';
 import pg from 'pg';
@@ -25,10 +25,15 @@ import { type LoadResult, runLoad } from './load.ts';
 import { parseOptions } from './options.ts';
 import { fmt, machine, median, table, writeSection } from './report.ts';
 import { buildScenarios, type Scenario, type ScenarioData, seedScenarioData } from './scenarios.ts';
-import { type Captured, capture, compareAnswers } from './verify.ts';
+import { type Captured, capture, compareAnswers, floorAnswers } from './verify.ts';
 
 const CONTENDERS: readonly ContenderName[] = ['toolkit', 'baseline'];
 const options = parseOptions(process.argv.slice(2), { duration: 10, warmup: 3, rounds: 2 });
+/** Loaded in every round: the two contenders, and the floor unless `--no-floor`. */
+const LOADED: readonly ContenderName[] = options.floor ? [...CONTENDERS, 'floor'] : CONTENDERS;
+// The floor's answers: the baseline's, recorded when the answers are compared.
+const floorDir = mkdtempSync(join(tmpdir(), 'rf-bench-floor-'));
+const floorFile = join(floorDir, 'answers.json');
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const loadAtStart = loadavg()[0] as number;
 
@@ -94,6 +99,10 @@ try {
     if (problem) notes.set(scenario.id, `not measured, the answers differ: ${problem}`);
     return !problem;
   });
+  writeFileSync(
+    floorFile,
+    JSON.stringify(floorAnswers(measured, answers.get('baseline') ?? new Map())),
+  );
 
   // 3. Rounds. Both contenders run side by side (the idle one costs nothing) and each
   // scenario loads one, then the other, seconds apart: this machine's speed drifts by tens of
@@ -102,15 +111,17 @@ try {
   const results = new Map<string, Map<ContenderName, LoadResult[]>>();
   const hwm = new Map<ContenderName, number>();
   for (let round = 1; round <= options.rounds && measured.length > 0; round++) {
-    const order = round % 2 === 1 ? CONTENDERS : [...CONTENDERS].reverse();
+    const order = round % 2 === 1 ? LOADED : [...LOADED].reverse();
     const servers = new Map<ContenderName, RunningServer>();
     try {
       for (const name of order) {
         servers.set(
           name,
           await startServer(name, {
-            databaseUrl: await databases.fresh(),
+            // The floor reads no database.
+            databaseUrl: name === 'floor' ? '' : await databases.fresh(),
             nodeOptions: nodeOptions(name, round),
+            env: { BENCH_FLOOR_ANSWERS: floorFile },
           }),
         );
       }
@@ -157,17 +168,7 @@ try {
     if (!byName) {
       rows.push([
         scenario.title,
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
-        '–',
+        ...Array.from({ length: 13 }, () => '–'),
         notes.get(scenario.id) ?? '',
       ]);
       continue;
@@ -185,6 +186,7 @@ try {
     };
     const t = summary('toolkit');
     const b = summary('baseline');
+    const f = byName.has('floor') ? summary('floor') : null;
     const ratio = t.rps / b.rps;
     const verdict = ratio >= scenario.target ? 'met' : 'MISSED';
     const failed = t.failures + b.failures ? ` (${t.failures + b.failures} failed requests)` : '';
@@ -195,6 +197,8 @@ try {
       `**${fmt.ratio(ratio)}**`,
       `${fmt.us(t.cpu)} / ${fmt.us(b.cpu)}`,
       fmt.ratio(b.cpu / t.cpu),
+      f ? `${fmt.rps(f.rps)} / ${fmt.us(f.cpu)}` : '–',
+      f ? `${fmt.us(t.cpu - f.cpu)} / ${fmt.us(b.cpu - f.cpu)}` : '–',
       instructionRatio(scenario.id),
       `${fmt.ms(t.p50)} / ${fmt.ms(t.p99)}`,
       `${fmt.ms(b.p50)} / ${fmt.ms(b.p99)}`,
@@ -207,6 +211,7 @@ try {
       id: scenario.id,
       toolkit: t,
       baseline: b,
+      floor: f,
       ratio,
       cpuRatio: b.cpu / t.cpu,
       instructions: instructionCounts?.[scenario.id] ?? null,
@@ -224,7 +229,7 @@ try {
     `Machine: ${machine(databases.vendor, databaseVersion)}`,
     `Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] as number).toFixed(2)} at the end (the run itself keeps about 2 busy; more means other work competed with it, and CPU per request is then the figure to compare).`,
     `Command: \`${command}\``,
-    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s), each scenario loading toolkit and baseline back to back (order flipped every round); medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); instr. ratio = baseline / toolkit instructions per request counted by callgrind on SQLite (\`npm run bench:instructions -- --scenarios … --json FILE\`, given with \`--instructions FILE\`; the same whatever the machine's load, client included); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario.`,
+    `Settings: ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per scenario, ${options.rounds} round(s), each scenario loading toolkit and baseline back to back (order flipped every round); medians over rounds; ratio = toolkit req/s / baseline req/s; CPU µs/req = the server process's CPU time (user + system, /proc/<pid>/stat) over the measured run divided by the requests answered, and CPU ratio = baseline / toolkit CPU per request (what the throughput ratio tends to on a quiet machine, much less sensitive to other load); instr. ratio = baseline / toolkit instructions per request counted by callgrind on SQLite (\`npm run bench:instructions -- --scenarios … --json FILE\`, given with \`--instructions FILE\`; the same whatever the machine's load, client included); RSS is the largest VmRSS of the server process sampled every 100 ms during the scenario; the floor (\`bench/floor/\`, loaded in the same rounds unless \`--no-floor\`) is Fastify answering the baseline's recorded bytes and doing nothing else: its CPU per request is the part of both contenders' cost that only Fastify and Node.js spend, "above floor" what each spends on top of it, and its req/s how fast the load generator can go (a baseline as fast as the floor is limited by the client, not by its own work).`,
     '',
     table(
       [
@@ -234,6 +239,8 @@ try {
         'ratio',
         'CPU µs/req toolkit / baseline',
         'CPU ratio',
+        'floor req/s / CPU µs',
+        'CPU µs above floor toolkit / baseline',
         'instr. ratio',
         'toolkit p50 / p99 ms',
         'baseline p50 / p99 ms',
@@ -265,4 +272,5 @@ try {
   }
 } finally {
   await databases.cleanup();
+  rmSync(floorDir, { recursive: true, force: true });
 }

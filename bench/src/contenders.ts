@@ -7,11 +7,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ContenderName = 'toolkit' | 'baseline';
+/**
+ * The toolkit, the hand-written baseline, and the floor (`floor/app.ts`: Fastify answering
+ * recorded bytes, the cost no contender can go under).
+ */
+export type ContenderName = 'toolkit' | 'baseline' | 'floor';
 
 const SCRIPTS: Record<ContenderName, string> = {
   toolkit: join(import.meta.dirname, 'servers', 'toolkit-server.ts'),
   baseline: join(import.meta.dirname, '..', 'baseline', 'server.ts'),
+  floor: join(import.meta.dirname, '..', 'floor', 'server.ts'),
 };
 
 /** A running server. */
@@ -30,6 +35,8 @@ export interface StartOptions {
   readonly nodeOptions?: readonly string[];
   /** Another copy of the contender's server script (another checkout's, to compare builds). */
   readonly script?: string;
+  /** More environment variables for the server (the floor's recorded answers). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Starts a contender and waits for its `READY <port>` line (30 s at most). */
@@ -43,6 +50,7 @@ export function startServer(name: ContenderName, options: StartOptions): Promise
         NODE_ENV: 'production',
         BENCH_DATABASE_URL: options.databaseUrl,
         PORT: '0',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

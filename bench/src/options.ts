@@ -22,6 +22,8 @@ export interface BenchOptions {
   readonly profile: string | null;
   /** A `bench:instructions --json` file: its ratios become a column of the table. */
   readonly instructions: string | null;
+  /** Load the floor too (Fastify answering recorded bytes); `--no-floor` leaves it out. */
+  readonly floor: boolean;
 }
 
 const HELP = `Options:
@@ -38,6 +40,8 @@ const HELP = `Options:
   --write-results       write the table into bench/RESULTS.md (its own section)
   --json FILE           write every figure as JSON
   --profile DIR         run the servers with --cpu-prof, profiles into DIR
+  --no-floor            do not load the floor (Fastify answering the baseline's recorded
+                        bytes, which shows each contender's cost above what Fastify costs)
   --instructions FILE   add the instruction ratio of each row from FILE, written by
                         \`npm run bench:instructions -- --scenarios ... --json FILE\`
   --help                this text`;
@@ -69,6 +73,7 @@ export function parseOptions(
       json: { type: 'string' },
       profile: { type: 'string' },
       instructions: { type: 'string' },
+      'no-floor': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -97,6 +102,7 @@ export function parseOptions(
     json: values.json ?? null,
     profile: values.profile ?? null,
     instructions: values.instructions ?? null,
+    floor: !values['no-floor'],
   };
 }
 

@@ -4,6 +4,8 @@
  * absolute URLs may differ), writes must have the same status, headers and JSON structure.
  * @module
  */
+import http from 'node:http';
+import type { FloorAnswer } from '../floor/app.ts';
 import type { RunningServer } from './contenders.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -22,8 +24,53 @@ const COMPARED_HEADERS = [
 /** One answer, with the server's port replaced by `PORT`. */
 export interface Captured {
   readonly status: number;
+  /** The compared headers (`COMPARED_HEADERS`), by name. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Every header in the order it was sent, but those Node.js writes itself. */
+  readonly sent: readonly (readonly [string, string])[];
   readonly body: string;
+}
+
+/** Headers Node.js writes itself (or that differ by the moment, not by the server). */
+const NODE_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+
+/** One request with node:http, which keeps the headers in the order they came. */
+function send(
+  origin: string,
+  method: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number; raw: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${origin}${path}`,
+      {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            raw: response.rawHeaders,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** Sends the check request (the n = 0 request) of every scenario, in order. */
@@ -36,24 +83,43 @@ export async function capture(
   const normalize = (text: string) => text.replaceAll(host, '127.0.0.1:PORT');
   for (const scenario of scenarios) {
     const request = scenario.request(0);
-    const response = await fetch(server.origin + request.path, {
-      method: scenario.method,
-      ...(request.body !== undefined
-        ? { body: request.body, headers: { 'content-type': 'application/json' } }
-        : {}),
-    });
+    const response = await send(server.origin, scenario.method, request.path, request.body);
     const headers: Record<string, string> = {};
-    for (const name of COMPARED_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) headers[name] = normalize(value);
+    const sent: [string, string][] = [];
+    for (let i = 0; i < response.raw.length; i += 2) {
+      const name = (response.raw[i] as string).toLowerCase();
+      const value = normalize(response.raw[i + 1] as string);
+      if ((COMPARED_HEADERS as readonly string[]).includes(name)) headers[name] = value;
+      if (!NODE_HEADERS.has(name)) sent.push([name, value]);
     }
     answers.set(scenario.id, {
       status: response.status,
       headers,
-      body: normalize(await response.text()),
+      sent,
+      body: normalize(response.body),
     });
   }
   return answers;
+}
+
+/** What the floor answers for each scenario: the answer `answers` recorded for it. */
+export function floorAnswers(
+  scenarios: readonly Scenario[],
+  answers: ReadonlyMap<string, Captured>,
+): FloorAnswer[] {
+  const floor: FloorAnswer[] = [];
+  for (const scenario of scenarios) {
+    const answer = answers.get(scenario.id);
+    if (!answer) continue;
+    floor.push({
+      method: scenario.method,
+      path: scenario.request(0).path,
+      status: answer.status,
+      headers: answer.sent,
+      body: answer.body,
+    });
+  }
+  return floor;
 }
 
 /** The JSON structure of a value: keys in order and the type of every leaf. */
