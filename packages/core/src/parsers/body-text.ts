@@ -10,14 +10,18 @@
 import { TextDecoder } from 'node:util';
 import { ParseError, UnsupportedMediaType } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
+import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 
 // One decoder per charset label, made when first asked for; a bounded set (the labels a
 // client may name are only those the platform knows, and unknown ones are not kept).
 const decoders = new Map<string, TextDecoder>();
+// The decoder of a body that names no charset (nearly all of them), without a lookup.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The `charset` parameter of a `Content-Type` value, lower-cased, or undefined. */
 export function contentTypeCharset(contentType: string | undefined): string | undefined {
-  if (!contentType) return undefined;
+  // No parameters at all (`application/json`, the usual header): nothing for the regex to find.
+  if (!contentType?.includes(';')) return undefined;
   const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType);
   return match ? (match[2] as string).toLowerCase() : undefined;
 }
@@ -41,8 +45,9 @@ export function decodeBody(request: Request, label: string): string {
  */
 export function decodeStrictly(request: Request, bytes: Uint8Array, label: string): string {
   const contentType = request.raw.headers['content-type'];
-  const charset = contentTypeCharset(contentType) ?? 'utf-8';
-  let decoder = decoders.get(charset);
+  const named = contentTypeCharset(contentType);
+  const charset = named ?? 'utf-8';
+  let decoder = named === undefined ? UTF8 : decoders.get(named);
   if (!decoder) {
     try {
       decoder = new TextDecoder(charset, { fatal: true });
@@ -51,20 +56,53 @@ export function decodeStrictly(request: Request, bytes: Uint8Array, label: strin
     }
     decoders.set(charset, decoder);
   }
+  // Bytes that are not valid text are the client's mistake: the platform's TypeError is
+  // made without a stack trace, which nobody reads (see utils/stack-traces.ts).
+  const limit = suspendStackTraces();
   try {
     return decoder.decode(bytes);
   } catch {
     throw new ParseError(`${label} - the body is not valid ${charset}.`);
+  } finally {
+    resumeStackTraces(limit);
   }
 }
 
 /**
  * True when JSON `text` nests arrays and objects deeper than `max` (the top-level object is
- * depth 1). One pass over the characters, skipping strings; nothing is built, so a body of a
- * million `[` is refused without a deep structure ever existing. Text that is not JSON may
- * give either answer: `JSON.parse` refuses it afterwards.
+ * depth 1). Nothing is built, so a body of a million `[` is refused without a deep structure
+ * ever existing. Text that is not JSON may give either answer: `JSON.parse` refuses it
+ * afterwards.
+ *
+ * @example
+ * ```ts
+ * jsonTooDeep('{"a": [1, 2]}', 2); // false
+ * jsonTooDeep('{"a": [[1]]}', 2); // true
+ * jsonTooDeep('{"a": "[[["}', 2); // false: brackets in strings do not count
+ * ```
  */
 export function jsonTooDeep(text: string, max: number): boolean {
+  // Nesting deeper than `max` needs more than `max` brackets that open: most bodies have a
+  // handful, counted by the platform's string search far faster than the scan below.
+  return openersExceed(text, max) && scanTooDeep(text, max);
+}
+
+/** True when `text` holds more than `max` of `[` and `{`, in strings or not. */
+function openersExceed(text: string, max: number): boolean {
+  // Fewer characters than that: fewer brackets too (a short body, nothing to search).
+  if (text.length <= max) return false;
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) {
+    if (++count > max) return true;
+  }
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) {
+    if (++count > max) return true;
+  }
+  return false;
+}
+
+/** The exact answer of {@link jsonTooDeep}: one pass over the characters, skipping strings. */
+function scanTooDeep(text: string, max: number): boolean {
   let depth = 0;
   const length = text.length;
   for (let i = 0; i < length; i++) {

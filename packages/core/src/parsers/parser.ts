@@ -5,6 +5,7 @@
  */
 import type { AnyField } from '../fields/field.ts';
 import type { Request } from '../http/request.ts';
+import type { MaybePromise } from '../utils/maybe-promise.ts';
 
 /** What a parser may know about the view: the fields that accept files, by dotted name. */
 export interface ParserContext {
@@ -16,8 +17,12 @@ export interface ParserContext {
 export interface Parser {
   /** The media type it handles (`application/json`). */
   readonly mediaType: string;
-  /** The parsed body. Throws an `APIException` (400, 408, 413) for a body it cannot take. */
-  parse(request: Request, context: ParserContext): Promise<unknown>;
+  /**
+   * The parsed body, or a promise of it for a parser that waits (one that streams the body):
+   * a parser that answers at once costs the request no promise. Throws (or rejects with) an
+   * `APIException` (400, 408, 413) for a body it cannot take.
+   */
+  parse(request: Request, context: ParserContext): MaybePromise<unknown>;
 }
 
 /** A parser class; its instances are made per view. */
@@ -41,7 +46,7 @@ export type ParserClass = new () => Parser;
  */
 export abstract class BaseParser implements Parser {
   abstract readonly mediaType: string;
-  abstract parse(request: Request, context: ParserContext): Promise<unknown>;
+  abstract parse(request: Request, context: ParserContext): MaybePromise<unknown>;
 }
 
 /** The value Fastify leaves as the body of a type no parser took (the view answers 415). */
