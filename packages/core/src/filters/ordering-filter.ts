@@ -110,12 +110,15 @@ export interface OrderingDescription extends Record<string, unknown> {
  * ```
  */
 export class OrderingFilter extends BaseFilterBackend {
+  // Defaults on the prototype (below the class), as DRF's class attributes: a backend is made
+  // per request, and each field defined here was one more store per request. A subclass
+  // overrides one with a field of its own (`override orderingParam = 'sort'`).
   /** The query parameter; defaults to the `ORDERING_PARAM` setting. */
-  orderingParam: string | undefined = undefined;
-  readonly orderingTitle = 'Ordering';
-  readonly orderingDescription = 'Which field to use when ordering the results.';
+  declare orderingParam: string | undefined;
+  declare readonly orderingTitle: string;
+  declare readonly orderingDescription: string;
   /** The forms `orderingFields` may take, for the start-up error of any other value. */
-  readonly orderingFieldsForms: string = "a list of names (['title', 'author__name']) or '__all__'";
+  declare readonly orderingFieldsForms: string;
 
   /** The query parameter this filter reads: its own, else the request's `ORDERING_PARAM`. */
   getOrderingParam(request: Request | undefined): string {
@@ -321,7 +324,7 @@ export class OrderingFilter extends BaseFilterBackend {
    * ```
    */
   getSchemaOperationParameters(view: OrderingView): Record<string, unknown>[] {
-    const names = this.#choices(view).map((choice) => choice.value);
+    const names = orderingChoices(this, view).map((choice) => choice.value);
     return [
       {
         name: this.getOrderingParam(view.request),
@@ -352,7 +355,7 @@ export class OrderingFilter extends BaseFilterBackend {
    */
   describe(view: OrderingView): OrderingDescription {
     const param = this.getOrderingParam(view.request);
-    const options = this.#choices(view);
+    const options = orderingChoices(this, view);
     const description: OrderingDescription = { param, title: this.orderingTitle, options };
     const raw = view.request?.queryParam(param);
     if (raw === undefined) return description;
@@ -360,19 +363,29 @@ export class OrderingFilter extends BaseFilterBackend {
     const current = splitNames(raw).filter((name) => values.has(name));
     return { ...description, current };
   }
+}
 
-  /** Every valid name both ways, when they can be known without a request. */
-  #choices(view: OrderingView): OrderingChoice[] {
-    const queryset = querysetOf(view);
-    // '__all__' and the serializer's names need the model; declared names do not.
-    if (!queryset && !this.getDeclaredFields(view)) return [];
-    const choices: OrderingChoice[] = [];
-    for (const option of this.getValidFields(queryset as QuerySet<any>, view)) {
-      choices.push({ value: option.param, label: `${option.label} - ascending` });
-      choices.push({ value: `-${option.param}`, label: `${option.label} - descending` });
-    }
-    return choices;
+Object.assign(OrderingFilter.prototype, {
+  orderingParam: undefined,
+  orderingTitle: 'Ordering',
+  orderingDescription: 'Which field to use when ordering the results.',
+  orderingFieldsForms: "a list of names (['title', 'author__name']) or '__all__'",
+});
+
+/**
+ * Every valid name both ways, when they can be known without a request. A function, not a
+ * private method: a private method marks every instance in its constructor.
+ */
+function orderingChoices(filter: OrderingFilter, view: OrderingView): OrderingChoice[] {
+  const queryset = querysetOf(view);
+  // '__all__' and the serializer's names need the model; declared names do not.
+  if (!queryset && !filter.getDeclaredFields(view)) return [];
+  const choices: OrderingChoice[] = [];
+  for (const option of filter.getValidFields(queryset as QuerySet<any>, view)) {
+    choices.push({ value: option.param, label: `${option.label} - ascending` });
+    choices.push({ value: `-${option.param}`, label: `${option.label} - descending` });
   }
+  return choices;
 }
 
 /** The names of a parameter value: split on commas, trimmed, empty ones dropped. */

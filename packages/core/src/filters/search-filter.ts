@@ -60,17 +60,15 @@ const prepared = new WeakMap<object, readonly SearchField[]>();
  * ```
  */
 export class SearchFilter extends BaseFilterBackend {
+  // Defaults on the prototype (below the class), as DRF's class attributes: a backend is made
+  // per request, and each field defined here was one more store (and an object) per request.
+  // A subclass overrides one with a field of its own (`override searchParam = 'q'`).
   /** The query parameter; defaults to the `SEARCH_PARAM` setting (`search`). */
-  searchParam: string | undefined = undefined;
-  readonly searchTitle = 'Search';
-  readonly searchDescription = 'A search term.';
+  declare searchParam: string | undefined;
+  declare readonly searchTitle: string;
+  declare readonly searchDescription: string;
   /** The lookup of each prefix (DRF's `lookup_prefixes`). */
-  readonly lookupPrefixes: Readonly<Record<string, Lookup>> = {
-    '^': 'istartswith',
-    '=': 'iexact',
-    '@': 'search',
-    $: 'iregex',
-  };
+  declare readonly lookupPrefixes: Readonly<Record<string, Lookup>>;
 
   getSearchParam(request: Request | undefined): string {
     return this.searchParam ?? request?.settings.SEARCH_PARAM ?? defaultSettings.SEARCH_PARAM;
@@ -80,7 +78,7 @@ export class SearchFilter extends BaseFilterBackend {
   getSearchFields(view: SearchView): readonly SearchField[] {
     let found = prepared.get(view.constructor);
     if (!found) {
-      found = this.#prepare(view);
+      found = prepareSearchFields(this, view);
       prepared.set(view.constructor, found);
     }
     return found;
@@ -170,48 +168,56 @@ export class SearchFilter extends BaseFilterBackend {
     if (this.getSearchFields(view).length === 0) return undefined;
     return { param: this.getSearchParam(view.request), title: this.searchTitle };
   }
+}
 
-  #prepare(view: SearchView): readonly SearchField[] {
-    const where = `${view.constructor.name}.searchFields`;
-    const declared = view.searchFields;
-    if (declared === undefined || declared === null) return [];
-    if (!Array.isArray(declared)) {
-      throw new ImproperlyConfigured(
-        CODE,
-        `${where} must be a list of paths, each with an optional prefix (['title', '^isbn', '=user__email']).`,
-      );
-    }
-    const model = view.queryset?.model;
-    if (!model) {
-      throw new ImproperlyConfigured(
-        CODE,
-        `${where} needs the view's queryset to know the model: set queryset on the view.`,
-      );
-    }
-    return declared.map((entry: unknown) => {
-      if (typeof entry !== 'string' || entry === '') {
-        throw new ImproperlyConfigured(CODE, `${where}: ${JSON.stringify(entry)} is not a path.`);
-      }
-      const prefix = entry[0] as string;
-      const lookup: Lookup = this.lookupPrefixes[prefix] ?? 'icontains';
-      const path = Object.hasOwn(this.lookupPrefixes, prefix) ? entry.slice(1) : entry;
-      let field: ReturnType<typeof model.resolvePath>['field'];
-      try {
-        field = model.resolvePath(path, `${where}: "${entry}"`).field;
-      } catch (error) {
-        if (!(error instanceof ImproperlyConfigured)) throw error;
-        throw new ImproperlyConfigured(
-          CODE,
-          `${error.message} Search text fields of ${model.name}, across relations with "__".`,
-        );
-      }
-      if (!lookupsFor(field).has(lookup) || !field.isText) {
-        throw new ImproperlyConfigured(
-          CODE,
-          `${where}: "${entry}" is a ${field.kind} field; search text fields (char, text, email, url) only, or filter it with DjangoFilterBackend.`,
-        );
-      }
-      return Object.freeze({ path, lookup, key: `${path}__${lookup}` });
-    });
+Object.assign(SearchFilter.prototype, {
+  searchParam: undefined,
+  searchTitle: 'Search',
+  searchDescription: 'A search term.',
+  lookupPrefixes: Object.freeze({ '^': 'istartswith', '=': 'iexact', '@': 'search', $: 'iregex' }),
+});
+
+/** The view's search fields, checked: each prefix's lookup, each path a text field. */
+function prepareSearchFields(filter: SearchFilter, view: SearchView): readonly SearchField[] {
+  const where = `${view.constructor.name}.searchFields`;
+  const declared = view.searchFields;
+  if (declared === undefined || declared === null) return [];
+  if (!Array.isArray(declared)) {
+    throw new ImproperlyConfigured(
+      CODE,
+      `${where} must be a list of paths, each with an optional prefix (['title', '^isbn', '=user__email']).`,
+    );
   }
+  const model = view.queryset?.model;
+  if (!model) {
+    throw new ImproperlyConfigured(
+      CODE,
+      `${where} needs the view's queryset to know the model: set queryset on the view.`,
+    );
+  }
+  return declared.map((entry: unknown) => {
+    if (typeof entry !== 'string' || entry === '') {
+      throw new ImproperlyConfigured(CODE, `${where}: ${JSON.stringify(entry)} is not a path.`);
+    }
+    const prefix = entry[0] as string;
+    const lookup: Lookup = filter.lookupPrefixes[prefix] ?? 'icontains';
+    const path = Object.hasOwn(filter.lookupPrefixes, prefix) ? entry.slice(1) : entry;
+    let field: ReturnType<typeof model.resolvePath>['field'];
+    try {
+      field = model.resolvePath(path, `${where}: "${entry}"`).field;
+    } catch (error) {
+      if (!(error instanceof ImproperlyConfigured)) throw error;
+      throw new ImproperlyConfigured(
+        CODE,
+        `${error.message} Search text fields of ${model.name}, across relations with "__".`,
+      );
+    }
+    if (!lookupsFor(field).has(lookup) || !field.isText) {
+      throw new ImproperlyConfigured(
+        CODE,
+        `${where}: "${entry}" is a ${field.kind} field; search text fields (char, text, email, url) only, or filter it with DjangoFilterBackend.`,
+      );
+    }
+    return Object.freeze({ path, lookup, key: `${path}__${lookup}` });
+  });
 }

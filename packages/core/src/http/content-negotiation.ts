@@ -22,8 +22,8 @@ const MAX_PARSED_ACCEPT = 256;
 
 /** Parses an `Accept` header into media ranges, best first (q, then specificity). */
 export function parseAccept(header: string | undefined): MediaRange[] {
-  // No header at all (most API clients): anything goes, and nothing to parse.
-  if (header === undefined) return ANY_MEDIA;
+  // No header at all, or `*/*` (most API clients): anything goes, and nothing to look up.
+  if (header === undefined || header === '*/*') return ANY_MEDIA;
   let ranges = parsedAccept.get(header);
   if (!ranges) {
     ranges = parseAcceptHeader(header);
@@ -69,6 +69,8 @@ const splitMediaTypes = new Map<string, readonly [string, string]>();
 
 /** True when `mediaType` (`application/json`) falls within `range`. */
 function matches(mediaType: string, range: MediaRange): boolean {
+  // `*/*` (most clients send it, or nothing) takes any renderer: nothing to split.
+  if (range.type === '*' && range.subtype === '*') return true;
   let split = splitMediaTypes.get(mediaType);
   if (!split) {
     split = mediaType.toLowerCase().split('/') as unknown as readonly [string, string];
@@ -106,8 +108,12 @@ export class DefaultContentNegotiation {
       return [renderer, renderer.mediaType];
     }
     const header = request.raw.headers.accept;
-    for (const range of parseAccept(Array.isArray(header) ? header.join(',') : header)) {
-      for (const renderer of renderers) {
+    const ranges = parseAccept(Array.isArray(header) ? header.join(',') : header);
+    // Indexed loops: `for...of` walked an iterator per range on every request.
+    for (let i = 0; i < ranges.length; i++) {
+      const range = ranges[i] as MediaRange;
+      for (let j = 0; j < renderers.length; j++) {
+        const renderer = renderers[j] as Renderer;
         if (matches(renderer.mediaType, range)) return [renderer, renderer.mediaType];
       }
     }
@@ -117,12 +123,26 @@ export class DefaultContentNegotiation {
   /** The parser for the request's `Content-Type`, or null when none accepts it. */
   selectParser(request: Request, parsers: readonly Parser[]): Parser | null {
     const contentType = requestMediaType(request);
-    return parsers.find((p) => p.mediaType === contentType) ?? null;
+    for (const parser of parsers) if (parser.mediaType === contentType) return parser;
+    return null;
   }
 }
 
-/** The request's media type without parameters (`multipart/form-data`), or '' when none. */
+/**
+ * The request's media type without parameters (`multipart/form-data`), or '' when none.
+ *
+ * @example
+ * ```ts
+ * declare const request: Request; // Content-Type: Application/JSON; charset=utf-8
+ *
+ * requestMediaType(request); // 'application/json'
+ * ```
+ */
 export function requestMediaType(request: Request): string {
-  const header = request.raw.headers['content-type'] ?? '';
-  return header.split(';')[0]?.trim().toLowerCase() ?? '';
+  const header = request.raw.headers['content-type'];
+  if (header === undefined) return '';
+  // Asked twice per body (the view, then the negotiation): no array made for the split, and
+  // the usual header (`application/json`) comes back as it is, nothing to trim or lower.
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }

@@ -54,14 +54,16 @@ export class Request implements RequestLike {
   data: unknown = {};
   /** Files received in a multipart body, to remove when the request ends. */
   readonly uploadedFiles: UploadedFile[] = [];
-  user: RequestUser = ANONYMOUS_USER;
+  // The fields below have their defaults on the prototype (after the class): a request is
+  // made per request, and each field defined here was one more store in its constructor.
+  declare user: RequestUser;
   /** What the authentication class returned with the user (a token, say). */
-  auth: unknown = null;
+  declare auth: unknown;
   /** Close the connection after the response (the body was not read to its end). */
-  closeConnection = false;
+  declare closeConnection: boolean;
   /** The renderer chosen by content negotiation, and the media type it answers with. */
-  acceptedRenderer: Renderer | null = null;
-  acceptedMediaType = '';
+  declare acceptedRenderer: Renderer | null;
+  declare acceptedMediaType: string;
 
   constructor(raw: FastifyRequest, reply: FastifyReply, settings: APISettings, urls: UrlRegistry) {
     this.raw = raw;
@@ -79,7 +81,7 @@ export class Request implements RequestLike {
    * A method to answer as, instead of the request's own: OPTIONS asks permissions as if the
    * request were a POST or PUT (DRF's `clone_request`). Set it and restore it around the call.
    */
-  methodOverride: string | undefined = undefined;
+  declare methodOverride: string | undefined;
 
   /** The path, without the query string. */
   get path(): string {
@@ -124,7 +126,8 @@ export class Request implements RequestLike {
 
   /** True for methods that change nothing. */
   get isSafeMethod(): boolean {
-    return this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS';
+    const method = this.method;
+    return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
   }
 
   /** `http://host/path` for a path on this service. */
@@ -153,3 +156,12 @@ export class Request implements RequestLike {
     return this.#urls.reverse(name, params);
   }
 }
+
+Object.assign(Request.prototype, {
+  user: ANONYMOUS_USER,
+  auth: null,
+  closeConnection: false,
+  acceptedRenderer: null,
+  acceptedMediaType: '',
+  methodOverride: undefined,
+});

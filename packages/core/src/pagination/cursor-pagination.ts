@@ -57,26 +57,29 @@ const DECIMAL = /^-?\d{1,64}(?:\.\d{1,64})?$/;
  * ```
  */
 export class CursorPagination implements Pagination {
-  cursorQueryParam = 'cursor';
+  // Defaults on the prototype (below the class), as DRF's class attributes: a paginator is
+  // made per request, and each field defined here was one more store per request. A subclass
+  // overrides one with a field of its own (`override ordering = ['-created']`).
+  declare cursorQueryParam: string;
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
-  pageSize: number | null = null;
+  declare pageSize: number | null;
   /** A parameter that lets clients choose the page size (off by default). */
-  pageSizeQueryParam: string | null = null;
-  maxPageSize: number | null = null;
+  declare pageSizeQueryParam: string | null;
+  declare maxPageSize: number | null;
   /**
    * The ordering pages walk in, as DRF's `ordering`: it replaces the query set's, unless an
    * ordering filter of the view ordered this request. Null (the default) keeps the query
    * set's ordering (the view's, else the model's). The primary key is appended when needed.
    */
-  ordering: readonly string[] | null = null;
-  invalidCursorMessage = 'Invalid cursor';
+  declare ordering: readonly string[] | null;
+  declare invalidCursorMessage: string;
 
-  request: Request | undefined;
+  declare request: Request | undefined;
   /** The cursor of the next and previous pages (null when there is none). */
-  nextCursor: Cursor | null = null;
-  previousCursor: Cursor | null = null;
+  declare nextCursor: Cursor | null;
+  declare previousCursor: Cursor | null;
   /** The ordering the cursors of this request are made for (a hash of its keys). */
-  fingerprint = '';
+  declare fingerprint: string;
 
   getPageSize(request: Request): number | null {
     return (
@@ -253,6 +256,19 @@ export class CursorPagination implements Pagination {
     };
   }
 }
+
+Object.assign(CursorPagination.prototype, {
+  cursorQueryParam: 'cursor',
+  pageSize: null,
+  pageSizeQueryParam: null,
+  maxPageSize: null,
+  ordering: null,
+  invalidCursorMessage: 'Invalid cursor',
+  request: undefined,
+  nextCursor: null,
+  previousCursor: null,
+  fingerprint: '',
+});
 
 /** True when a filter backend of the view (an `OrderingFilter`) gave this request an ordering. */
 function orderedByFilter(request: Request, queryset: QuerySet<any>, view: unknown): boolean {

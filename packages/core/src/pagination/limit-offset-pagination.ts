@@ -45,17 +45,20 @@ function parseInteger(raw: string | undefined): number | undefined {
  * ```
  */
 export class LimitOffsetPagination implements Pagination {
+  // Defaults on the prototype (below the class), as DRF's class attributes: a paginator is
+  // made per request, and each field defined here was one more store per request. A subclass
+  // overrides one with a field of its own (`override defaultLimit = 50`).
   /** The limit when the client sends none; null uses the `PAGE_SIZE` setting. */
-  defaultLimit: number | null = null;
-  limitQueryParam = 'limit';
-  offsetQueryParam = 'offset';
+  declare defaultLimit: number | null;
+  declare limitQueryParam: string;
+  declare offsetQueryParam: string;
   /** The largest limit a client may ask for; null for no cap. */
-  maxLimit: number | null = null;
+  declare maxLimit: number | null;
 
-  count = 0;
-  limit = 0;
-  offset = 0;
-  request: Request | undefined;
+  declare count: number;
+  declare limit: number;
+  declare offset: number;
+  declare request: Request | undefined;
 
   /** The limit of this request, or null when the view is not paginated. */
   getLimit(request: Request): number | null {
@@ -149,3 +152,14 @@ export class LimitOffsetPagination implements Pagination {
     };
   }
 }
+
+Object.assign(LimitOffsetPagination.prototype, {
+  defaultLimit: null,
+  limitQueryParam: 'limit',
+  offsetQueryParam: 'offset',
+  maxLimit: null,
+  count: 0,
+  limit: 0,
+  offset: 0,
+  request: undefined,
+});

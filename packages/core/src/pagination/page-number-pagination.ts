@@ -24,19 +24,22 @@ import { clientPageSize, type Pagination } from './pagination.ts';
  * ```
  */
 export class PageNumberPagination implements Pagination {
+  // Defaults on the prototype (below the class), as DRF's class attributes: a paginator is
+  // made per request, and each field defined here was one more store per request. A subclass
+  // overrides one with a field of its own (`override pageSize = 1000`).
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
-  pageSize: number | null = null;
-  pageQueryParam = 'page';
+  declare pageSize: number | null;
+  declare pageQueryParam: string;
   /** A parameter that lets clients choose the page size (off by default). */
-  pageSizeQueryParam: string | null = null;
-  maxPageSize: number | null = null;
-  lastPageStrings: readonly string[] = ['last'];
-  invalidPageMessage = 'Invalid page.';
+  declare pageSizeQueryParam: string | null;
+  declare maxPageSize: number | null;
+  declare lastPageStrings: readonly string[];
+  declare invalidPageMessage: string;
 
-  count = 0;
-  pageNumber = 1;
-  numPages = 1;
-  request: Request | undefined;
+  declare count: number;
+  declare pageNumber: number;
+  declare numPages: number;
+  declare request: Request | undefined;
 
   getPageSize(request: Request): number | null {
     return (
@@ -127,3 +130,16 @@ export class PageNumberPagination implements Pagination {
     };
   }
 }
+
+Object.assign(PageNumberPagination.prototype, {
+  pageSize: null,
+  pageQueryParam: 'page',
+  pageSizeQueryParam: null,
+  maxPageSize: null,
+  lastPageStrings: Object.freeze(['last']),
+  invalidPageMessage: 'Invalid page.',
+  count: 0,
+  pageNumber: 1,
+  numPages: 1,
+  request: undefined,
+});

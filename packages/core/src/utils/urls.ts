@@ -70,6 +70,10 @@ function build(base: string, params: Map<string, string[]>, fragment: string): s
  * ```
  */
 export function replaceQueryParam(url: string, key: string, value: string | number): string {
+  // No query and no fragment (a list's first page): the one parameter is the whole query, so
+  // there is nothing to parse, sort or re-encode (the same bytes as below, without the passes).
+  if (url.indexOf('?') === -1 && url.indexOf('#') === -1)
+    return `${url}?${quotePlus(key)}=${quotePlus(String(value))}`;
   const { base, query, fragment } = splitUrl(url);
   const params = parseQuery(query);
   params.set(key, [String(value)]);

@@ -38,7 +38,7 @@ import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { RoutePlan } from '../routers/route-plan.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
 import {
   type ExceptionContext,
@@ -46,6 +46,8 @@ import {
   exceptionHandler,
 } from './exception-handler.ts';
 import { respondToException } from './exception-response.ts';
+import { httpMethodName } from './http-method-name.ts';
+import { instancesOf as instances } from './instances-of.ts';
 
 /** HTTP methods in the order DRF lists them in `Allow`. */
 export const HTTP_METHOD_NAMES = [
@@ -78,13 +80,6 @@ interface Made {
 function throttledAfter(waits: readonly (number | null)[]): Throttled {
   const known = waits.filter((wait): wait is number => wait !== null);
   return Throttled.withWait(known.length ? Math.max(...known) : null);
-}
-
-/** One instance of each class. */
-function instances<T>(classes: readonly (new () => T)[]): T[] {
-  const made = new Array<T>(classes.length);
-  for (let i = 0; i < classes.length; i++) made[i] = new (classes[i] as new () => T)();
-  return made;
 }
 
 /**
@@ -173,7 +168,7 @@ export class APIView {
 
   /** The handler of a method, or undefined (405). */
   protected handlerFor(method: string): Handler | undefined {
-    const name = method.toLowerCase();
+    const name = httpMethodName(method);
     if (!(HTTP_METHOD_NAMES as readonly string[]).includes(name)) return undefined;
     const self = this as unknown as Record<string, unknown>;
     // HEAD runs GET's handler; the body is dropped when the response is sent.
@@ -239,7 +234,10 @@ export class APIView {
       if (initial) await initial;
       const handler = this.handlerFor(request.method);
       if (!handler) throw new MethodNotAllowed(request.method);
-      if (WITH_BODY.has(request.method)) request.data = await this.parseBody(request);
+      if (WITH_BODY.has(request.method)) {
+        const data = this.parseBody(request);
+        request.data = isPromiseLike(data) ? await data : data;
+      }
       // A read runs the handler as it is; a write in a transaction (a closure only for it).
       const response = request.isSafeMethod
         ? await handler.call(this, request)
@@ -348,7 +346,7 @@ export class APIView {
 
   /** Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited. */
   checkPermissions(request: Request): void | Promise<void> {
-    // #checkEach's loop without its closure: this runs on every request.
+    // A loop without a closure: this runs on every request.
     const permissions = this.getPermissions();
     for (let i = 0; i < permissions.length; i++) {
       const permission = permissions[i] as Permission;
@@ -367,27 +365,22 @@ export class APIView {
 
   /** Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited. */
   checkObjectPermissions(request: Request, obj: unknown): void | Promise<void> {
-    return this.#checkEach(request, (permission) =>
-      permission.hasObjectPermission(request, this, obj),
-    );
-  }
-
-  /**
-   * Asks every permission in turn; the first refusal denies the request. Most permissions
-   * answer at once: the loop stays synchronous until one answers with something else (any
-   * thenable, so that a promise is never taken for a yes), and only the rest is awaited.
-   */
-  #checkEach(
-    request: Request,
-    ask: (permission: Permission) => ReturnType<Permission['hasPermission']>,
-  ): void | Promise<void> {
+    // As checkPermissions: synchronous until a permission answers with something else (any
+    // thenable, so that a promise is never taken for a yes); only the rest is awaited, and
+    // only then is a closure made.
     const permissions = this.getPermissions();
     for (let i = 0; i < permissions.length; i++) {
       const permission = permissions[i] as Permission;
-      const allowed = ask(permission);
+      const allowed = permission.hasObjectPermission(request, this, obj);
       if (allowed === true) continue;
       if (allowed === false) this.permissionDenied(request, permission.message);
-      return this.#checkRest(request, ask, permissions, i, allowed);
+      return this.#checkRest(
+        request,
+        (p) => p.hasObjectPermission(request, this, obj),
+        permissions,
+        i,
+        allowed,
+      );
     }
   }
 
@@ -424,8 +417,12 @@ export class APIView {
     return this.getAuthenticators()[0]?.authenticateHeader(request);
   }
 
-  /** The body, parsed by the parser for its `Content-Type` (415 when none takes it). */
-  async parseBody(request: Request): Promise<unknown> {
+  /**
+   * The body, parsed by the parser for its `Content-Type` (415 when none takes it): at once
+   * when the parser answers at once (JSON, url-encoded), a promise when it waits (multipart).
+   * Throws or rejects with the parser's error. An override may be `async`.
+   */
+  parseBody(request: Request): MaybePromise<unknown> {
     const mediaType = requestMediaType(request);
     // DRF: a request without Content-Type has no data, whatever it sent.
     if (!mediaType) return {};

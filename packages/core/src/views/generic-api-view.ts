@@ -32,6 +32,8 @@ import {
   type SerializerOptions,
 } from '../serializers/serializer.ts';
 import { APIView } from './api-view.ts';
+import { instancesOf } from './instances-of.ts';
+import { integerKey } from './integer-key.ts';
 
 /** A serializer class as views use it: something to instantiate, with prepared fields. */
 export interface SerializerClass {
@@ -39,8 +41,6 @@ export interface SerializerClass {
   prepare(): PreparedSerializer;
   readonly name: string;
 }
-
-const INTEGER_KEY = /^\d{1,15}$/;
 
 /**
  * A lookup value the column cannot hold (`/events/2023-02-30/` on a date) is no row: 404, as
@@ -78,8 +78,6 @@ export class GenericAPIView extends APIView {
   /** Pagination; `null` turns it off for this view, undefined uses the setting. */
   declare paginationClass: PaginationClass | null | undefined;
 
-  #paginator: Pagination | null | undefined;
-
   /**
    * The query set of this request: the declared one, loading the relations the serializer
    * reads (so rendering a page needs no query per row).
@@ -102,56 +100,8 @@ export class GenericAPIView extends APIView {
    */
   getObject(): Record<string, unknown> | Promise<Record<string, unknown>> {
     const queryset = this.filterQueryset(this.getQueryset());
-    if (queryset instanceof QuerySet) return this.#objectIn(queryset);
-    return queryset.then((filtered) => this.#objectIn(filtered));
-  }
-
-  #objectIn(queryset: QuerySet<any>): Record<string, unknown> | Promise<Record<string, unknown>> {
-    const kwarg = this.lookupUrlKwarg ?? this.lookupField;
-    const value = this.kwargs[kwarg];
-    if (value === undefined) {
-      throw new ImproperlyConfigured(
-        'REST_ERR_VIEW_CONFIG',
-        `Expected view ${this.constructor.name} to be called with a URL keyword argument named "${kwarg}". ` +
-          'Fix your URL conf, or set the `lookupField` attribute on the view correctly.',
-      );
-    }
-    const field = queryset.model.getField(this.lookupField);
-    const integral =
-      field &&
-      (field.kind === 'auto' ||
-        field.kind === 'integer' ||
-        field.kind === 'positive_integer' ||
-        field.kind === 'big_integer');
-    // A value that cannot be a key is no row, not a database error.
-    if (integral && !INTEGER_KEY.test(value)) throw new NotFound();
-    const lookup = integral ? Number(value) : value;
-    // Not a computed key in a literal: V8 defines those through a runtime call.
-    const filter: Record<string, unknown> = {};
-    filter[this.lookupField] = lookup;
-    // Unordered, at most two rows; its SQL is planned once per query shape (see QuerySet.lookup).
-    let rows: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
-    try {
-      rows = queryset.lookup(filter);
-    } catch (error) {
-      throw notFoundForValue(error);
-    }
-    if (Array.isArray(rows)) return this.#permitted(rows);
-    return rows.then(
-      (found) => this.#permitted(found),
-      (error) => {
-        throw notFoundForValue(error);
-      },
-    );
-  }
-
-  #permitted(
-    rows: readonly Record<string, unknown>[],
-  ): Record<string, unknown> | Promise<Record<string, unknown>> {
-    if (rows.length !== 1) throw new NotFound();
-    const obj = rows[0] as Record<string, unknown>;
-    const checked = this.checkObjectPermissions(this.request, obj);
-    return checked ? checked.then(() => obj) : obj;
+    if (queryset instanceof QuerySet) return objectIn(this, queryset);
+    return queryset.then((filtered) => objectIn(this, filtered));
   }
 
   getSerializerClass(): SerializerClass {
@@ -202,38 +152,28 @@ export class GenericAPIView extends APIView {
     let result = queryset;
     for (let i = 0; i < backends.length; i++) {
       const filtered = (backends[i] as FilterBackend).filterQueryset(this.request, result, this);
-      if (!(filtered instanceof QuerySet)) return this.#filterRest(filtered, backends, i + 1);
+      if (!(filtered instanceof QuerySet)) return filterRest(this, filtered, backends, i + 1);
       result = filtered;
     }
     return result;
   }
 
-  async #filterRest(
-    pending: QuerySet<any> | Promise<QuerySet<any>>,
-    backends: readonly FilterBackend[],
-    from: number,
-  ): Promise<QuerySet<any>> {
-    let result = await pending;
-    for (let i = from; i < backends.length; i++) {
-      result = await (backends[i] as FilterBackend).filterQueryset(this.request, result, this);
-    }
-    return result;
-  }
-
   getFilterBackends(): FilterBackend[] {
-    return (this.filterBackends ?? this.settings.DEFAULT_FILTER_BACKENDS).map((B) => new B());
+    return instancesOf(this.filterBackends ?? this.settings.DEFAULT_FILTER_BACKENDS);
   }
 
   /** The paginator of this request, or null. */
   get paginator(): Pagination | null {
-    if (this.#paginator === undefined) {
+    let paginator = paginators.get(this);
+    if (paginator === undefined) {
       const Pagination =
         this.paginationClass === undefined
           ? this.settings.DEFAULT_PAGINATION_CLASS
           : this.paginationClass;
-      this.#paginator = Pagination ? new Pagination() : null;
+      paginator = Pagination ? new Pagination() : null;
+      paginators.set(this, paginator);
     }
-    return this.#paginator;
+    return paginator;
   }
 
   /**
@@ -273,6 +213,81 @@ Object.assign(GenericAPIView.prototype, {
   filterBackends: undefined,
   paginationClass: undefined,
 });
+
+/**
+ * The row of `queryset` the URL names, checked against the object permissions (`getObject`).
+ * Functions of the view rather than private methods: a private method marks every instance
+ * in its constructor, and a view is made per request.
+ */
+function objectIn(
+  view: GenericAPIView,
+  queryset: QuerySet<any>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const kwarg = view.lookupUrlKwarg ?? view.lookupField;
+  const value = view.kwargs[kwarg];
+  if (value === undefined) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_VIEW_CONFIG',
+      `Expected view ${view.constructor.name} to be called with a URL keyword argument named "${kwarg}". ` +
+        'Fix your URL conf, or set the `lookupField` attribute on the view correctly.',
+    );
+  }
+  const field = queryset.model.getField(view.lookupField);
+  const integral =
+    field &&
+    (field.kind === 'auto' ||
+      field.kind === 'integer' ||
+      field.kind === 'positive_integer' ||
+      field.kind === 'big_integer');
+  // A value that cannot be a key is no row, not a database error.
+  const lookup = integral ? integerKey(value) : value;
+  if (lookup === -1) throw new NotFound();
+  // Not a computed key in a literal: V8 defines those through a runtime call.
+  const filter: Record<string, unknown> = {};
+  filter[view.lookupField] = lookup;
+  // Unordered, at most two rows; its SQL is planned once per query shape (see QuerySet.lookup).
+  let rows: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+  try {
+    rows = queryset.lookup(filter);
+  } catch (error) {
+    throw notFoundForValue(error);
+  }
+  if (Array.isArray(rows)) return permittedObject(view, rows);
+  return rows.then(
+    (found) => permittedObject(view, found),
+    (error) => {
+      throw notFoundForValue(error);
+    },
+  );
+}
+
+function permittedObject(
+  view: GenericAPIView,
+  rows: readonly Record<string, unknown>[],
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (rows.length !== 1) throw new NotFound();
+  const obj = rows[0] as Record<string, unknown>;
+  const checked = view.checkObjectPermissions(view.request, obj);
+  return checked ? checked.then(() => obj) : obj;
+}
+
+/** `filterQueryset` from the first backend that answered with a promise. */
+async function filterRest(
+  view: GenericAPIView,
+  pending: QuerySet<any> | Promise<QuerySet<any>>,
+  backends: readonly FilterBackend[],
+  from: number,
+): Promise<QuerySet<any>> {
+  let result = await pending;
+  for (let i = from; i < backends.length; i++) {
+    result = await (backends[i] as FilterBackend).filterQueryset(view.request, result, view);
+  }
+  return result;
+}
+
+// The paginator of each view that asked for one (a view serves one request): kept aside rather
+// than in a private field, which every view would define in its constructor, list or not.
+const paginators = new WeakMap<GenericAPIView, Pagination | null>();
 
 // A serializer class's fields are fixed once prepared: their file fields are found once.
 const fileFieldsOf = new WeakMap<object, ReadonlyMap<string, AnyField>>();

@@ -14,8 +14,9 @@
  * ```
  * @module
  */
-import { APIView, HTTP_METHOD_NAMES } from './api-view.ts';
+import { APIView } from './api-view.ts';
 import { GenericAPIView } from './generic-api-view.ts';
+import { httpMethodName } from './http-method-name.ts';
 import {
   CreateModelMixin,
   DestroyModelMixin,
@@ -34,12 +35,12 @@ export interface ViewSetState {
 }
 
 function actionHandler(view: APIView & ViewSetState, method: string): Handler | undefined {
-  const name = method.toLowerCase();
-  const action = view.actionMap[name] ?? (name === 'head' ? view.actionMap.get : undefined);
+  const name = httpMethodName(method);
+  const actionMap = view.actionMap;
+  const action = actionMap[name] ?? (name === 'head' ? actionMap.get : undefined);
   const self = view as unknown as Record<string, unknown>;
   if (action) return typeof self[action] === 'function' ? (self[action] as Handler) : undefined;
-  if (name === 'options' && (HTTP_METHOD_NAMES as readonly string[]).includes(name))
-    return view.options as Handler;
+  if (name === 'options') return view.options as Handler;
   return undefined;
 }
 

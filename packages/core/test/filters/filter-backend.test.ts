@@ -508,3 +508,52 @@ describe('FilterSet declarations fail at start-up, saying what to change', () =>
     );
   });
 });
+
+describe('DjangoFilterBackend parameters per view class and backend class', () => {
+  class ByTitle extends BookViewSet {
+    override filterBackends = [DjangoFilterBackend];
+    filtersetFields = ['title'];
+  }
+  class ByState extends BookViewSet {
+    override filterBackends = [DjangoFilterBackend];
+    filtersetFields = ['state'];
+  }
+  class Unfiltered extends BookViewSet {}
+  /** Publishes `name` for `title`, as tricks publishes names for its proxies. */
+  class Aliased extends DjangoFilterBackend {
+    override getFilterParameters(...args: Parameters<DjangoFilterBackend['getFilterParameters']>) {
+      const names = super.getFilterParameters(...args);
+      const title = names.get('title');
+      if (title) names.set('name', title);
+      return names;
+    }
+  }
+
+  it('answers each pair with its own parameters, however the asks alternate', () => {
+    const names = (backend: DjangoFilterBackend, view: object) => [
+      ...(backend.parametersOf(view as never)?.byName.keys() ?? []),
+    ];
+    const asks: [DjangoFilterBackend, object, string[]][] = [
+      [new DjangoFilterBackend(), new ByTitle(), ['title']],
+      [new DjangoFilterBackend(), new ByTitle(), ['title']],
+      [new DjangoFilterBackend(), new ByState(), ['state']],
+      [new Aliased(), new ByState(), ['state']],
+      [new Aliased(), new ByTitle(), ['title', 'name']],
+      [new DjangoFilterBackend(), new ByTitle(), ['title']],
+      [new DjangoFilterBackend(), new Unfiltered(), []],
+      [new Aliased(), new ByTitle(), ['title', 'name']],
+      [new DjangoFilterBackend(), new ByState(), ['state']],
+    ];
+    for (const [backend, view, expected] of asks) {
+      assert.deepEqual(
+        names(backend, view),
+        expected,
+        `${backend.constructor.name} ${view.constructor.name}`,
+      );
+    }
+    // The same object for the same pair, asked again after others.
+    const first = new DjangoFilterBackend().parametersOf(new ByTitle() as never);
+    new Aliased().parametersOf(new ByTitle() as never);
+    assert.equal(new DjangoFilterBackend().parametersOf(new ByTitle() as never), first);
+  });
+});

@@ -435,3 +435,31 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('OrderingFilter defaults', () => {
+  it('keeps its defaults on the prototype: a backend made per request defines no field', () => {
+    const backend = new OrderingFilter();
+    assert.deepEqual(Object.keys(backend), []);
+    assert.equal(backend.orderingParam, undefined);
+    assert.equal(backend.getOrderingParam(undefined), 'ordering');
+    assert.equal(backend.orderingTitle, 'Ordering');
+    assert.equal(backend.orderingDescription, 'Which field to use when ordering the results.');
+    assert.match(backend.orderingFieldsForms, /^a list of names/);
+  });
+
+  it("lets a subclass's fields override them without touching OrderingFilter's", () => {
+    class SortFilter extends OrderingFilter {
+      override orderingParam = 'sort';
+      override readonly orderingTitle = 'Sort';
+    }
+    const own = new SortFilter();
+    assert.equal(own.getOrderingParam(undefined), 'sort');
+    assert.equal(own.describe(new OrderedBooks() as never).title, 'Sort');
+    assert.equal(new OrderingFilter().getOrderingParam(undefined), 'ordering');
+    assert.equal(new OrderingFilter().describe(new OrderedBooks() as never).title, 'Ordering');
+    assert.deepEqual(
+      own.getSchemaOperationParameters(new OrderedBooks() as never).map((p) => p.name),
+      ['sort'],
+    );
+  });
+});

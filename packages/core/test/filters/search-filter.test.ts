@@ -19,6 +19,15 @@ class SearchedBooks extends BookViewSet {
   searchFields = ['title', '^isbn', '=summary', '@description'];
 }
 
+/** A backend's own parameter, declared as a field, as in DRF (`search_param = 'find'`). */
+class FindFilter extends SearchFilter {
+  override searchParam = 'find';
+}
+
+class FoundBooks extends SearchedBooks {
+  override filterBackends = [FindFilter];
+}
+
 class RegexBooks extends SearchedBooks {
   override searchFields = ['$title'];
 }
@@ -90,6 +99,7 @@ for (const dialect of testDialects()) {
       const viewsets = [
         ['books', SearchedBooks, { basename: 'book' }],
         ['entries', SearchedEntries, { basename: 'entry' }],
+        ['found', FoundBooks, { basename: 'found' }],
         ...(db.adapter.capabilities.regex ? [['regex', RegexBooks, { basename: 'regex' }]] : []),
       ] as const;
       app = await buildApp({ database: db, viewsets: viewsets as never });
@@ -126,6 +136,13 @@ for (const dialect of testDialects()) {
     it('reads the SEARCH_PARAM setting', async () => {
       assert.deepEqual(await ids(renamed, '/api/books/?q=emma'), [4]);
       assert.deepEqual(await ids(renamed, '/api/books/?search=emma'), [1, 2, 3, 4]);
+    });
+
+    it("reads a subclass's own searchParam, and only for that subclass", async () => {
+      assert.deepEqual(await ids(app, '/api/found/?find=emma'), [4]);
+      assert.deepEqual(await ids(app, '/api/found/?search=emma'), [1, 2, 3, 4]);
+      assert.deepEqual(await ids(app, '/api/books/?search=emma'), [4]);
+      assert.deepEqual(await ids(app, '/api/books/?find=emma'), [1, 2, 3, 4]);
     });
 
     it('answers too long a query or too many terms with 400', async () => {
@@ -215,4 +232,34 @@ describe('search terms and declarations', () => {
       );
     });
   }
+});
+
+describe('SearchFilter defaults', () => {
+  it('keeps its defaults on the prototype: a backend made per request defines no field', () => {
+    const backend = new SearchFilter();
+    assert.deepEqual(Object.keys(backend), []);
+    assert.equal(backend.searchParam, undefined);
+    assert.equal(backend.searchTitle, 'Search');
+    assert.equal(backend.searchDescription, 'A search term.');
+    assert.deepEqual(backend.lookupPrefixes, {
+      '^': 'istartswith',
+      '=': 'iexact',
+      '@': 'search',
+      $: 'iregex',
+    });
+    // Shared by every backend, so nobody may change it.
+    assert.ok(Object.isFrozen(backend.lookupPrefixes));
+  });
+
+  it("lets a subclass's fields override them without touching SearchFilter's", () => {
+    class Prefixed extends SearchFilter {
+      override searchParam = 'q';
+      override readonly lookupPrefixes = { '~': 'icontains' as const };
+    }
+    const own = new Prefixed();
+    assert.equal(own.getSearchParam(undefined), 'q');
+    assert.deepEqual(own.lookupPrefixes, { '~': 'icontains' });
+    assert.equal(new SearchFilter().getSearchParam(undefined), 'search');
+    assert.equal(new SearchFilter().lookupPrefixes['~'], undefined);
+  });
 });

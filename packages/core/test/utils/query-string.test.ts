@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { quotePlus, removeQueryParam, replaceQueryParam } from '../../src/utils/urls.ts';
 
 describe('quotePlus', () => {
@@ -33,5 +34,18 @@ describe('replaceQueryParam and removeQueryParam', () => {
     );
     assert.equal(removeQueryParam('http://h/api/?page=3&q=a+b', 'page'), 'http://h/api/?q=a+b');
     assert.equal(removeQueryParam('http://h/api/?page=3', 'page'), 'http://h/api/');
+  });
+
+  it('write a URL without query or fragment as one with an empty query', () => {
+    assert.equal(replaceQueryParam('http://h/api/', 'page', 2), 'http://h/api/?page=2');
+    assert.equal(replaceQueryParam('http://h/api/', 'a b', 'c,d'), 'http://h/api/?a+b=c%2Cd');
+    // Any path, key and value: the shortcut answers as the parse-sort-encode path does.
+    const path = fc.string().filter((text) => !text.includes('?') && !text.includes('#'));
+    fc.assert(
+      fc.property(path, fc.string(), fc.oneof(fc.string(), fc.nat()), (url, key, value) => {
+        assert.equal(replaceQueryParam(url, key, value), replaceQueryParam(`${url}?`, key, value));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * The integer a URL's lookup value names, for an integer primary key or lookup field.
+ * @module
+ */
+
+/**
+ * The value of 1 to 15 ASCII digits (the texts `/^\d{1,15}$/` matches: a safe integer, never
+ * a sign, space or exponent), or -1 for any other text: one loop, where the regular
+ * expression and `Number()` each cost a call into the engine on every detail request.
+ *
+ * @example
+ * ```ts
+ * integerKey('500'); // 500
+ * integerKey('007'); // 7
+ * integerKey('-1'); // -1: no row has it, so a 404 without a query
+ * integerKey('1e3'); // -1
+ * ```
+ */
+export function integerKey(value: string): number {
+  const length = value.length;
+  if (length === 0 || length > 15) return -1;
+  let key = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    key = key * 10 + digit;
+  }
+  return key;
+}
