@@ -22,6 +22,7 @@ import {
   Serializer,
   type SerializerOptions,
   SimpleMetadata,
+  ValidationError,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
@@ -507,5 +508,116 @@ describe('serializer caches', () => {
     assert.equal(await parent.isValid(), true);
     assert.deepEqual(parent.validatedData, { title: 'dune' });
     assert.notEqual(Child.prepare(), Parent.prepare());
+  });
+});
+
+describe('validation answers at once when nothing waits', () => {
+  const run: RunContext = { partial: false, context: {}, instance: undefined };
+  class Inner extends Serializer.with({ fields: { pages: new IntegerField() } }) {}
+  const outer = (inner: new (options?: SerializerOptions) => Serializer) =>
+    Serializer.with({ fields: { title: new CharField(), inner: new inner() } });
+
+  it('gives the value itself, nested serializers included, when every step answered at once', () => {
+    const Outer = outer(Inner);
+    const value = new Outer().runValidation({ title: 'Dune', inner: { pages: '3' } }, run);
+    assert.deepEqual(value, { title: 'Dune', inner: { pages: 3 } });
+    // Errors are thrown at once too, nested by field as before.
+    assert.throws(
+      () => new Outer().runValidation({ title: '', inner: { pages: 'x' } }, run),
+      (error: unknown) =>
+        error instanceof ValidationError &&
+        JSON.stringify(error.detail) ===
+          JSON.stringify({
+            title: ['This field may not be blank.'],
+            inner: { pages: ['A valid integer is required.'] },
+          }),
+    );
+  });
+
+  it('honours a nested toInternalValue override that waits, and the fields after it', async () => {
+    class Waiting extends Inner {
+      override async toInternalValue(data: unknown, ctx: RunContext) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const value = (await super.toInternalValue(data, ctx)) as Record<string, unknown>;
+        return { ...value, pages: (value.pages as number) * 2 };
+      }
+    }
+    const Outer = Serializer.with({
+      fields: { inner: new Waiting(), title: new CharField(), after: new Inner() },
+    });
+    const serializer = new Outer({
+      data: { inner: { pages: '3' }, title: '', after: { pages: 'x' } },
+    });
+    assert.equal(await serializer.isValid(), false);
+    assert.deepEqual(serializer.errors, {
+      title: ['This field may not be blank.'],
+      after: { pages: ['A valid integer is required.'] },
+    });
+    const valid = new Outer({
+      data: { inner: { pages: '3' }, title: 'Dune', after: { pages: 1 } },
+    });
+    assert.equal(await valid.isValid(), true);
+    assert.deepEqual(valid.validatedData, {
+      inner: { pages: 6 },
+      title: 'Dune',
+      after: { pages: 1 },
+    });
+  });
+
+  it('honours hooks and validate overrides that wait, with their errors where they were', async () => {
+    class Hooked extends Serializer.with({
+      fields: { title: new CharField(), inner: new Inner() },
+    }) {
+      async validateTitle(value: string) {
+        await Promise.resolve();
+        if (value === 'spam') throw new ValidationError(['No spam.']);
+        return value.toUpperCase();
+      }
+    }
+    class Checked extends Inner {
+      override async validate(attrs: unknown) {
+        await Promise.resolve();
+        if ((attrs as { pages: number }).pages > 10) throw new ValidationError(['Too long.']);
+        return attrs;
+      }
+    }
+    const Outer = Serializer.with({ fields: { hooked: new Hooked(), checked: new Checked() } });
+    const bad = new Outer({
+      data: { hooked: { title: 'spam', inner: { pages: 1 } }, checked: { pages: 11 } },
+    });
+    assert.equal(await bad.isValid(), false);
+    assert.deepEqual(bad.errors, {
+      hooked: { title: ['No spam.'] },
+      checked: { non_field_errors: ['Too long.'] },
+    });
+    const good = new Outer({
+      data: { hooked: { title: 'dune', inner: { pages: 1 } }, checked: { pages: 2 } },
+    });
+    assert.equal(await good.isValid(), true);
+    assert.deepEqual(good.validatedData, {
+      hooked: { title: 'DUNE', inner: { pages: 1 } },
+      checked: { pages: 2 },
+    });
+  });
+
+  it('honours a nested runValidation override and a validator that queries later', async () => {
+    let calls = 0;
+    class Counting extends Inner {
+      override runValidation(data: unknown, ctx: RunContext) {
+        calls++;
+        return super.runValidation(data, ctx);
+      }
+    }
+    const slow = async (value: unknown) => {
+      await Promise.resolve();
+      if ((value as { pages: number }).pages === 0) throw new ValidationError(['Zero.']);
+    };
+    const Outer = Serializer.with({
+      fields: { counted: new Counting(), slow: new Inner({ validators: [slow] }) },
+    });
+    const serializer = new Outer({ data: { counted: { pages: 1 }, slow: { pages: 0 } } });
+    assert.equal(await serializer.isValid(), false);
+    assert.deepEqual(serializer.errors, { slow: { non_field_errors: ['Zero.'] } });
+    assert.equal(calls, 1);
   });
 });
