@@ -39,9 +39,9 @@ function precisionOf(
   fraction: string,
   exponentText: string | undefined,
 ): Precision {
-  const coefficient = (intPart + fraction).replace(/^0+(?=\d)/, '');
-  const exponent = Number(exponentText ?? 0) - fraction.length;
-  const digits = coefficient.length;
+  const exponent = (exponentText === undefined ? 0 : Number(exponentText)) - fraction.length;
+  // The coefficient's digits without its leading zeros (one digit stays), counted in place.
+  const digits = intPart.length + fraction.length - leadingZeros(intPart + fraction);
   if (exponent >= 0) return { total: digits + exponent, whole: digits + exponent, places: 0 };
   if (digits > -exponent) return { total: digits, whole: digits + exponent, places: -exponent };
   return { total: -exponent, whole: 0, places: -exponent };
@@ -58,9 +58,58 @@ function plainFixed(
   fraction: string,
   places: number,
 ): string {
-  const digits = whole.replace(/^0+(?=\d)/, '') || '0';
+  const zeros = leadingZeros(whole);
+  const digits = whole.length === 0 ? '0' : zeros === 0 ? whole : whole.slice(zeros);
   const text = places > 0 ? `${digits}.${fraction.padEnd(places, '0')}` : digits;
-  return sign === '-' && /[1-9]/.test(whole + fraction) ? `-${text}` : text;
+  return sign === '-' && (hasNonZeroDigit(whole) || hasNonZeroDigit(fraction)) ? `-${text}` : text;
+}
+
+/** How many of the leading zeros of the digits `digits` go, keeping one digit (`'007'`: 2). */
+function leadingZeros(digits: string): number {
+  let zeros = 0;
+  while (zeros < digits.length - 1 && digits.charCodeAt(zeros) === 48) zeros++;
+  return zeros;
+}
+
+/** True when the digits `digits` hold one other than 0. */
+function hasNonZeroDigit(digits: string): boolean {
+  for (let i = 0; i < digits.length; i++) {
+    const code = digits.charCodeAt(i);
+    if (code > 48 && code <= 57) return true;
+  }
+  return false;
+}
+
+/**
+ * The groups {@link DECIMAL_TEXT} gives for `text` (sign, whole digits, places, places without
+ * whole digits, exponent), found by one scan when `text` is plain (`-12.50`, the usual input);
+ * the regular expression decides any other text.
+ */
+function decimalParts(text: string): (string | undefined)[] | null {
+  const length = text.length;
+  const first = text.charCodeAt(0);
+  const start = first === 43 || first === 45 ? 1 : 0;
+  let i = start;
+  while (i < length && isDigit(text.charCodeAt(i))) i++;
+  const dot = i;
+  if (dot > start && dot < length - 1 && text.charCodeAt(dot) === 46) {
+    i++;
+    while (i < length && isDigit(text.charCodeAt(i))) i++;
+  }
+  if (dot === start || (i !== length && dot !== length)) return DECIMAL_TEXT.exec(text);
+  if (dot === length) return [text, start ? text[0] : undefined, text.slice(start), undefined];
+  return [
+    text,
+    start ? text[0] : undefined,
+    text.slice(start, dot),
+    text.slice(dot + 1),
+    undefined,
+    undefined,
+  ];
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**
@@ -116,7 +165,7 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
       return this.fail('invalid');
     }
     if (text.length > MAX_STRING_LENGTH) this.fail('max_string_length');
-    const match = DECIMAL_TEXT.exec(text);
+    const match = decimalParts(text);
     if (!match) this.fail('invalid');
     const [, , intPart, fraction, onlyFraction, exponent] = match;
     const precision = precisionOf(intPart ?? '', fraction ?? onlyFraction ?? '', exponent);

@@ -1,5 +1,9 @@
-import { DecimalField, EMPTY } from '@restframework/core';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DecimalField, EMPTY, ValidationError } from '@restframework/core';
 import { fieldValues } from '@restframework/core/testing';
+import fc from 'fast-check';
+import { Decimal } from '../../src/utils/decimal.ts';
 
 fieldValues('DecimalField (maxDigits 10, decimalPlaces 2)', {
   field: () => new DecimalField({ maxDigits: 10, decimalPlaces: 2 }),
@@ -124,4 +128,107 @@ fieldValues('DecimalField with decimalPlaces 0', {
     ['7.4', '7'],
     ['1e1', '10'],
   ],
+});
+
+/**
+ * Generated inputs: DecimalField's one-scan reading of plain decimals gives what the regular
+ * expression alone gave (the reference below is the field's earlier `toInternalValue`), the
+ * same value or the same messages, for every kind of field.
+ */
+describe('DecimalField on generated inputs', () => {
+  const DECIMAL_TEXT = /^([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+  /** The earlier implementation, regular expressions and all: a value or the messages. */
+  function reference(data: unknown, maxDigits?: number, decimalPlaces?: number): unknown {
+    const fail = (message: string) => ({ error: [message] });
+    let text: string;
+    if (typeof data === 'number') {
+      if (!Number.isFinite(data)) return fail('A valid number is required.');
+      text = String(data);
+    } else if (typeof data === 'string') text = data.trim();
+    else return fail('A valid number is required.');
+    if (text.length > 1000) return fail('String value too large.');
+    const match = DECIMAL_TEXT.exec(text);
+    if (!match) return fail('A valid number is required.');
+    const [, sign, intPart = '', fractionPart, onlyFraction, exponentText] = match;
+    const fraction = fractionPart ?? onlyFraction ?? '';
+    const coefficient = (intPart + fraction).replace(/^0+(?=\d)/, '');
+    const exponent = Number(exponentText ?? 0) - fraction.length;
+    const digits = coefficient.length;
+    const precision =
+      exponent >= 0
+        ? { total: digits + exponent, whole: digits + exponent, places: 0 }
+        : digits > -exponent
+          ? { total: digits, whole: digits + exponent, places: -exponent }
+          : { total: -exponent, whole: 0, places: -exponent };
+    if (maxDigits !== undefined && precision.total > maxDigits)
+      return fail(`Ensure that there are no more than ${maxDigits} digits in total.`);
+    if (decimalPlaces !== undefined && precision.places > decimalPlaces)
+      return fail(`Ensure that there are no more than ${decimalPlaces} decimal places.`);
+    if (
+      maxDigits !== undefined &&
+      decimalPlaces !== undefined &&
+      precision.whole > maxDigits - decimalPlaces
+    )
+      return fail(
+        `Ensure that there are no more than ${maxDigits - decimalPlaces} digits before the decimal point.`,
+      );
+    if (maxDigits === undefined && Math.abs(Number(exponentText ?? 0)) > 1000)
+      return fail('A valid number is required.');
+    if (exponentText === undefined && decimalPlaces !== undefined) {
+      const whole = intPart.replace(/^0+(?=\d)/, '') || '0';
+      const out = decimalPlaces > 0 ? `${whole}.${fraction.padEnd(decimalPlaces, '0')}` : whole;
+      return { ok: sign === '-' && /[1-9]/.test(intPart + fraction) ? `-${out}` : out };
+    }
+    const value = new Decimal(text);
+    const fixed = decimalPlaces === undefined ? value.toFixed() : value.toFixed(decimalPlaces);
+    return { ok: value.isZero() ? fixed.replace(/^-/, '') : fixed };
+  }
+
+  function actual(field: DecimalField, data: unknown): unknown {
+    try {
+      return { ok: field.toInternalValue(data) };
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return { error: error.detail };
+    }
+  }
+
+  const digits = (max: number) =>
+    fc.array(fc.constantFrom('0', '0', '1', '5', '9'), { maxLength: max }).map((d) => d.join(''));
+  const decimalText = fc
+    .tuple(
+      fc.constantFrom('', '', '+', '-', ' '),
+      digits(12),
+      fc.constantFrom('', '.', '.', 'e', ',', 'x'),
+      digits(5),
+      fc.constantFrom('', '', '', 'e3', 'E-2', 'e+1', '.', '.1', ' '),
+    )
+    .map((parts) => parts.join(''));
+  const input = fc.oneof(
+    decimalText,
+    fc.string({ maxLength: 8 }),
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom('-', '+', '.', '', '-.5', '+.', '0.', '-0', '-0.000'),
+  );
+  const shapes: [number | undefined, number | undefined][] = [
+    [10, 2],
+    [5, 0],
+    [3, 3],
+    [undefined, undefined],
+    [undefined, 2],
+    [12, undefined],
+  ];
+
+  for (const [maxDigits, decimalPlaces] of shapes) {
+    it(`answers as the regular expression did (maxDigits ${maxDigits}, decimalPlaces ${decimalPlaces})`, () => {
+      const field = new DecimalField({ maxDigits, decimalPlaces });
+      fc.assert(
+        fc.property(input, (data) => {
+          assert.deepEqual(actual(field, data), reference(data, maxDigits, decimalPlaces));
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  }
 });
