@@ -10,16 +10,35 @@ import {
   type RunContext,
 } from './field.ts';
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** True when year, month and day name a real day (2023-02-30 does not). */
 export function isRealDate(year: number, month: number, day: number): boolean {
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  // Four-digit years, the only ones the fields read: counted, no Date (the calendar is the
+  // proleptic Gregorian one, as Date's).
+  if (year <= 9999 && Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day))
+    return day <= daysInMonth(year, month);
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   return (
     date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
   );
+}
+
+/** The days of `month` (1-12) of `year` in the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** The number written by the digits of `text` from `start` to `end`, or -1 for a non-digit. */
+function digitsAt(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /**
@@ -43,9 +62,14 @@ export class DateField<const O extends FieldOptions<string> = FieldOptions<strin
   static override metadataType = 'date';
 
   toInternalValue(data: unknown, _ctx?: RunContext): string {
-    if (typeof data === 'string') {
-      const match = ISO_DATE.exec(data);
-      if (match && isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) return data;
+    // `YYYY-MM-DD` read by one scan, no regular expression.
+    if (typeof data === 'string' && data.length === 10) {
+      if (data.charCodeAt(4) === 45 && data.charCodeAt(7) === 45) {
+        const year = digitsAt(data, 0, 4);
+        const month = digitsAt(data, 5, 7);
+        const day = digitsAt(data, 8, 10);
+        if (year >= 0 && month >= 0 && day >= 0 && isRealDate(year, month, day)) return data;
+      }
     }
     return this.fail('invalid', { format: 'YYYY-MM-DD' });
   }

@@ -1,5 +1,9 @@
-import { DateField, EMPTY } from '@restframework/core';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DateField, EMPTY, ValidationError } from '@restframework/core';
 import { fieldValues } from '@restframework/core/testing';
+import fc from 'fast-check';
+import { isRealDate } from '../../src/fields/date-field.ts';
 
 const WRONG_FORMAT = ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'];
 
@@ -44,4 +48,73 @@ fieldValues('DateField', {
 fieldValues('DateField with allowNull', {
   field: () => new DateField({ allowNull: true }),
   validInputs: [[null, null]],
+});
+
+/**
+ * Generated inputs: DateField's scan and its day count answer as the regular expression and
+ * Date did (the reference below is the field's earlier check).
+ */
+describe('DateField on generated inputs', () => {
+  function reference(data: unknown): boolean {
+    if (typeof data !== 'string') return false;
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(data);
+    if (!match) return false;
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    return (
+      date.getUTCFullYear() === year &&
+      date.getUTCMonth() === month - 1 &&
+      date.getUTCDate() === day
+    );
+  }
+  const field = new DateField();
+  function accepted(data: unknown): boolean {
+    try {
+      assert.equal(field.toInternalValue(data), data);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      assert.deepEqual(error.detail, WRONG_FORMAT);
+      return false;
+    }
+  }
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const dates = fc
+    .tuple(
+      fc.integer({ min: 0, max: 9999 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+    )
+    .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+  const mangled = fc
+    .tuple(dates, fc.nat({ max: 9 }), fc.constantFrom('/', 'x', ' ', '-', '0', ':', '\n'))
+    .map(([text, at, char]) => text.slice(0, at) + char + text.slice(at + 1));
+
+  it('accepts and refuses what the regular expression and Date did', () => {
+    fc.assert(
+      fc.property(fc.oneof(dates, mangled, fc.string({ maxLength: 12 }), fc.integer()), (data) => {
+        assert.equal(accepted(data), reference(data));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('counts leap years as the Gregorian calendar does, every year', () => {
+    for (let year = 1; year <= 9999; year++) {
+      for (const [month, day] of [
+        [2, 29],
+        [2, 28],
+        [12, 31],
+        [4, 31],
+        [4, 30],
+      ] as const) {
+        assert.equal(
+          isRealDate(year, month, day),
+          reference(`${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`),
+        );
+      }
+    }
+  });
 });
