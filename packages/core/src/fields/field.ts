@@ -204,6 +204,13 @@ const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
 const NO_STYLE: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
+ * The options of a field given none that matter to it (a serializer made per request with
+ * only root options): Field's constructor stores nothing from it, its defaults are on the
+ * prototype (below the class), where they cost a per-request serializer no store.
+ */
+export const NO_FIELD_OPTIONS: FieldOptions<never> = Object.freeze({});
+
+/**
  * The binding of a field whose source is `''` without a model (a list's child): its source
  * path and compiled getter, which depend on nothing else, so they are made once.
  */
@@ -292,17 +299,20 @@ export abstract class Field<
 
   constructor(options: O = {} as O) {
     this.options = options;
+    // Own, whatever the options: subclasses add to it (`this.validators.push(...)`).
+    this.validators = options.validators ? [...options.validators] : [];
+    const messages = classMessages(new.target);
+    this.errorMessages = options.errorMessages
+      ? { ...messages, ...options.errorMessages }
+      : messages;
+    // No options (a root serializer, made per request): the defaults on the prototype.
+    if ((options as unknown) === NO_FIELD_OPTIONS) return;
     this.readOnly = options.readOnly ?? false;
     this.writeOnly = options.writeOnly ?? false;
     this.required = options.required ?? (options.default === undefined && !this.readOnly);
     this.allowNull = options.allowNull ?? false;
     this.helpText = options.helpText;
     this.style = options.style ?? NO_STYLE;
-    this.validators = options.validators ? [...options.validators] : [];
-    const messages = classMessages(new.target);
-    this.errorMessages = options.errorMessages
-      ? { ...messages, ...options.errorMessages }
-      : messages;
     const name = new.target.name;
     if (this.readOnly && this.writeOnly) {
       throw new ImproperlyConfigured(
@@ -598,8 +608,15 @@ export abstract class Field<
 }
 
 // The defaults of what `bind` sets (declared in the class): on the prototype, so a field
-// that is never bound (a root serializer, made per request) stores none of them.
+// that is never bound (a root serializer, made per request) stores none of them. The options'
+// defaults too: what a field made with `NO_FIELD_OPTIONS` reads.
 Object.assign(Field.prototype, {
+  readOnly: false,
+  writeOnly: false,
+  required: true,
+  allowNull: false,
+  helpText: undefined,
+  style: NO_STYLE,
   fieldName: '',
   label: '',
   sourceAttrs: Object.freeze([]),

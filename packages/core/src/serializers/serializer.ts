@@ -33,6 +33,7 @@ import {
   type FieldOptions,
   type JsonSchema,
   type JsonSchemaOptions,
+  NO_FIELD_OPTIONS,
   type RunContext,
   type SerializerContext,
   SKIPPED,
@@ -108,7 +109,6 @@ function serializerOptionsOf(options: ListOptions & { child: unknown }): Seriali
   }
   return rest as SerializerOptions;
 }
-const NO_FIELD_OPTIONS: SerializerOptions = Object.freeze({});
 
 /**
  * A frozen copy of a declaration, its lists and records copied and frozen too (one level: the
@@ -332,9 +332,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
 
   constructor(options: SerializerOptions = {}) {
     super(fieldOptionsOf(options));
-    this.instance = options.instance;
-    this.initialData = 'data' in options ? options.data : NO_DATA;
-    this.partial = options.partial ?? false;
+    // What was not given keeps the prototype's default (below the class): one store fewer
+    // each, and a view makes a serializer per request.
+    if (options.instance !== undefined) this.instance = options.instance;
+    if ('data' in options) this.initialData = options.data;
+    if (options.partial !== undefined) this.partial = options.partial;
     this.context = options.context ?? {};
   }
 
@@ -673,6 +675,13 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     return describeSerializerFields(this.prepared);
   }
 }
+
+// The defaults of what the constructor sets only when given (declared in the class).
+Object.assign(Serializer.prototype, {
+  instance: undefined,
+  initialData: NO_DATA,
+  partial: false,
+});
 
 /** Options of {@link Serializer.many} and {@link ListSerializer}. */
 export interface ListOptions extends SerializerOptions {

@@ -621,3 +621,49 @@ describe('validation answers at once when nothing waits', () => {
     assert.equal(calls, 1);
   });
 });
+
+describe('per-request serializers keep their defaults on the prototype', () => {
+  class Note extends Serializer.with({ fields: { text: new CharField() } }) {}
+
+  it('reads the same options and state as one made with every default given', async () => {
+    const context = { view: 'a view' };
+    const lean = new Note({ context });
+    const given = new Note({ context, partial: false, instance: undefined, required: true });
+    for (const key of [
+      'readOnly',
+      'writeOnly',
+      'required',
+      'allowNull',
+      'helpText',
+      'style',
+      'errorMessages',
+      'instance',
+      'partial',
+      'context',
+    ] as const) {
+      assert.deepEqual(lean[key], given[key], key);
+    }
+    assert.deepEqual(lean.validators, []);
+    assert.deepEqual(lean.data, {});
+    await assert.rejects(lean.isValid(), /no data was passed/);
+  });
+
+  it('keeps what one instance is given or given later to itself', async () => {
+    const first = new Note({ data: { text: 'a' }, partial: true });
+    const second = new Note();
+    first.validators.push(() => {});
+    first.instance = { id: 1 };
+    assert.deepEqual(second.validators, []);
+    assert.equal(second.instance, undefined);
+    assert.equal(second.partial, false);
+    assert.equal(first.partial, true);
+    assert.equal(await first.isValid(), true);
+    await assert.rejects(second.isValid(), /no data was passed/);
+    // Options a field takes still count for a serializer that has them.
+    const optional = new Note({ required: false, allowNull: true, helpText: 'A note.' });
+    assert.equal(optional.required, false);
+    assert.equal(optional.allowNull, true);
+    assert.equal(optional.helpText, 'A note.');
+    assert.throws(() => new Note({ readOnly: true, required: true }), /readOnly and required/);
+  });
+});
