@@ -69,6 +69,9 @@ export function isIdentifier(name: string): boolean {
 
 /** Replaces `%(name)s` and `{name}` placeholders, the two styles DRF messages use. */
 export function interpolate(template: string, params: Readonly<Record<string, unknown>>): string {
+  // Most messages have no placeholder ('This field is required.'): as they are, without a
+  // regular expression and its callback.
+  if (template.indexOf('{') === -1 && template.indexOf('%(') === -1) return template;
   return template.replace(
     /\{(\w+)\}|%\((\w+)\)s/g,
     (whole, a: string | undefined, b: string | undefined) => {
