@@ -21,11 +21,19 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { type BoundWhere, bindWhere, EB } from './bound-where.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
-import { boundLookup, findLookupPlan, keepLookupPlan, lookupKindKey } from './lookup-plan.ts';
+import {
+  boundLookup,
+  findLookupPlan,
+  keepLookupPlan,
+  type LookupPurpose,
+  type LookupSelect,
+  lookupKindKey,
+} from './lookup-plan.ts';
 import {
   compileSelect,
   type Finish,
   integer,
+  type PreparedSelect,
   type PrepareOptions,
   prepareSelect,
   SELECT_OPTIONS,
@@ -41,7 +49,7 @@ import {
 } from './query-state.ts';
 import { readRows } from './row-reader.ts';
 import { insertStatement, rowWrites, updateStatement } from './row-writes.ts';
-import { type SelectPlan, selectPlan } from './select-plan.ts';
+import { selectPlan } from './select-plan.ts';
 import type { CompiledStatement } from './statement-cache.ts';
 import { noteTableWrite } from './table-writes.ts';
 
@@ -378,6 +386,11 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * ```
    */
   lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
+    return this.#lookup('rows', filter, limit);
+  }
+
+  /** A planned lookup (see {@link lookup}) answering its rows, or its keys for `exists`. */
+  #lookup(purpose: LookupPurpose, filter: Filter, limit: number): Row<M>[] | Promise<Row<M>[]> {
     const db = this.db;
     const state = this.#state;
     const keys = Object.keys(filter);
@@ -388,16 +401,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     if (state.conditions.length !== 0) {
       base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
       // A custom condition without a shape compiles each time: nothing to plan.
-      if (!base.cacheable) return this.#lookupAndPlan(db, filter, keys, kind, limit, null);
+      if (!base.cacheable) return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, null);
     }
     const baseShape = base === null ? '' : base.shape;
     const baseCount = base === null ? 0 : base.parameters.length;
-    const plan = findLookupPlan(db, this.model, state, baseShape, keys, kind, limit);
+    const plan = findLookupPlan(purpose, db, this.model, state, baseShape, keys, kind, limit);
     if (plan !== undefined) {
       const statement = boundLookup(db, plan, filter, base === null ? [] : base.parameters);
       if (statement) return this.#rows(db, plan.select, statement);
     }
-    return this.#lookupAndPlan(db, filter, keys, kind, limit, {
+    return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, {
       shape: baseShape,
       count: baseCount,
     });
@@ -408,6 +421,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * and number of parameters of this query set's conditions, null when they allow none).
    */
   #lookupAndPlan(
+    purpose: LookupPurpose,
     db: Database,
     filter: Filter,
     keys: readonly string[],
@@ -418,12 +432,32 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
-    const select = selectPlan(this.model, db, this.#state.related, this.#state.only);
-    const prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
+    const state = this.#state;
+    let select: LookupSelect;
+    let prepared: PreparedSelect;
+    if (purpose === 'rows') {
+      select = selectPlan(this.model, db, state.related, state.only);
+      prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
+    } else {
+      // As exists(): the key alone, no related rows joined.
+      select = { select: (q) => q.select(this.#pkRef), read: keyRow };
+      prepared = prepareSelect(this.model, query.#state, db, 'exists-lookup', EXISTS_OPTIONS);
+    }
     const statement = compileSelect(db, prepared, select.select);
     if (base !== null) {
-      const state = this.#state;
-      keepLookupPlan(db, this.model, state, base, filter, keys, kind, limit, prepared, select);
+      keepLookupPlan(
+        purpose,
+        db,
+        this.model,
+        state,
+        base,
+        filter,
+        keys,
+        kind,
+        limit,
+        prepared,
+        select,
+      );
     }
     return this.#rows(db, select, statement);
   }
@@ -431,7 +465,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** Runs a statement and reads its rows: at once when the driver answered at once. */
   #rows(
     db: Database,
-    plan: SelectPlan,
+    plan: LookupSelect,
     statement: CompiledStatement,
   ): Row<M>[] | Promise<Row<M>[]> {
     const raw = this.#query(db, statement);
@@ -472,16 +506,27 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 
   /**
-   * True when at least one row matches.
+   * True when at least one row matches (and `filter`, when given: `qs.exists(f)` answers as
+   * `qs.filter(f).exists()`, its query planned once per shape as a {@link lookup}'s, where the
+   * other compiles its shape's key on every call: the check of a unique field on each write).
    *
    * @example
    * ```ts
    * if (await Book.objects.filter({ isbn: '978-0-441-17271-9' }).exists()) {
    *   // already stored
    * }
+   * const taken = await Book.objects.exists({ isbn: '978-0-441-17271-9' }); // the same, planned
    * ```
    */
-  async exists(): Promise<boolean> {
+  async exists(filter?: Filter): Promise<boolean> {
+    // exists() leaves paging out, a lookup would not: a paged query set goes the general way.
+    if (filter !== undefined) {
+      if (this.#state.limit !== null || this.#state.offset !== 0)
+        return this.filter(filter).exists();
+      let found = this.#lookup('exists', filter, 1);
+      if (!Array.isArray(found)) found = await found;
+      return found.length > 0;
+    }
     const db = this.db;
     const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
       query.select(this.#pkRef).limit(sql.lit(1)),
@@ -802,6 +847,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
   }
 }
+
+/** The options of exists()' lookup: unordered, paged (LIMIT 1), no related rows. */
+const EXISTS_OPTIONS: PrepareOptions = { ordered: false, paged: true };
+
+/** The row of an existence check, as the driver gave it (only its number matters). */
+const keyRow = (raw: Record<string, unknown>): Record<string, unknown> => raw;
 
 function relatedKey(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
