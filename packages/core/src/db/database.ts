@@ -22,7 +22,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
-import type { DialectAdapter, OpenTransaction } from './dialect-adapter.ts';
+import type { DialectAdapter } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
 import { MysqlAdapter } from './mysql-adapter.ts';
 import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
@@ -206,8 +206,8 @@ export class Database {
    * when no other request holds the connection): the rows, or undefined when the statement
    * must go through {@link query}. The toolkit's own queries try this first: a read of one
    * row otherwise cost three promises and their microtask turns on top of the statement.
-   * `slot` is a compiled shape's place for the dialect's prepared statement (see
-   * `DialectAdapter.runDirect`).
+   * `slot` is a compiled shape's place for the dialect's prepared statement, and `single` says
+   * the statement answers at most one row (see `DialectAdapter.runDirect`).
    *
    * @example
    * ```ts
@@ -219,13 +219,14 @@ export class Database {
     sql: string,
     parameters: readonly unknown[],
     slot?: StatementSlot,
+    single = false,
   ): unknown[] | undefined {
     const direct = this.adapter.runDirect;
     if (!direct) return undefined;
     const started = this.#listeners.size ? performance.now() : 0;
     let rows: unknown[] | undefined;
     try {
-      rows = direct.call(this.adapter, sql, parameters, this.inTransaction, slot);
+      rows = direct.call(this.adapter, sql, parameters, this.inTransaction, slot, single);
     } catch (error) {
       this.#notify(sql, parameters, started, error);
       throw error;
@@ -274,8 +275,16 @@ export class Database {
       try {
         const open = this.adapter.beginNow?.(this.kysely);
         if (open) {
+          // Begun by the adapter at once: committed or rolled back here (not in a function
+          // of its own, whose promise and turns every write would pay for).
           began = true;
-          result = await this.#runOpen(open, onCommit, onRollback, fn);
+          try {
+            result = await scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
+          } catch (error) {
+            open.end(false);
+            throw error;
+          }
+          open.end(true);
         } else {
           result = await this.kysely.transaction().execute((trx) => {
             began = true;
@@ -296,24 +305,6 @@ export class Database {
     }
     // Most transactions register no hook: no async call (and its promise) for nothing.
     if (onCommit.length) await runHooks(onCommit);
-    return result;
-  }
-
-  /** Runs `fn` in a transaction the adapter began at once, then commits or rolls back. */
-  async #runOpen<T>(
-    open: OpenTransaction,
-    onCommit: Hook[],
-    onRollback: Hook[],
-    fn: () => Promise<T>,
-  ): Promise<T> {
-    let result: T;
-    try {
-      result = await scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
-    } catch (error) {
-      open.end(false);
-      throw error;
-    }
-    open.end(true);
     return result;
   }
 

@@ -153,13 +153,15 @@ export interface DialectAdapter {
    * it cannot, and the statement then goes through Kysely. `ownsConnection` is true inside
    * the caller's own transaction. `slot`, when given, is where the adapter keeps what it
    * prepared for this SQL (the statement cache's, one per compiled shape), so that the next
-   * run finds it without looking the SQL text up.
+   * run finds it without looking the SQL text up. `single` says the statement answers at most
+   * one row (a written row's RETURNING): the driver's call for one row may serve it.
    */
   runDirect?(
     sql: string,
     parameters: readonly unknown[],
     ownsConnection: boolean,
     slot?: StatementSlot,
+    single?: boolean,
   ): unknown[] | undefined;
   /**
    * Runs a statement outside any transaction on a pooled connection of its own, without

@@ -3,8 +3,9 @@
  * a lookup of one shape keeps so that later lookups of that shape only bind their values,
  * instead of resolving the filter's paths, preparing the query and keying its shape again.
  *
- * A plan is keyed by the lookup's shape — the database, the model, the related paths, the
- * paging, the shape of the query set's own conditions, the filter's keys and the limit —
+ * A plan is keyed by the lookup's shape — what it answers (rows, or whether one matches), the
+ * database, the model, the related paths, the paging, the shape of the query set's own
+ * conditions, the filter's keys and the limit —
  * never by a query set object, so a view whose `getQueryset()` builds a new query set per
  * request finds the plan of the previous one. A plan is used only when every part of the
  * shape equals its own (checked on each use), and only while the filter's values bind to the
@@ -34,6 +35,8 @@ interface LookupEntry {
  * rows.
  */
 export interface LookupPlan {
+  /** What the lookup answers: the rows, or whether there is one (`QuerySet.exists(filter)`). */
+  readonly purpose: LookupPurpose;
   readonly limit: number;
   readonly stateLimit: number | null;
   readonly stateOffset: number;
@@ -48,10 +51,16 @@ export interface LookupPlan {
   readonly after: readonly unknown[];
   /** The statement cache's key of its SQL. */
   readonly key: string;
-  readonly select: SelectPlan;
+  readonly select: LookupSelect;
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly where: string;
 }
+
+/** What a lookup answers: its rows, or whether a row matches. */
+export type LookupPurpose = 'rows' | 'exists';
+
+/** What a lookup selects and how its rows are read: a model's `SelectPlan`, or the key alone. */
+export type LookupSelect = Pick<SelectPlan, 'select' | 'read'>;
 
 /**
  * Plans per database and model, then by the filter's keys (`pk`, `slug,owner`), then a short
@@ -81,6 +90,7 @@ export function lookupKindKey(keys: readonly string[]): string {
 
 /** The plan of a lookup of this shape (see the module), or undefined. */
 export function findLookupPlan(
+  purpose: LookupPurpose,
   db: Database,
   model: AnyModel,
   state: QueryState,
@@ -94,6 +104,7 @@ export function findLookupPlan(
   for (let i = 0; i < candidates.length; i++) {
     const plan = candidates[i] as LookupPlan;
     if (
+      plan.purpose === purpose &&
       plan.limit === limit &&
       plan.stateLimit === state.limit &&
       plan.stateOffset === state.offset &&
@@ -114,6 +125,7 @@ export function findLookupPlan(
  * than the shape: a custom condition compiled each time, or a key across a relation.
  */
 export function keepLookupPlan(
+  purpose: LookupPurpose,
   db: Database,
   model: AnyModel,
   state: QueryState,
@@ -123,7 +135,7 @@ export function keepLookupPlan(
   kind: string,
   limit: number,
   prepared: PreparedSelect,
-  select: SelectPlan,
+  select: LookupSelect,
 ): void {
   if (prepared.key === null) return;
   const where = `${model.name}.filter()`;
@@ -139,6 +151,7 @@ export function keepLookupPlan(
     count += binding.parameters.length;
   }
   const plan: LookupPlan = {
+    purpose,
     limit,
     stateLimit: state.limit,
     stateOffset: state.offset,
@@ -162,7 +175,7 @@ export function keepLookupPlan(
     byKind.set(kind, (candidates = []));
   }
   // Several plans of one kind of keys differ in their shape: replace a stale twin, if any.
-  const twin = findLookupPlan(db, model, state, base.shape, keys, kind, limit);
+  const twin = findLookupPlan(purpose, db, model, state, base.shape, keys, kind, limit);
   if (twin) candidates.splice(candidates.indexOf(twin), 1);
   else if (candidates.length >= MAX_SHAPES_PER_KIND) candidates.shift();
   candidates.push(plan);

@@ -21,11 +21,19 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { type BoundWhere, bindWhere, EB } from './bound-where.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
-import { boundLookup, findLookupPlan, keepLookupPlan, lookupKindKey } from './lookup-plan.ts';
+import {
+  boundLookup,
+  findLookupPlan,
+  keepLookupPlan,
+  type LookupPurpose,
+  type LookupSelect,
+  lookupKindKey,
+} from './lookup-plan.ts';
 import {
   compileSelect,
   type Finish,
   integer,
+  type PreparedSelect,
   type PrepareOptions,
   prepareSelect,
   SELECT_OPTIONS,
@@ -40,8 +48,9 @@ import {
   type QueryState,
 } from './query-state.ts';
 import { readRows } from './row-reader.ts';
-import { type SelectPlan, selectPlan } from './select-plan.ts';
-import { type CompiledStatement, compileStatement, modelKey } from './statement-cache.ts';
+import { insertStatement, rowWrites, updateStatement } from './row-writes.ts';
+import { selectPlan } from './select-plan.ts';
+import type { CompiledStatement } from './statement-cache.ts';
 import { noteTableWrite } from './table-writes.ts';
 
 export type { OrderTerm } from './query-paths.ts';
@@ -377,6 +386,11 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * ```
    */
   lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
+    return this.#lookup('rows', filter, limit);
+  }
+
+  /** A planned lookup (see {@link lookup}) answering its rows, or its keys for `exists`. */
+  #lookup(purpose: LookupPurpose, filter: Filter, limit: number): Row<M>[] | Promise<Row<M>[]> {
     const db = this.db;
     const state = this.#state;
     const keys = Object.keys(filter);
@@ -387,16 +401,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     if (state.conditions.length !== 0) {
       base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
       // A custom condition without a shape compiles each time: nothing to plan.
-      if (!base.cacheable) return this.#lookupAndPlan(db, filter, keys, kind, limit, null);
+      if (!base.cacheable) return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, null);
     }
     const baseShape = base === null ? '' : base.shape;
     const baseCount = base === null ? 0 : base.parameters.length;
-    const plan = findLookupPlan(db, this.model, state, baseShape, keys, kind, limit);
+    const plan = findLookupPlan(purpose, db, this.model, state, baseShape, keys, kind, limit);
     if (plan !== undefined) {
       const statement = boundLookup(db, plan, filter, base === null ? [] : base.parameters);
       if (statement) return this.#rows(db, plan.select, statement);
     }
-    return this.#lookupAndPlan(db, filter, keys, kind, limit, {
+    return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, {
       shape: baseShape,
       count: baseCount,
     });
@@ -407,6 +421,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * and number of parameters of this query set's conditions, null when they allow none).
    */
   #lookupAndPlan(
+    purpose: LookupPurpose,
     db: Database,
     filter: Filter,
     keys: readonly string[],
@@ -417,12 +432,32 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
-    const select = selectPlan(this.model, db, this.#state.related, this.#state.only);
-    const prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
+    const state = this.#state;
+    let select: LookupSelect;
+    let prepared: PreparedSelect;
+    if (purpose === 'rows') {
+      select = selectPlan(this.model, db, state.related, state.only);
+      prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
+    } else {
+      // As exists(): the key alone, no related rows joined.
+      select = { select: (q) => q.select(this.#pkRef), read: keyRow };
+      prepared = prepareSelect(this.model, query.#state, db, 'exists-lookup', EXISTS_OPTIONS);
+    }
     const statement = compileSelect(db, prepared, select.select);
     if (base !== null) {
-      const state = this.#state;
-      keepLookupPlan(db, this.model, state, base, filter, keys, kind, limit, prepared, select);
+      keepLookupPlan(
+        purpose,
+        db,
+        this.model,
+        state,
+        base,
+        filter,
+        keys,
+        kind,
+        limit,
+        prepared,
+        select,
+      );
     }
     return this.#rows(db, select, statement);
   }
@@ -430,7 +465,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /** Runs a statement and reads its rows: at once when the driver answered at once. */
   #rows(
     db: Database,
-    plan: SelectPlan,
+    plan: LookupSelect,
     statement: CompiledStatement,
   ): Row<M>[] | Promise<Row<M>[]> {
     const raw = this.#query(db, statement);
@@ -471,16 +506,27 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 
   /**
-   * True when at least one row matches.
+   * True when at least one row matches (and `filter`, when given: `qs.exists(f)` answers as
+   * `qs.filter(f).exists()`, its query planned once per shape as a {@link lookup}'s, where the
+   * other compiles its shape's key on every call: the check of a unique field on each write).
    *
    * @example
    * ```ts
    * if (await Book.objects.filter({ isbn: '978-0-441-17271-9' }).exists()) {
    *   // already stored
    * }
+   * const taken = await Book.objects.exists({ isbn: '978-0-441-17271-9' }); // the same, planned
    * ```
    */
-  async exists(): Promise<boolean> {
+  async exists(filter?: Filter): Promise<boolean> {
+    // exists() leaves paging out, a lookup would not: a paged query set goes the general way.
+    if (filter !== undefined) {
+      if (this.#state.limit !== null || this.#state.offset !== 0)
+        return this.filter(filter).exists();
+      let found = this.#lookup('exists', filter, 1);
+      if (!Array.isArray(found)) found = await found;
+      return found.length > 0;
+    }
     const db = this.db;
     const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
       query.select(this.#pkRef).limit(sql.lit(1)),
@@ -539,9 +585,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const db = this.db;
     const data = values as Record<string, unknown>;
     this.#checkFieldNames(data, 'create()');
-    const insert: Record<string, unknown> = {};
-    const now = new Date().toISOString();
-    for (const field of this.model.fieldList) {
+    const writes = rowWrites(this.model);
+    const fields = writes.fields;
+    const adapter = db.adapter;
+    // The clock is read only when a field takes its value from it.
+    const now = writes.clockOnCreate ? new Date().toISOString() : undefined;
+    // The positions of the fields written, in the fields' order, and their values.
+    const written: number[] = [];
+    const parameters: unknown[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as AnyModelField;
       let value = Object.hasOwn(data, field.attname) ? data[field.attname] : undefined;
       if (value === undefined && field.attname !== field.name && Object.hasOwn(data, field.name)) {
         value = relatedKey(data[field.name]);
@@ -554,32 +607,23 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       } else if (field.kind === 'datetime' && field.extra.autoNow) {
         value = now;
       }
-      if (value !== undefined) insert[field.column] = db.adapter.toDb(field, value);
+      if (value !== undefined) {
+        written.push(i);
+        parameters.push(adapter.toDb(field, value));
+      }
     }
-    const plan = selectPlan(this.model, db, []);
-    const columns = Object.keys(insert);
-    const returning = db.adapter.returning;
-    const statement = compileStatement(
-      db,
-      `insert|${modelKey(this.model)}|${columns.join(',')}`,
-      Object.values(insert),
-      (slot) => {
-        const query = db.executor
-          .insertInto(this.model.table)
-          .values(Object.fromEntries(columns.map((column, i) => [column, slot(i)])));
-        return returning ? query.returning(returningColumns(this.model)) : query;
-      },
-    );
-    if (!returning) {
+    const { statement, read } = insertStatement(db, writes, written, parameters);
+    if (!adapter.returning) {
       const result = await this.#run(db, () =>
         db.executor.executeQuery(CompiledQuery.raw(statement.sql, [...statement.parameters])),
       );
       const pk = this.model.pk;
-      return this.#readBack(db, pk.column in insert ? insert[pk.column] : Number(result.insertId));
+      const pkAt = written.indexOf(fields.indexOf(pk));
+      return this.#readBack(db, pkAt === -1 ? Number(result.insertId) : parameters[pkAt]);
     }
-    let rows = this.#query(db, statement);
+    let rows = this.#query(db, statement, true);
     if (!Array.isArray(rows)) rows = await rows;
-    return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
+    return read(rows[0] as Record<string, unknown>) as Row<M>;
   }
 
   /**
@@ -606,50 +650,59 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const db = this.db;
     const current = row as Record<string, unknown>;
     this.#checkFieldNames(changes, 'updateRow()');
-    const values: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(changes)) {
-      const field = this.model.getField(key);
-      if (!field || field.isPrimaryKey) continue;
+    const writes = rowWrites(this.model);
+    const adapter = db.adapter;
+    const skipUnchanged = options.skipUnchanged === true;
+    // Each field's value by its position in the field list (a later key for the same field,
+    // `user` after `user_id`, replaces the earlier one).
+    let next: unknown[] | undefined;
+    for (const key in changes) {
+      if (!Object.hasOwn(changes, key)) continue;
+      // Every key names a field (checked above): none here is the primary key (`pk`, `id`).
+      const writable = writes.updatable.get(key);
+      if (writable === undefined) continue;
+      const { field, index } = writable;
       const attname = field.attname;
-      const next = attname !== key ? relatedKey(value) : value;
-      if (options.skipUnchanged && Object.hasOwn(current, attname) && current[attname] === next)
-        continue;
-      values[field.column] = db.adapter.toDb(field, next);
+      const value = (changes as Record<string, unknown>)[key];
+      const stored = attname !== key ? relatedKey(value) : value;
+      if (skipUnchanged && Object.hasOwn(current, attname) && current[attname] === stored) continue;
+      next ??= new Array(writes.fields.length).fill(UNWRITTEN);
+      next[index] = adapter.toDb(field, stored);
     }
-    for (const field of this.model.fieldList) {
-      if (field.kind === 'datetime' && field.extra.autoNow)
-        values[field.column] = new Date().toISOString();
+    const autoNow = writes.autoNow;
+    if (autoNow.length !== 0) {
+      next ??= new Array(writes.fields.length).fill(UNWRITTEN);
+      const now = new Date().toISOString();
+      // Converted as create converts it (MySQL refuses the ISO text as it is).
+      for (let i = 0; i < autoNow.length; i++) {
+        const index = autoNow[i] as number;
+        next[index] = adapter.toDb(writes.fields[index] as AnyModelField, now);
+      }
     }
     const pk = current[this.model.pk.attname];
-    if (Object.keys(values).length === 0) {
+    if (next === undefined) {
       return this.filter({ pk }).get();
     }
-    const plan = selectPlan(this.model, db, []);
-    const columns = Object.keys(values);
-    const returning = db.adapter.returning;
-    const statement = compileStatement(
-      db,
-      `update|${modelKey(this.model)}|${columns.join(',')}`,
-      [...Object.values(values), pk],
-      (slot) => {
-        const query = db.executor
-          .updateTable(this.model.table)
-          .set(Object.fromEntries(columns.map((column, i) => [column, slot(i)])))
-          .where(this.model.pk.column, '=', slot(columns.length));
-        return returning ? query.returning(returningColumns(this.model)) : query;
-      },
-    );
-    if (!returning) {
+    const written: number[] = [];
+    const parameters: unknown[] = [];
+    for (let i = 0; i < next.length; i++) {
+      if (next[i] === UNWRITTEN) continue;
+      written.push(i);
+      parameters.push(next[i]);
+    }
+    parameters.push(pk);
+    const { statement, read } = updateStatement(db, writes, written, parameters);
+    if (!adapter.returning) {
       const rows = this.#query(db, statement);
       if (!Array.isArray(rows)) await rows;
       noteTableWrite(db, this.model.table);
       return this.#readBack(db, pk);
     }
-    let rows = this.#query(db, statement);
+    let rows = this.#query(db, statement, true);
     if (!Array.isArray(rows)) rows = await rows;
     noteTableWrite(db, this.model.table);
     if (rows.length === 0) throw new DoesNotExist(this.model);
-    return plan.read(rows[0] as Record<string, unknown>) as Row<M>;
+    return read(rows[0] as Record<string, unknown>) as Row<M>;
   }
 
   /**
@@ -764,11 +817,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   /**
    * Runs a compiled statement on the current executor, errors translated: the rows at once
    * where the driver runs it synchronously (see `Database.queryNow`), else a promise of them.
+   * `single`: it answers at most one row (the RETURNING of one row's write).
    */
-  #query(db: Database, statement: CompiledStatement): unknown[] | Promise<unknown[]> {
+  #query(
+    db: Database,
+    statement: CompiledStatement,
+    single = false,
+  ): unknown[] | Promise<unknown[]> {
     let rows: unknown[] | undefined;
     try {
-      rows = db.queryNow(statement.sql, statement.parameters, statement.slot);
+      rows = db.queryNow(statement.sql, statement.parameters, statement.slot, single);
     } catch (error) {
       throw db.translateError(error, this.model);
     }
@@ -790,6 +848,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   }
 }
 
+/** The options of exists()' lookup: unordered, paged (LIMIT 1), no related rows. */
+const EXISTS_OPTIONS: PrepareOptions = { ordered: false, paged: true };
+
+/** The row of an existence check, as the driver gave it (only its number matters). */
+const keyRow = (raw: Record<string, unknown>): Record<string, unknown> => raw;
+
 function relatedKey(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const row = value as Record<string, unknown>;
@@ -798,6 +862,9 @@ function relatedKey(value: unknown): unknown {
   return value;
 }
 
+/** A field `updateRow` does not write (see `next` there). */
+const UNWRITTEN: unique symbol = Symbol('unwritten');
+
 /** The value a new row gets for a field nobody set: its default, or '' for a blank text field. */
 function implicitDefault(field: AnyModelField): unknown {
   const def = field.getDefault();
@@ -805,10 +872,4 @@ function implicitDefault(field: AnyModelField): unknown {
   if (field.isText && field.options.blank && !field.nullable) return '';
   if (field.nullable) return null;
   return undefined;
-}
-
-function returningColumns(model: AnyModel): string[] {
-  return model.fieldList.map((f) =>
-    f.column === f.attname ? f.column : `${f.column} as ${f.attname}`,
-  );
 }

@@ -146,13 +146,17 @@ export class SqliteAdapter extends DialectAdapterBase {
    *
    * A compiled shape's statement is prepared once for its `slot` and kept there: no lookup by
    * SQL text and no `busy` check per query (the map's statements may be iterated by a Kysely
-   * stream; the slot's are run only here, with `all` or `run`, which never leave one busy).
+   * stream; the slot's are run only here, with `all`, `get` or `run`, which never leave one
+   * busy). A `single` row (a write's RETURNING) is read with `get`: one step of the statement
+   * instead of a second that finds no more rows; SQLite makes a write's every change in its
+   * first step.
    */
   runDirect(
     sql: string,
     parameters: readonly unknown[],
     ownsConnection: boolean,
     slot?: StatementSlot,
+    single = false,
   ): unknown[] | undefined {
     const driver = this.#dialect?.driver;
     if (!driver || !this.#statements || (!ownsConnection && !driver.idle)) return undefined;
@@ -165,7 +169,11 @@ export class SqliteAdapter extends DialectAdapterBase {
       slot.owner = this.#database;
     }
     try {
-      if (statement.reader) return statement.all(parameters) as unknown[];
+      if (statement.reader) {
+        if (!single) return statement.all(parameters) as unknown[];
+        const row = statement.get(parameters);
+        return row === undefined ? [] : [row];
+      }
       statement.run(parameters);
       return [];
     } catch (error) {

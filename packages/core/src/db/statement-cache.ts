@@ -39,7 +39,11 @@ class Marker {
   }
 }
 
-interface Shape {
+/**
+ * The compiled SQL of one shape: where each value goes, and the dialect's prepared statement
+ * of it (see {@link StatementSlot}). Made by {@link compileShape}, kept by whoever keyed it.
+ */
+export interface Shape {
   readonly sql: string;
   /** For each parameter of the SQL, the index of the value that goes there. */
   readonly positions: readonly number[];
@@ -60,7 +64,7 @@ export function cachedStatement(
   parameters: readonly unknown[],
 ): CompiledStatement | undefined {
   const shape = shapes.get(db)?.get(key);
-  return shape ? bind(shape, parameters) : undefined;
+  return shape ? bindShape(shape, parameters) : undefined;
 }
 
 /**
@@ -79,23 +83,35 @@ export function compileStatement(
   if (!byKey) shapes.set(db, (byKey = new Map()));
   let shape = byKey.get(key);
   if (!shape) {
-    const markers = parameters.map((_, i) => new Marker(i));
-    const compiled = build((i) => markers[i]).compile();
-    if (!compiled.parameters.every((p) => p instanceof Marker)) {
-      return build((i) => parameters[i]).compile();
-    }
-    shape = {
-      sql: compiled.sql,
-      positions: compiled.parameters.map((p) => (p as Marker).index),
-      slot: { owner: null, prepared: null },
-    };
+    const compiled = compileShape(parameters.length, build);
+    if (compiled === null) return build((i) => parameters[i]).compile();
+    shape = compiled;
     if (byKey.size >= MAX_SHAPES) byKey.delete(byKey.keys().next().value as string);
     byKey.set(key, shape);
   }
-  return bind(shape, parameters);
+  return bindShape(shape, parameters);
 }
 
-function bind(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
+/**
+ * The shape of the query `build(slot)` builds with markers in the places of its `count`
+ * values, compiled; null when the compiled SQL holds anything but markers as parameters (a
+ * builder that put a value in directly), as such SQL must be compiled with its values each
+ * time.
+ */
+export function compileShape(count: number, build: (slot: Slot) => Compilable<any>): Shape | null {
+  const markers: Marker[] = [];
+  for (let i = 0; i < count; i++) markers.push(new Marker(i));
+  const compiled = build((i) => markers[i]).compile();
+  if (!compiled.parameters.every((p) => p instanceof Marker)) return null;
+  return {
+    sql: compiled.sql,
+    positions: compiled.parameters.map((p) => (p as Marker).index),
+    slot: { owner: null, prepared: null },
+  };
+}
+
+/** The statement of `shape` with `parameters` (its values, by index) in their places. */
+export function bindShape(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
   const { positions } = shape;
   const bound = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) bound[i] = parameters[positions[i] as number];

@@ -23,10 +23,12 @@ export function uniqueValidator(
   message: string,
 ): Validator<unknown> {
   const validator = async (value: unknown, ctx: RunContext) => {
-    let query = queryset.filter({ [fieldName]: value });
     const instance = ctx.instance as Record<string, unknown> | undefined;
-    if (instance) query = query.exclude({ pk: instance[queryset.model.pk.attname] });
-    if (await query.exists()) throw new ValidationError([message], 'unique');
+    const others = instance
+      ? queryset.exclude({ pk: instance[queryset.model.pk.attname] })
+      : queryset;
+    // exists(filter): one SELECT of a key, LIMIT 1, its query planned once per shape.
+    if (await others.exists({ [fieldName]: value })) throw new ValidationError([message], 'unique');
   };
   // It queries: run after the field's other checks, on a value they accepted.
   return markQueriesDatabase(

@@ -196,6 +196,65 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it('answers exists(filter) as filter(filter).exists(), never sharing a plan with rows (generated shapes)', async () => {
+      const ids = books.map((b) => b.id);
+      const shape = fc.record({
+        conditions: fc.array(condition(), { maxLength: 3 }),
+        related: fc.subarray(['owner', 'owner__user'], { maxLength: 2 }),
+        slice: fc.constantFrom<readonly [number, number?] | null>(null, [0, 1], [1], [5, 6]),
+        filter: fc.oneof(
+          fc.constantFrom(...ids, 999999).map((pk): Filter => ({ pk })),
+          fc.constantFrom(...books.map((b) => b.isbn), 'none').map((isbn): Filter => ({ isbn })),
+          fc
+            .tuple(fc.constantFrom(...ids), fc.boolean())
+            .map(([pk, in_print]): Filter => ({ pk, in_print })),
+          fc.constantFrom<Filter>(
+            { pk: null },
+            { summary: null },
+            { owner__user__username: 'ann' },
+          ),
+        ),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 6 }), async (runs) => {
+          for (const round of [0, 1]) {
+            for (const { conditions, related, slice, filter } of runs) {
+              let qs = Book.objects.using(db);
+              for (const apply of conditions) qs = apply(qs);
+              if (related.length) qs = qs.selectRelated(...related);
+              if (slice) qs = qs.slice(...slice);
+              const where = `round ${round}: ${JSON.stringify(filter)}`;
+              const expected = await qs.filter(filter).exists();
+              assert.equal(await qs.exists(filter), expected, where);
+              // A lookup of the same shape still answers rows.
+              let rows = qs.lookup(filter, 1);
+              if (!Array.isArray(rows)) rows = await rows;
+              assert.deepEqual(
+                rows,
+                await qs.filter(filter).orderBy().slice(0, 1).execute(),
+                where,
+              );
+              assert.equal(await qs.exists(filter), expected, where);
+            }
+          }
+        }),
+        { numRuns: 40 },
+      );
+    });
+
+    it('plans exists(filter) once per shape, as the unique validator calls it', async () => {
+      // Related paths in an order the generated shapes never take: no plan of theirs fits.
+      const all = () => Book.objects.using(db).selectRelated('owner__user', 'owner');
+      const before = lookupPlansMade();
+      for (const book of books) {
+        assert.equal(await all().exists({ isbn: book.isbn }), true);
+        assert.equal(await all().exists({ isbn: `${book.isbn}-x` }), false);
+        const others = all().exclude({ pk: book.id });
+        assert.equal(await others.exists({ isbn: book.isbn }), false);
+      }
+      assert.equal(lookupPlansMade() - before, 2, 'one plan per shape, with and without exclude');
+    });
+
     it('keeps a bounded number of shapes, the oldest going first', async () => {
       const qs = Book.objects.using(db);
       const pk = books[0]?.id;
