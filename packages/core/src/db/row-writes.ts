@@ -114,11 +114,8 @@ export function insertStatement(
 ): RowWrite {
   const forDb = databaseWrites(db, writes);
   const build = (slot: Slot): Compilable<any> => {
-    const { model, fields } = writes;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < written.length; i++)
-      row[(fields[written[i] as number] as AnyModelField).column] = slot(i);
-    const query = db.executor.insertInto(model.table).values(row);
+    const model = writes.model;
+    const query = db.executor.insertInto(model.table).values(columnSlots(writes, written, slot));
     return db.adapter.returning ? query.returning(returningColumns(model)) : query;
   };
   return { statement: statementOf(forDb.inserts, written, parameters, build), read: forDb.read };
@@ -137,17 +134,26 @@ export function updateStatement(
 ): RowWrite {
   const forDb = databaseWrites(db, writes);
   const build = (slot: Slot): Compilable<any> => {
-    const { model, fields } = writes;
-    const set: Record<string, unknown> = {};
-    for (let i = 0; i < written.length; i++)
-      set[(fields[written[i] as number] as AnyModelField).column] = slot(i);
+    const model = writes.model;
     const query = db.executor
       .updateTable(model.table)
-      .set(set)
+      .set(columnSlots(writes, written, slot))
       .where(model.pk.column, '=', slot(written.length));
     return db.adapter.returning ? query.returning(returningColumns(model)) : query;
   };
   return { statement: statementOf(forDb.updates, written, parameters, build), read: forDb.read };
+}
+
+/** The column of each written field, mapped to its parameter's slot (in `written`'s order). */
+function columnSlots(
+  writes: RowWrites,
+  written: readonly number[],
+  slot: Slot,
+): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (let i = 0; i < written.length; i++)
+    columns[(writes.fields[written[i] as number] as AnyModelField).column] = slot(i);
+  return columns;
 }
 
 function databaseWrites(db: Database, writes: RowWrites): DatabaseWrites {
