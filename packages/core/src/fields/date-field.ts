@@ -2,6 +2,8 @@
  * Calendar dates.
  * @module
  */
+
+import { digitsAt } from '../utils/digits.ts';
 import {
   Field,
   type FieldOptions,
@@ -28,17 +30,6 @@ export function isRealDate(year: number, month: number, day: number): boolean {
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** The number written by the digits of `text` from `start` to `end`, or -1 for a non-digit. */
-function digitsAt(text: string, start: number, end: number): number {
-  let value = 0;
-  for (let i = start; i < end; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The integer a URL's lookup value names, for an integer primary key or lookup field.
  * @module
  */
+import { digitsAt } from '../utils/digits.ts';
 
 /**
  * The value of 1 to 15 ASCII digits (the texts `/^\d{1,15}$/` matches: a safe integer, never
@@ -19,11 +20,5 @@
 export function integerKey(value: string): number {
   const length = value.length;
   if (length === 0 || length > 15) return -1;
-  let key = 0;
-  for (let i = 0; i < length; i++) {
-    const digit = value.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    key = key * 10 + digit;
-  }
-  return key;
+  return digitsAt(value, 0, length);
 }
