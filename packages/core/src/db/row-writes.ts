@@ -16,13 +16,7 @@ import type { AnyModelField } from '../models/model-field.ts';
 import type { Database } from './database.ts';
 import type { RowReader } from './row-reader.ts';
 import { selectPlan } from './select-plan.ts';
-import {
-  bindShape,
-  type CompiledStatement,
-  compileShape,
-  type Shape,
-  type Slot,
-} from './statement-cache.ts';
+import { type CompiledStatement, keptStatement, type Shape, type Slot } from './statement-cache.ts';
 
 /** A field a write may set, and its position in `model.fieldList`. */
 export interface WritableField {
@@ -176,17 +170,7 @@ function statementOf(
   parameters: readonly unknown[],
   build: (slot: Slot) => Compilable<any>,
 ): CompiledStatement {
-  const key = columnSetKey(written);
-  let shape = shapes.get(key);
-  if (shape === undefined) {
-    const compiled = compileShape(parameters.length, build);
-    // A builder that put a value into the SQL (none of the toolkit's): compiled each time.
-    if (compiled === null) return build((i) => parameters[i]).compile();
-    shape = compiled;
-    if (shapes.size >= MAX_COLUMN_SETS) shapes.delete(shapes.keys().next().value as number);
-    shapes.set(key, shape);
-  }
-  return bindShape(shape, parameters);
+  return keptStatement(shapes, columnSetKey(written), MAX_COLUMN_SETS, parameters, build);
 }
 
 /** The key of the fields at positions `written`: a bit mask where they fit, else their list. */

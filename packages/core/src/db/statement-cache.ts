@@ -81,13 +81,28 @@ export function compileStatement(
 ): CompiledStatement {
   let byKey = shapes.get(db);
   if (!byKey) shapes.set(db, (byKey = new Map()));
-  let shape = byKey.get(key);
-  if (!shape) {
+  return keptStatement(byKey, key, MAX_SHAPES, parameters, build);
+}
+
+/**
+ * The statement of the shape `key` names in `kept`, with `parameters` in place: compiled by
+ * `build` and kept on first use, the oldest shape going first past `max`. A builder that put a
+ * value into the SQL is compiled with its values each time, and nothing is kept.
+ */
+export function keptStatement<K>(
+  kept: Map<K, Shape>,
+  key: K,
+  max: number,
+  parameters: readonly unknown[],
+  build: (slot: Slot) => Compilable<any>,
+): CompiledStatement {
+  let shape = kept.get(key);
+  if (shape === undefined) {
     const compiled = compileShape(parameters.length, build);
     if (compiled === null) return build((i) => parameters[i]).compile();
     shape = compiled;
-    if (byKey.size >= MAX_SHAPES) byKey.delete(byKey.keys().next().value as string);
-    byKey.set(key, shape);
+    if (kept.size >= max) kept.delete(kept.keys().next().value as K);
+    kept.set(key, shape);
   }
   return bindShape(shape, parameters);
 }
@@ -98,7 +113,7 @@ export function compileStatement(
  * builder that put a value in directly), as such SQL must be compiled with its values each
  * time.
  */
-export function compileShape(count: number, build: (slot: Slot) => Compilable<any>): Shape | null {
+function compileShape(count: number, build: (slot: Slot) => Compilable<any>): Shape | null {
   const markers: Marker[] = [];
   for (let i = 0; i < count; i++) markers.push(new Marker(i));
   const compiled = build((i) => markers[i]).compile();
@@ -111,7 +126,7 @@ export function compileShape(count: number, build: (slot: Slot) => Compilable<an
 }
 
 /** The statement of `shape` with `parameters` (its values, by index) in their places. */
-export function bindShape(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
+function bindShape(shape: Shape, parameters: readonly unknown[]): CompiledStatement {
   const { positions } = shape;
   const bound = new Array(positions.length);
   for (let i = 0; i < positions.length; i++) bound[i] = parameters[positions[i] as number];
