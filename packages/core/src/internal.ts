@@ -44,6 +44,13 @@ export {
   uniqueMessage,
 } from './serializers/model-field-mapping.ts';
 export { setValue } from './serializers/set-value.ts';
+export {
+  BoundedCache,
+  CacheSet,
+  type CacheStats,
+  ownPlan,
+  processCaches,
+} from './utils/bounded-cache.ts';
 export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
