@@ -6,7 +6,7 @@
 import { ValidationError } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
-import { SimpleRateThrottle } from '../throttling/throttles.ts';
+import { SimpleRateThrottle, type ThrottledView } from '../throttling/throttles.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
 
@@ -80,6 +80,11 @@ export async function userFromCredentials(request: Request, auth: Auth): Promise
  */
 export class LoginRateThrottle extends SimpleRateThrottle {
   override scope: string | undefined = 'login';
+
+  /** Only attempts count: a GET of a login route (the session login's CSRF token) does not. */
+  override allowRequest(request: Request, view: ThrottledView): boolean | Promise<boolean> {
+    return request.isSafeMethod || super.allowRequest(request, view);
+  }
 
   override getRate(settings: APISettings): string | null {
     if (this.rate !== undefined) return this.rate;
