@@ -3,6 +3,7 @@
  * @module
  */
 
+export { Argon2PasswordHasher } from './auth/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
@@ -17,6 +18,10 @@ export {
   permissionCodename,
   type UserRow,
 } from './auth/auth.ts';
+export {
+  BCryptPasswordHasher,
+  BCryptSHA256PasswordHasher,
+} from './auth/bcrypt-password-hashers.ts';
 export {
   Jwt,
   type JwtAlgorithm,
@@ -34,6 +39,7 @@ export { LoginRateThrottle } from './auth/login-credentials.ts';
 export { LoginSerializer, LoginView } from './auth/login-view.ts';
 export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
 export {
+  defaultPasswordHashers,
   MAX_PASSWORD_LENGTH,
   makeSalt,
   type PasswordCheck,
