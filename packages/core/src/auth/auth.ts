@@ -24,6 +24,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
 import { type AnyModel, defineModel, type Model } from '../models/model.ts';
 import { models } from '../models/model-fields.ts';
+import { unusableCharacter } from './credential-characters.ts';
 import { Jwt, type JwtOptions } from './jwt.ts';
 import { PasswordHashers, unusablePassword } from './password-hashers.ts';
 import {
@@ -321,18 +322,22 @@ export class Auth {
   }
 
   /**
-   * The active user with these credentials, or null. A missing user costs a password hash as a
-   * wrong password does, so neither the answer nor its time tells them apart; a valid password
+   * The active user with these credentials, or null. A missing user, or credentials holding a
+   * character no credential may hold, cost a password hash as a wrong password does, so neither the answer nor its time tells them apart; a valid password
    * stored with an older hasher or cost is stored again with the preferred one.
    */
   async authenticate(username: unknown, password: unknown): Promise<UserRow | null> {
     const name = typeof username === 'string' ? username : '';
     const text = typeof password === 'string' ? password : '';
     const maxLength = this.User.fields[this.usernameField]?.extra.maxLength;
-    const user =
-      name && (typeof maxLength !== 'number' || name.length <= maxLength)
-        ? await this.findUser(name)
-        : undefined;
+    // A name no user can have (too long, or holding NUL, a lone surrogate or a control
+    // character) is not looked up, and the password is hashed as for an unknown user.
+    const findable =
+      name !== '' &&
+      (typeof maxLength !== 'number' || name.length <= maxLength) &&
+      unusableCharacter(name) === null &&
+      unusableCharacter(text) === null;
+    const user = findable ? await this.findUser(name) : undefined;
     if (!user) {
       await this.hashers.hashDummy(text);
       return null;
@@ -348,6 +353,10 @@ export class Auth {
 
   /** Checks a new password against the validators (400 under `field` when it fails). */
   validatePassword(password: string, user?: Record<string, unknown>, field = 'password'): void {
+    // Before the validators: a password holding NUL or a control character could never be
+    // typed at a login, which refuses them.
+    const unusable = unusableCharacter(password);
+    if (unusable) throw new ValidationError({ [field]: [unusable] });
     validatePassword(password, user, this.passwordValidators, field);
   }
 

@@ -8,6 +8,7 @@ import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import { SimpleRateThrottle, type ThrottledView } from '../throttling/throttles.ts';
 import type { Auth, UserRow } from './auth.ts';
+import { unusableCharacter } from './credential-characters.ts';
 import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
 
 /** DRF's `AuthTokenSerializer` answer to wrong credentials (the same for an unknown user). */
@@ -24,7 +25,8 @@ function fieldsOf(request: Request): Record<string, unknown> {
 
 /**
  * The text of each field (in order), or one 400 with DRF's message for every field that is
- * missing, not text, blank or longer than its limit.
+ * missing, not text, blank, longer than its limit or holding a character no credential may
+ * hold (NUL, a lone surrogate, a control character: see `credential-characters.ts`).
  */
 export function requiredStrings(
   request: Request,
@@ -40,7 +42,11 @@ export function requiredStrings(
     else if (value === '') errors[field] = ['This field may not be blank.'];
     else if (value.length > max)
       errors[field] = [`Ensure this field has no more than ${max} characters.`];
-    else values[field] = value;
+    else {
+      const unusable = unusableCharacter(value);
+      if (unusable) errors[field] = [unusable];
+      else values[field] = value;
+    }
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return values;
