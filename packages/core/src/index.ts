@@ -68,6 +68,7 @@ export {
 } from './auth/session-store.ts';
 export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
 export { clearExpiredSessions, type SessionOptions } from './auth/sessions.ts';
+export { issueToken, obtainToken } from './auth/tokens.ts';
 export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
 export {
   type Authentication,
@@ -78,7 +79,7 @@ export {
 export { BasicAuthentication } from './authentication/basic-authentication.ts';
 export { JWTAuthentication } from './authentication/jwt-authentication.ts';
 export { SessionAuthentication } from './authentication/session-authentication.ts';
-export { issueToken, TokenAuthentication } from './authentication/token-authentication.ts';
+export { TokenAuthentication } from './authentication/token-authentication.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,

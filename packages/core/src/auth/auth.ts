@@ -17,6 +17,7 @@
  * ```
  * @module
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { onTableWrite } from '../db/table-writes.ts';
 import { ValidationError } from '../errors/api-exception.ts';
@@ -78,6 +79,19 @@ export interface AuthOptions {
    * at once; `auth.forgetTokens()` empties it by hand.
    */
   readonly tokenCacheSeconds?: number;
+  /**
+   * The secret token keys are made from (32 characters or more; every process of the app
+   * the same, like Django's `SECRET_KEY`), so that the obtain-token view can answer a user's
+   * existing token while only its digest is stored (see `auth/tokens.ts`). Default: a random
+   * one per `Auth`, so that a login in another process, or after a restart, makes a new token
+   * (the old ones keep working).
+   */
+  readonly tokenSecret?: string;
+  /**
+   * Seconds a token authenticates after it was made (default 0: for ever, as DRF). An older
+   * token is refused with 401 "Invalid token." and replaced at the user's next login.
+   */
+  readonly tokenLifetimeSeconds?: number;
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
@@ -128,6 +142,9 @@ export class Auth {
   /** Bumped by each {@link forgetTokens}: a lookup begun before it must not be cached. */
   #tokenEpoch = 0;
   readonly #tokenQueries = new WeakMap<Database, TokenUserQuery>();
+  /** See {@link AuthOptions.tokenLifetimeSeconds}. */
+  readonly tokenLifetimeSeconds: number;
+  readonly #tokenSecret: Buffer;
 
   constructor(options: AuthOptions = {}) {
     const User = (options.userModel ?? defineUserModel()) as Model;
@@ -156,6 +173,21 @@ export class Auth {
         `createAuth: tokenCacheSeconds must be 0 or more, got ${options.tokenCacheSeconds}.`,
       );
     }
+    this.tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 0;
+    if (!Number.isFinite(this.tokenLifetimeSeconds) || this.tokenLifetimeSeconds < 0) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: tokenLifetimeSeconds must be 0 (no expiry) or more, got ${options.tokenLifetimeSeconds}.`,
+      );
+    }
+    if (options.tokenSecret !== undefined && options.tokenSecret.length < 32) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        'createAuth: tokenSecret must have 32 characters or more (a random secret, e.g. from crypto.randomBytes(32).toString("hex")).',
+      );
+    }
+    this.#tokenSecret =
+      options.tokenSecret !== undefined ? Buffer.from(options.tokenSecret) : randomBytes(32);
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
@@ -283,6 +315,25 @@ export class Auth {
       this.#tokenQueries.set(db, query);
     }
     return query;
+  }
+
+  /**
+   * The key of a token row: an HMAC of its id and user under `tokenSecret`, 40 hex digits as
+   * DRF's keys (see `auth/tokens.ts`). Only the digest of it is stored.
+   */
+  tokenKey(row: { readonly id: number; readonly user_id: number }): string {
+    return createHmac('sha256', this.#tokenSecret)
+      .update(`authtoken:${row.user_id}:${row.id}`)
+      .digest('hex')
+      .slice(0, 40);
+  }
+
+  /** True when a token made at `created` is older than `tokenLifetimeSeconds` (if set). */
+  tokenExpired(created: unknown): boolean {
+    if (this.tokenLifetimeSeconds === 0) return false;
+    const made = created instanceof Date ? created.getTime() : Date.parse(String(created));
+    // An unreadable time is not trusted as fresh.
+    return !(made + this.tokenLifetimeSeconds * 1000 > Date.now());
   }
 
   /**
