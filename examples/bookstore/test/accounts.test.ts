@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Database } from '@restframework/core';
+import { applyMigrations, Database } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { auth } from '../src/auth.ts';
@@ -33,7 +33,7 @@ describe('bookstore accounts', () => {
     await db.run(async () => {
       await auth.createPermissions([Book]);
       const editor = await auth.createUser({ username: 'editor', password: PASSWORD });
-      await auth.grant(editor, 'change_book');
+      await auth.grant(editor, 'books.change_book');
       await auth.createUser({ username: 'reader', password: PASSWORD });
     });
     app = await buildApp({ database: db });
@@ -227,6 +227,63 @@ describe('npm run createsuperuser', () => {
     try {
       const user = await db.run(() => auth.authenticate('admin', PASSWORD));
       assert.equal(user?.is_superuser, true);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('permissions stored by an earlier version (unlabelled codenames)', () => {
+  it('are renamed at start-up (createPermissions, as npm start runs it) and keep their grants', async () => {
+    const db = Database.connect('sqlite::memory:');
+    try {
+      // The committed migrations, then rows as the earlier version wrote them.
+      await applyMigrations(db, {
+        folder: fileURLToPath(new URL('../migrations', import.meta.url)),
+        app: 'books',
+      });
+      await seed(db, { books: 1, authors: 1, users: 1 });
+      await db.run(async () => {
+        const editor = await auth.createUser({ username: 'editor', password: PASSWORD });
+        for (const action of ['add', 'change', 'delete', 'view']) {
+          const permission = await auth.Permission.objects.create({
+            codename: `${action}_book`,
+            name: `Can ${action} book`,
+            model: 'book',
+          });
+          if (action === 'change')
+            await auth.UserPermission.objects.create({
+              user_id: editor.id,
+              permission_id: permission.id,
+            });
+        }
+        await auth.createPermissions([Book]);
+        const names = (await auth.Permission.objects.execute()).map((row) => row.codename).sort();
+        assert.deepEqual(names, [
+          'books.add_book',
+          'books.change_book',
+          'books.delete_book',
+          'books.view_book',
+        ]);
+      });
+      const app = await buildApp({ database: db });
+      try {
+        const login = await app.inject({
+          method: 'POST',
+          url: '/manage/api/token/',
+          headers: HOST,
+          payload: { username: 'editor', password: PASSWORD },
+        });
+        const response = await app.inject({
+          method: 'PATCH',
+          url: '/manage/api/books/1/',
+          headers: { ...HOST, authorization: `Token ${login.json().token}` },
+          payload: { title: 'Still an editor' },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+      } finally {
+        await app.close();
+      }
     } finally {
       await db.close();
     }

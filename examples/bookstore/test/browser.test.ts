@@ -438,7 +438,7 @@ describe('the browsable API in Chromium', { skip: SKIP }, () => {
         username: 'browser-editor',
         password: EDITOR_PASSWORD,
       });
-      await auth.grant(editor, 'change_book');
+      await auth.grant(editor, 'books.change_book');
     });
     const page = await open('/manage/api/login/');
     assert.equal(await page.locator('#post-password').getAttribute('type'), 'password');

@@ -12,7 +12,7 @@
  * await db.run(async () => {
  *   await defaultAuth.createPermissions([Book]);
  *   const ada = await defaultAuth.createUser({ username: 'ada', password: 'a long passphrase' });
- *   await defaultAuth.grant(ada, 'change_book');
+ *   await defaultAuth.grant(ada, 'books.change_book');
  * });
  * ```
  * @module
@@ -100,9 +100,12 @@ export type NewUser = Record<string, unknown> & { password?: string | null };
 /** The standard per-model actions (Django's default permissions). */
 export const MODEL_ACTIONS = ['add', 'change', 'delete', 'view'] as const;
 
-/** `change_book` for a model and an action. */
+/**
+ * `books.change_book` for a model and an action: the model's app label, a dot, the action
+ * and the model's name in lower case, as Django's `has_perm` takes permission names.
+ */
 export function permissionCodename(model: AnyModel, action: string): string {
-  return `${action}_${model.name.toLowerCase()}`;
+  return `${model.appLabel}.${action}_${model.name.toLowerCase()}`;
 }
 
 /**
@@ -442,12 +445,22 @@ export class Auth {
     });
   }
 
-  /** Creates the add/change/delete/view permissions of each model that lacks them. */
+  /**
+   * Creates the add/change/delete/view permissions of each model that lacks them (Django's
+   * `post_migrate` signal): run it after migrating. A permission stored by an earlier version
+   * under its unlabelled name (`change_book`) is renamed to its labelled one
+   * (`books.change_book`) in place, so that users and groups keep it.
+   */
   async createPermissions(forModels: readonly AnyModel[]): Promise<void> {
     for (const model of forModels) {
       for (const action of MODEL_ACTIONS) {
         const codename = permissionCodename(model, action);
         if (await this.Permission.objects.filter({ codename }).exists()) continue;
+        const unlabelled = codename.slice(model.appLabel.length + 1);
+        const renamed = await this.Permission.objects
+          .filter({ codename: unlabelled, model: model.name.toLowerCase() })
+          .update({ codename });
+        if (renamed) continue;
         await this.Permission.objects.create({
           codename,
           name: `Can ${action} ${model.verboseName}`,
@@ -460,15 +473,18 @@ export class Auth {
   async #permission(codename: string) {
     const permission = await this.Permission.objects.filter({ codename }).first();
     if (!permission) {
+      const hint = codename.includes('.')
+        ? ''
+        : ' Permission names carry their app label, as Django\'s has_perm takes them ("books.change_book").';
       throw new ImproperlyConfigured(
         'REST_ERR_AUTH_CONFIG',
-        `No permission "${codename}": create it with auth.createPermissions([Model]) first.`,
+        `No permission "${codename}": create it with auth.createPermissions([Model]) first.${hint}`,
       );
     }
     return permission;
   }
 
-  /** Gives a user (or, with `{ group }`, a group) a permission by codename (`change_book`). */
+  /** Gives a user (or, with `{ group }`, a group) a permission by name (`books.change_book`). */
   async grant(target: { id: number } | { group: { id: number } }, codename: string): Promise<void> {
     const permission = await this.#permission(codename);
     if ('group' in target) {
@@ -493,7 +509,10 @@ export class Auth {
     return group;
   }
 
-  /** The codenames a user has, directly and through groups (asked once per user object). */
+  /**
+   * The permission names (`books.change_book`) a user has, directly and through groups:
+   * asked once per user object, and only when a permission class asks (`hasPerms`).
+   */
   getAllPermissions(user: { id: number }): Promise<ReadonlySet<string>> {
     let found = this.#permissionsOf.get(user);
     if (!found) {
@@ -517,7 +536,10 @@ export class Auth {
     return new Set(rows.map((row) => row.codename));
   }
 
-  /** True when an active user has every permission (superusers have all). */
+  /**
+   * True when an active user has every permission (superusers have all), by labelled name
+   * (`books.change_book`), as Django's `has_perms`: an unlabelled name matches nothing.
+   */
   async hasPerms(user: RequestUser, codenames: readonly string[]): Promise<boolean> {
     if (!user.isAuthenticated || user.isActive === false) return false;
     if (user.isSuperuser === true) return true;
