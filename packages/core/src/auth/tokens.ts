@@ -14,8 +14,12 @@
  *
  * @example
  * ```ts
- * const auth = createAuth({ tokenSecret: process.env.TOKEN_SECRET, tokenLifetimeSeconds: 86_400 });
- * const key = await obtainToken(auth, user); // the same key at the next call, for a day
+ * const auth = createAuth({
+ *   tokenSecret: process.env.TOKEN_SECRET ?? 'a development secret of 32+ characters!',
+ *   tokenLifetimeSeconds: 86_400,
+ * });
+ * const ada = await auth.createUser({ username: 'ada', password: 'a long passphrase' });
+ * const key = await obtainToken(auth, ada); // the same key at the next call, for a day
  * ```
  * @module
  */
