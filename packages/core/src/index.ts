@@ -3,7 +3,7 @@
  * @module
  */
 
-export { Argon2PasswordHasher } from './auth/argon2-password-hasher.ts';
+export { type Argon2Library, Argon2PasswordHasher } from './auth/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,

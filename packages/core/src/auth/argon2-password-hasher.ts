@@ -13,12 +13,30 @@
  * ```
  * @module
  */
-import type * as Argon2 from '@node-rs/argon2';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import { makeSalt, type PasswordHasher } from './password-hasher.ts';
 
 /** `@node-rs/argon2`'s `Algorithm.Argon2id` (a `const enum`: its value, not an import). */
 const ARGON2ID = 2;
+
+/**
+ * What the hasher uses of `@node-rs/argon2`, declared here so that this package's types never
+ * name an optional package (a consumer without it still type-checks).
+ */
+export interface Argon2Library {
+  hash(
+    password: string,
+    options: {
+      algorithm: number;
+      timeCost: number;
+      memoryCost: number;
+      parallelism: number;
+      outputLen: number;
+      salt: Uint8Array;
+    },
+  ): Promise<string>;
+  verify(hashed: string, password: string): Promise<boolean>;
+}
 
 /** The parameters of a PHC string: `$argon2id$v=19$m=…,t=…,p=…$salt$hash`. */
 const PHC =
@@ -50,13 +68,13 @@ export class Argon2PasswordHasher implements PasswordHasher {
   }
 
   /** The `@node-rs/argon2` module (Django's `_load_library`); a clear error when missing. */
-  loadLibrary(): typeof Argon2 {
-    return requireOptional<typeof Argon2>('@node-rs/argon2', 'A password hashed with Argon2');
+  loadLibrary(): Argon2Library {
+    return requireOptional<Argon2Library>('@node-rs/argon2', 'A password hashed with Argon2');
   }
 
   async encode(password: string, salt = makeSalt()): Promise<string> {
     const phc = await this.loadLibrary().hash(password, {
-      algorithm: ARGON2ID as Argon2.Algorithm,
+      algorithm: ARGON2ID,
       timeCost: this.timeCost,
       memoryCost: this.memoryCost,
       parallelism: this.parallelism,

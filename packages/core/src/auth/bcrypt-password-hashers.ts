@@ -15,9 +15,17 @@
  * @module
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type * as BCrypt from 'bcryptjs';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+
+/**
+ * What the hashers use of `bcryptjs`, declared here so that this package's types never name an
+ * optional package (a consumer without it still type-checks).
+ */
+export interface BCryptLibrary {
+  hash(password: string, salt: string): Promise<string>;
+  genSalt(rounds: number): Promise<string>;
+}
 
 /** `$2b$12$` and 53 characters of salt and hash (`$2a$`/`$2y$` from other libraries too). */
 const BCRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
@@ -43,8 +51,8 @@ export class BCryptSHA256PasswordHasher implements PasswordHasher {
   }
 
   /** The `bcryptjs` module (Django's `_load_library`); a clear error when missing. */
-  loadLibrary(): typeof BCrypt {
-    return requireOptional<typeof BCrypt>('bcryptjs', 'A password hashed with bcrypt');
+  loadLibrary(): BCryptLibrary {
+    return requireOptional<BCryptLibrary>('bcryptjs', 'A password hashed with bcrypt');
   }
 
   /** What bcrypt is given: the hex SHA-256 digest of the password (72 bytes at most are read). */
