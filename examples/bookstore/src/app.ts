@@ -29,6 +29,7 @@ import {
 } from '@restframework/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { auth } from './auth.ts';
+import { type BookstoreRedis, redisStores } from './redis.ts';
 import { AuthorViewSet } from './viewsets/author-viewset.ts';
 import { BookNullableViewSet, BookProxyViewSet, BookViewSet } from './viewsets/book-viewsets.ts';
 import { ManagedBookViewSet } from './viewsets/managed-book-viewset.ts';
@@ -51,6 +52,11 @@ export interface BookstoreOptions {
   readonly requestTimeout?: number;
   /** Core settings on top of the bookstore's own (tests use short limits). */
   readonly settings?: SettingsInput;
+  /**
+   * Redis for the throttle counts and the sessions, shared by every process (`REDIS_URL`);
+   * default none: each process counts its own limits, sessions live in the database.
+   */
+  readonly redis?: BookstoreRedis;
 }
 
 /** The books router (`/books/api/`): books, proxy-books, authors, books-nullable. */
@@ -91,6 +97,9 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
     // Fastify's own limit for bodies no router reads; the toolkit sets its own per body type.
     bodyLimit: 1024 * 1024,
   });
+  const redis = options.redis ? redisStores(options.redis) : undefined;
+  // The throttle store is closed with the app by the plugin; the session store here.
+  if (redis) app.addHook('onClose', () => redis.sessions.close());
   await app.register(restFramework, {
     database: options.database,
     settings: {
@@ -100,7 +109,8 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
       MEDIA_ROOT: options.mediaRoot ?? 'media',
       MEDIA_URL: '/media/',
       ...(options.allowedHosts ? { ALLOWED_HOSTS: options.allowedHosts } : {}),
-      AUTH: auth,
+      AUTH: redis?.auth ?? auth,
+      ...(redis ? { THROTTLE_STORE: redis.throttles } : {}),
       // Per user on the management routes; logins (token, session) 10 a minute per address.
       DEFAULT_THROTTLE_RATES: { user: '1000/hour', login: '10/min' },
       ...options.settings,

@@ -10,11 +10,17 @@ export interface BookstoreConfig {
   readonly databaseUrl: string;
   readonly mediaRoot: string;
   readonly allowedHosts: readonly string[] | undefined;
+  /** Throttle counts and sessions shared by every process, when set (see `redis.ts`). */
+  readonly redisUrl: string | undefined;
+  /** Prefix of the bookstore's Redis keys (default `bookstore:`). */
+  readonly redisKeyPrefix: string;
 }
 
 /**
  * `HOST` (127.0.0.1), `PORT` (8000), `DATABASE_URL` (`sqlite:bookstore.sqlite3` in the
- * current folder), `MEDIA_ROOT` (`media`), `ALLOWED_HOSTS` (comma-separated).
+ * current folder), `MEDIA_ROOT` (`media`), `ALLOWED_HOSTS` (comma-separated), `REDIS_URL`
+ * (none: each process counts its own limits and sessions live in the database) and
+ * `REDIS_KEY_PREFIX` (`bookstore:`).
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): BookstoreConfig {
   const port = Number(env.PORT ?? 8000);
@@ -31,5 +37,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BookstoreConfi
           .map((h) => h.trim())
           .filter(Boolean)
       : undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'bookstore:',
   };
 }

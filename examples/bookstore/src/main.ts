@@ -38,6 +38,7 @@ const app = await buildApp({
   mediaRoot: config.mediaRoot,
   ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
   logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+  ...(config.redisUrl ? { redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } } : {}),
 });
 app.addHook('onClose', () => db.close());
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Database } from '@restframework/core';
+import { applyMigrations, Database } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { auth } from '../src/auth.ts';
@@ -33,7 +33,7 @@ describe('bookstore accounts', () => {
     await db.run(async () => {
       await auth.createPermissions([Book]);
       const editor = await auth.createUser({ username: 'editor', password: PASSWORD });
-      await auth.grant(editor, 'change_book');
+      await auth.grant(editor, 'books.change_book');
       await auth.createUser({ username: 'reader', password: PASSWORD });
     });
     app = await buildApp({ database: db });
@@ -89,21 +89,71 @@ describe('bookstore accounts', () => {
     assert.equal(list.statusCode, 200, 'reading needs only a login');
   });
 
-  it('logs in with a session; writes need the CSRF token', async () => {
+  /** A browser's login: GET the login route for the CSRF cookie, POST with it. */
+  const sessionLogin = async (username: string, headers: Record<string, string> = {}) => {
+    const page = await app.inject({ url: '/manage/api/login/', headers: HOST });
+    const csrf = page.json().csrfToken as string;
+    const cookie = [headers.cookie, `csrftoken=${csrf}`].filter(Boolean).join('; ');
     const login = await app.inject({
       method: 'POST',
       url: '/manage/api/login/',
-      headers: HOST,
-      payload: { username: 'editor', password: PASSWORD },
+      headers: { ...HOST, ...headers, cookie, 'x-csrftoken': csrf },
+      payload: { username, password: PASSWORD },
     });
     assert.equal(login.statusCode, 200, login.body);
     const session = /sessionid=([0-9a-f]+)/.exec(String(login.headers['set-cookie']))?.[1];
+    return { session: session as string, csrf: login.json().csrfToken as string };
+  };
+
+  it('logs in with a session; writes need the CSRF token', async () => {
+    const { session, csrf } = await sessionLogin('editor');
     const cookie = `sessionid=${session}`;
     assert.deepEqual((await patch({ cookie })).json(), {
       detail: 'CSRF Failed: CSRF token missing.',
     });
-    const ok = await patch({ cookie, 'x-csrftoken': login.json().csrfToken });
+    const ok = await patch({ cookie, 'x-csrftoken': csrf });
     assert.equal(ok.statusCode, 200, ok.body);
+  });
+
+  it('refuses a cross-site login form (login CSRF) and a login without the CSRF cookie', async () => {
+    const form = `username=editor&password=${encodeURIComponent(PASSWORD)}`;
+    const forged = await app.inject({
+      method: 'POST',
+      url: '/manage/api/login/',
+      headers: {
+        ...HOST,
+        origin: 'http://evil.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: form,
+    });
+    assert.equal(forged.statusCode, 403, forged.body);
+    assert.deepEqual(forged.json(), {
+      detail:
+        'CSRF Failed: Origin checking failed - http://evil.example does not match any trusted origins.',
+    });
+    assert.equal(forged.headers['set-cookie'], undefined);
+    const tokenless = await app.inject({
+      method: 'POST',
+      url: '/manage/api/login/',
+      headers: { ...HOST, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form,
+    });
+    assert.deepEqual(tokenless.json(), { detail: 'CSRF Failed: CSRF cookie not set.' });
+  });
+
+  it('cycles the session key at login: the previous session stops working', async () => {
+    const first = await sessionLogin('editor');
+    const read = (session: string) =>
+      app.inject({
+        url: '/manage/api/books/',
+        headers: { ...HOST, cookie: `sessionid=${session}` },
+      });
+    assert.equal((await read(first.session)).statusCode, 200);
+    const second = await sessionLogin('editor', { cookie: `sessionid=${first.session}` });
+    assert.notEqual(second.session, first.session);
+    assert.equal((await read(first.session)).statusCode, 401);
+    assert.equal((await read(second.session)).statusCode, 200);
   });
 
   it('documents security on the management routes only', async () => {
@@ -177,6 +227,63 @@ describe('npm run createsuperuser', () => {
     try {
       const user = await db.run(() => auth.authenticate('admin', PASSWORD));
       assert.equal(user?.is_superuser, true);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('permissions stored by an earlier version (unlabelled codenames)', () => {
+  it('are renamed at start-up (createPermissions, as npm start runs it) and keep their grants', async () => {
+    const db = Database.connect('sqlite::memory:');
+    try {
+      // The committed migrations, then rows as the earlier version wrote them.
+      await applyMigrations(db, {
+        folder: fileURLToPath(new URL('../migrations', import.meta.url)),
+        app: 'books',
+      });
+      await seed(db, { books: 1, authors: 1, users: 1 });
+      await db.run(async () => {
+        const editor = await auth.createUser({ username: 'editor', password: PASSWORD });
+        for (const action of ['add', 'change', 'delete', 'view']) {
+          const permission = await auth.Permission.objects.create({
+            codename: `${action}_book`,
+            name: `Can ${action} book`,
+            model: 'book',
+          });
+          if (action === 'change')
+            await auth.UserPermission.objects.create({
+              user_id: editor.id,
+              permission_id: permission.id,
+            });
+        }
+        await auth.createPermissions([Book]);
+        const names = (await auth.Permission.objects.execute()).map((row) => row.codename).sort();
+        assert.deepEqual(names, [
+          'books.add_book',
+          'books.change_book',
+          'books.delete_book',
+          'books.view_book',
+        ]);
+      });
+      const app = await buildApp({ database: db });
+      try {
+        const login = await app.inject({
+          method: 'POST',
+          url: '/manage/api/token/',
+          headers: HOST,
+          payload: { username: 'editor', password: PASSWORD },
+        });
+        const response = await app.inject({
+          method: 'PATCH',
+          url: '/manage/api/books/1/',
+          headers: { ...HOST, authorization: `Token ${login.json().token}` },
+          payload: { title: 'Still an editor' },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+      } finally {
+        await app.close();
+      }
     } finally {
       await db.close();
     }

@@ -438,14 +438,16 @@ describe('the browsable API in Chromium', { skip: SKIP }, () => {
         username: 'browser-editor',
         password: EDITOR_PASSWORD,
       });
-      await auth.grant(editor, 'change_book');
+      await auth.grant(editor, 'books.change_book');
     });
     const page = await open('/manage/api/login/');
     assert.equal(await page.locator('#post-password').getAttribute('type'), 'password');
     await page.fill('#post-username', 'browser-editor');
     await page.fill('#post-password', EDITOR_PASSWORD);
+    // The GET of the page set the csrftoken cookie; the form's script sends it back.
     await page.click('#post-form button[data-method="POST"]');
-    await page.locator('[data-status]', { hasText: 'HTTP 200 OK' }).waitFor();
+    await page.locator('[data-request-line]', { hasText: 'POST' }).waitFor();
+    assert.equal(await page.locator('[data-status]').textContent(), 'HTTP 200 OK');
     await shot(page, 'session-login.png');
     const cookies = await context.cookies(base);
     const session = cookies.find((cookie) => cookie.name === 'sessionid');

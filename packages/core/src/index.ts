@@ -3,6 +3,7 @@
  * @module
  */
 
+export { type Argon2Library, Argon2PasswordHasher } from './auth/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
@@ -17,6 +18,10 @@ export {
   permissionCodename,
   type UserRow,
 } from './auth/auth.ts';
+export {
+  BCryptPasswordHasher,
+  BCryptSHA256PasswordHasher,
+} from './auth/bcrypt-password-hashers.ts';
 export {
   Jwt,
   type JwtAlgorithm,
@@ -34,6 +39,7 @@ export { LoginRateThrottle } from './auth/login-credentials.ts';
 export { LoginSerializer, LoginView } from './auth/login-view.ts';
 export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
 export {
+  defaultPasswordHashers,
   MAX_PASSWORD_LENGTH,
   makeSalt,
   type PasswordCheck,
@@ -62,6 +68,7 @@ export {
 } from './auth/session-store.ts';
 export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
 export { clearExpiredSessions, type SessionOptions } from './auth/sessions.ts';
+export { issueToken, obtainToken } from './auth/tokens.ts';
 export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
 export {
   type Authentication,
@@ -72,7 +79,7 @@ export {
 export { BasicAuthentication } from './authentication/basic-authentication.ts';
 export { JWTAuthentication } from './authentication/jwt-authentication.ts';
 export { SessionAuthentication } from './authentication/session-authentication.ts';
-export { issueToken, TokenAuthentication } from './authentication/token-authentication.ts';
+export { TokenAuthentication } from './authentication/token-authentication.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,

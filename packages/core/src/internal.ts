@@ -19,9 +19,9 @@ export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
 export { UNABLE_TO_LOG_IN, userFromCredentials } from './auth/login-credentials.ts';
 export { randomKey } from './auth/random-key.ts';
 export { type ResolvedSessionOptions, requestCookie } from './auth/sessions.ts';
+export { tokenDigest } from './auth/tokens.ts';
 export { authOf } from './authentication/basic-authentication.ts';
 export { jwtOf } from './authentication/jwt-authentication.ts';
-export { tokenDigest } from './authentication/token-authentication.ts';
 export { reverseTerm } from './db/order-term.ts';
 export {
   logUnavailable,

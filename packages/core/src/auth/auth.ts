@@ -12,11 +12,12 @@
  * await db.run(async () => {
  *   await defaultAuth.createPermissions([Book]);
  *   const ada = await defaultAuth.createUser({ username: 'ada', password: 'a long passphrase' });
- *   await defaultAuth.grant(ada, 'change_book');
+ *   await defaultAuth.grant(ada, 'books.change_book');
  * });
  * ```
  * @module
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { onTableWrite } from '../db/table-writes.ts';
 import { ValidationError } from '../errors/api-exception.ts';
@@ -24,6 +25,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
 import { type AnyModel, defineModel, type Model } from '../models/model.ts';
 import { models } from '../models/model-fields.ts';
+import { unusableCharacter } from './credential-characters.ts';
 import { Jwt, type JwtOptions } from './jwt.ts';
 import { PasswordHashers, unusablePassword } from './password-hashers.ts';
 import {
@@ -77,6 +79,19 @@ export interface AuthOptions {
    * at once; `auth.forgetTokens()` empties it by hand.
    */
   readonly tokenCacheSeconds?: number;
+  /**
+   * The secret token keys are made from (32 characters or more; every process of the app
+   * the same, like Django's `SECRET_KEY`), so that the obtain-token view can answer a user's
+   * existing token while only its digest is stored (see `auth/tokens.ts`). Default: a random
+   * one per `Auth`, so that a login in another process, or after a restart, makes a new token
+   * (the old ones keep working).
+   */
+  readonly tokenSecret?: string;
+  /**
+   * Seconds a token authenticates after it was made (default 0: for ever, as DRF). An older
+   * token is refused with 401 "Invalid token." and replaced at the user's next login.
+   */
+  readonly tokenLifetimeSeconds?: number;
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
@@ -85,9 +100,12 @@ export type NewUser = Record<string, unknown> & { password?: string | null };
 /** The standard per-model actions (Django's default permissions). */
 export const MODEL_ACTIONS = ['add', 'change', 'delete', 'view'] as const;
 
-/** `change_book` for a model and an action. */
+/**
+ * `books.change_book` for a model and an action: the model's app label, a dot, the action
+ * and the model's name in lower case, as Django's `has_perm` takes permission names.
+ */
 export function permissionCodename(model: AnyModel, action: string): string {
-  return `${action}_${model.name.toLowerCase()}`;
+  return `${model.appLabel}.${action}_${model.name.toLowerCase()}`;
 }
 
 /**
@@ -127,6 +145,9 @@ export class Auth {
   /** Bumped by each {@link forgetTokens}: a lookup begun before it must not be cached. */
   #tokenEpoch = 0;
   readonly #tokenQueries = new WeakMap<Database, TokenUserQuery>();
+  /** See {@link AuthOptions.tokenLifetimeSeconds}. */
+  readonly tokenLifetimeSeconds: number;
+  readonly #tokenSecret: Buffer;
 
   constructor(options: AuthOptions = {}) {
     const User = (options.userModel ?? defineUserModel()) as Model;
@@ -155,6 +176,21 @@ export class Auth {
         `createAuth: tokenCacheSeconds must be 0 or more, got ${options.tokenCacheSeconds}.`,
       );
     }
+    this.tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 0;
+    if (!Number.isFinite(this.tokenLifetimeSeconds) || this.tokenLifetimeSeconds < 0) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        `createAuth: tokenLifetimeSeconds must be 0 (no expiry) or more, got ${options.tokenLifetimeSeconds}.`,
+      );
+    }
+    if (options.tokenSecret !== undefined && options.tokenSecret.length < 32) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_AUTH_CONFIG',
+        'createAuth: tokenSecret must have 32 characters or more (a random secret, e.g. from crypto.randomBytes(32).toString("hex")).',
+      );
+    }
+    this.#tokenSecret =
+      options.tokenSecret !== undefined ? Buffer.from(options.tokenSecret) : randomBytes(32);
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
@@ -285,6 +321,25 @@ export class Auth {
   }
 
   /**
+   * The key of a token row: an HMAC of its id and user under `tokenSecret`, 40 hex digits as
+   * DRF's keys (see `auth/tokens.ts`). Only the digest of it is stored.
+   */
+  tokenKey(row: { readonly id: number; readonly user_id: number }): string {
+    return createHmac('sha256', this.#tokenSecret)
+      .update(`authtoken:${row.user_id}:${row.id}`)
+      .digest('hex')
+      .slice(0, 40);
+  }
+
+  /** True when a token made at `created` is older than `tokenLifetimeSeconds` (if set). */
+  tokenExpired(created: unknown): boolean {
+    if (this.tokenLifetimeSeconds === 0) return false;
+    const made = created instanceof Date ? created.getTime() : Date.parse(String(created));
+    // An unreadable time is not trusted as fresh.
+    return !(made + this.tokenLifetimeSeconds * 1000 > Date.now());
+  }
+
+  /**
    * Forgets every cached token of this process. Writes through the toolkit to the user and
    * token tables call it; call it yourself after changing them another way (raw SQL).
    */
@@ -321,18 +376,22 @@ export class Auth {
   }
 
   /**
-   * The active user with these credentials, or null. A missing user costs a password hash as a
-   * wrong password does, so neither the answer nor its time tells them apart; a valid password
+   * The active user with these credentials, or null. A missing user, or credentials holding a
+   * character no credential may hold, cost a password hash as a wrong password does, so neither the answer nor its time tells them apart; a valid password
    * stored with an older hasher or cost is stored again with the preferred one.
    */
   async authenticate(username: unknown, password: unknown): Promise<UserRow | null> {
     const name = typeof username === 'string' ? username : '';
     const text = typeof password === 'string' ? password : '';
     const maxLength = this.User.fields[this.usernameField]?.extra.maxLength;
-    const user =
-      name && (typeof maxLength !== 'number' || name.length <= maxLength)
-        ? await this.findUser(name)
-        : undefined;
+    // A name no user can have (too long, or holding NUL, a lone surrogate or a control
+    // character) is not looked up, and the password is hashed as for an unknown user.
+    const findable =
+      name !== '' &&
+      (typeof maxLength !== 'number' || name.length <= maxLength) &&
+      unusableCharacter(name) === null &&
+      unusableCharacter(text) === null;
+    const user = findable ? await this.findUser(name) : undefined;
     if (!user) {
       await this.hashers.hashDummy(text);
       return null;
@@ -348,6 +407,10 @@ export class Auth {
 
   /** Checks a new password against the validators (400 under `field` when it fails). */
   validatePassword(password: string, user?: Record<string, unknown>, field = 'password'): void {
+    // Before the validators: a password holding NUL or a control character could never be
+    // typed at a login, which refuses them.
+    const unusable = unusableCharacter(password);
+    if (unusable) throw new ValidationError({ [field]: [unusable] });
     validatePassword(password, user, this.passwordValidators, field);
   }
 
@@ -382,12 +445,22 @@ export class Auth {
     });
   }
 
-  /** Creates the add/change/delete/view permissions of each model that lacks them. */
+  /**
+   * Creates the add/change/delete/view permissions of each model that lacks them (Django's
+   * `post_migrate` signal): run it after migrating. A permission stored by an earlier version
+   * under its unlabelled name (`change_book`) is renamed to its labelled one
+   * (`books.change_book`) in place, so that users and groups keep it.
+   */
   async createPermissions(forModels: readonly AnyModel[]): Promise<void> {
     for (const model of forModels) {
       for (const action of MODEL_ACTIONS) {
         const codename = permissionCodename(model, action);
         if (await this.Permission.objects.filter({ codename }).exists()) continue;
+        const unlabelled = codename.slice(model.appLabel.length + 1);
+        const renamed = await this.Permission.objects
+          .filter({ codename: unlabelled, model: model.name.toLowerCase() })
+          .update({ codename });
+        if (renamed) continue;
         await this.Permission.objects.create({
           codename,
           name: `Can ${action} ${model.verboseName}`,
@@ -400,15 +473,18 @@ export class Auth {
   async #permission(codename: string) {
     const permission = await this.Permission.objects.filter({ codename }).first();
     if (!permission) {
+      const hint = codename.includes('.')
+        ? ''
+        : ' Permission names carry their app label, as Django\'s has_perm takes them ("books.change_book").';
       throw new ImproperlyConfigured(
         'REST_ERR_AUTH_CONFIG',
-        `No permission "${codename}": create it with auth.createPermissions([Model]) first.`,
+        `No permission "${codename}": create it with auth.createPermissions([Model]) first.${hint}`,
       );
     }
     return permission;
   }
 
-  /** Gives a user (or, with `{ group }`, a group) a permission by codename (`change_book`). */
+  /** Gives a user (or, with `{ group }`, a group) a permission by name (`books.change_book`). */
   async grant(target: { id: number } | { group: { id: number } }, codename: string): Promise<void> {
     const permission = await this.#permission(codename);
     if ('group' in target) {
@@ -433,7 +509,10 @@ export class Auth {
     return group;
   }
 
-  /** The codenames a user has, directly and through groups (asked once per user object). */
+  /**
+   * The permission names (`books.change_book`) a user has, directly and through groups:
+   * asked once per user object, and only when a permission class asks (`hasPerms`).
+   */
   getAllPermissions(user: { id: number }): Promise<ReadonlySet<string>> {
     let found = this.#permissionsOf.get(user);
     if (!found) {
@@ -457,7 +536,10 @@ export class Auth {
     return new Set(rows.map((row) => row.codename));
   }
 
-  /** True when an active user has every permission (superusers have all). */
+  /**
+   * True when an active user has every permission (superusers have all), by labelled name
+   * (`books.change_book`), as Django's `has_perms`: an unlabelled name matches nothing.
+   */
   async hasPerms(user: RequestUser, codenames: readonly string[]): Promise<boolean> {
     if (!user.isAuthenticated || user.isActive === false) return false;
     if (user.isSuperuser === true) return true;

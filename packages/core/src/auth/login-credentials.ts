@@ -6,8 +6,9 @@
 import { ValidationError } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
-import { SimpleRateThrottle } from '../throttling/throttles.ts';
+import { SimpleRateThrottle, type ThrottledView } from '../throttling/throttles.ts';
 import type { Auth, UserRow } from './auth.ts';
+import { unusableCharacter } from './credential-characters.ts';
 import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
 
 /** DRF's `AuthTokenSerializer` answer to wrong credentials (the same for an unknown user). */
@@ -24,7 +25,8 @@ function fieldsOf(request: Request): Record<string, unknown> {
 
 /**
  * The text of each field (in order), or one 400 with DRF's message for every field that is
- * missing, not text, blank or longer than its limit.
+ * missing, not text, blank, longer than its limit or holding a character no credential may
+ * hold (NUL, a lone surrogate, a control character: see `credential-characters.ts`).
  */
 export function requiredStrings(
   request: Request,
@@ -40,7 +42,11 @@ export function requiredStrings(
     else if (value === '') errors[field] = ['This field may not be blank.'];
     else if (value.length > max)
       errors[field] = [`Ensure this field has no more than ${max} characters.`];
-    else values[field] = value;
+    else {
+      const unusable = unusableCharacter(value);
+      if (unusable) errors[field] = [unusable];
+      else values[field] = value;
+    }
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return values;
@@ -80,6 +86,11 @@ export async function userFromCredentials(request: Request, auth: Auth): Promise
  */
 export class LoginRateThrottle extends SimpleRateThrottle {
   override scope: string | undefined = 'login';
+
+  /** Only attempts count: a GET of a login route (the session login's CSRF token) does not. */
+  override allowRequest(request: Request, view: ThrottledView): boolean | Promise<boolean> {
+    return request.isSafeMethod || super.allowRequest(request, view);
+  }
 
   override getRate(settings: APISettings): string | null {
     if (this.rate !== undefined) return this.rate;

@@ -1,6 +1,8 @@
 /**
  * The obtain-token endpoint (DRF's `obtain_auth_token`): `POST {"username", "password"}`
- * answers `{"token": "<key>"}` for `Authorization: Token <key>`. Register it on a router with a
+ * answers `{"token": "<key>"}` for `Authorization: Token <key>`: the user's existing token
+ * when there is one (DRF's `get_or_create`), a new one otherwise or once it expired (see
+ * `obtainToken`). Register it on a router with a
  * basename; login attempts are throttled by {@link LoginRateThrottle}.
  *
  * @example
@@ -9,11 +11,11 @@
  * ```
  * @module
  */
-import { issueToken } from '../authentication/token-authentication.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { LoginView } from './login-view.ts';
+import { obtainToken } from './tokens.ts';
 
 /**
  * `POST` credentials, get a token (see the module).
@@ -28,6 +30,6 @@ export class ObtainAuthToken extends LoginView {
   static override description = 'Exchanges a username and password for an API token.';
 
   async login(_request: Request, auth: Auth, user: UserRow): Promise<Response> {
-    return new Response({ token: await issueToken(auth, user) });
+    return new Response({ token: await obtainToken(auth, user) });
   }
 }

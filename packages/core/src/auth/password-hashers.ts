@@ -1,7 +1,9 @@
 /**
  * Password hashing, in Django's encoded format (`<algorithm>$<parameters>$<salt>$<hash>`), so
  * that a table of users moved from Django keeps working: `scrypt` (the default here) and
- * `pbkdf2_sha256` (Django's default) both hash and verify. Comparisons are constant-time; a
+ * `pbkdf2_sha256` (Django's default) both hash and verify through `node:crypto`; `argon2`,
+ * `bcrypt_sha256` and `bcrypt` through optional packages (`argon2-password-hasher.ts`,
+ * `bcrypt-password-hashers.ts`). Comparisons are constant-time; a
  * hash made with a lower cost than the preferred hasher's, or by another hasher, is reported by
  * {@link PasswordHashers.check} so that login can store a new one (Django's hash upgrade).
  *
@@ -13,9 +15,14 @@
  * ```
  * @module
  */
-import { pbkdf2, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { Argon2PasswordHasher } from './argon2-password-hasher.ts';
+import { BCryptPasswordHasher, BCryptSHA256PasswordHasher } from './bcrypt-password-hashers.ts';
+import { makeSalt, type PasswordHasher } from './password-hasher.ts';
+
+export { makeSalt, type PasswordHasher } from './password-hasher.ts';
 
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (
@@ -33,27 +40,6 @@ export const UNUSABLE_PASSWORD_PREFIX = '!';
  * cost grows with the password, and the body is the client's.
  */
 export const MAX_PASSWORD_LENGTH = 4096;
-
-/** A hashing algorithm. */
-export interface PasswordHasher {
-  /** The first part of its encoded hashes (`scrypt`, `pbkdf2_sha256`). */
-  readonly algorithm: string;
-  /** `<algorithm>$...` for `password` with a new random salt. */
-  encode(password: string, salt?: string): Promise<string>;
-  /** True when `password` hashes to `encoded` (constant-time). */
-  verify(password: string, encoded: string): Promise<boolean>;
-  /** True when `encoded` was made with a lower cost than this hasher's. */
-  mustUpdate(encoded: string): boolean;
-}
-
-const SALT_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** A random salt of 22 letters and digits (Django's: about 131 bits). */
-export function makeSalt(length = 22): string {
-  let salt = '';
-  for (let i = 0; i < length; i++) salt += SALT_CHARS[randomInt(SALT_CHARS.length)];
-  return salt;
-}
 
 /** Constant-time equality of two base64 texts (different lengths differ, without a timing hint). */
 function sameHash(expected: string, actual: Buffer): boolean {
@@ -205,9 +191,7 @@ export class PasswordHashers {
   readonly #byAlgorithm: Map<string, PasswordHasher>;
   #dummy: Promise<string> | undefined;
 
-  constructor(
-    hashers: readonly PasswordHasher[] = [new ScryptPasswordHasher(), new PBKDF2PasswordHasher()],
-  ) {
+  constructor(hashers: readonly PasswordHasher[] = defaultPasswordHashers()) {
     const [preferred] = hashers;
     if (!preferred) {
       throw new ImproperlyConfigured(
@@ -250,6 +234,27 @@ export class PasswordHashers {
     this.#dummy ??= this.preferred.encode(makeSalt());
     await this.preferred.verify(password, await this.#dummy);
   }
+}
+
+/**
+ * The hashers an app accepts by default: scrypt (hashing new passwords), then Django's
+ * PBKDF2-SHA256, Argon2, bcrypt-SHA256 and bcrypt, so that every hash of a Django project
+ * verifies. The last three load their optional package (`@node-rs/argon2`, `bcryptjs`) only
+ * when such a hash is met.
+ *
+ * @example
+ * ```ts
+ * const hashers = new PasswordHashers(defaultPasswordHashers()); // the same as new PasswordHashers()
+ * ```
+ */
+export function defaultPasswordHashers(): PasswordHasher[] {
+  return [
+    new ScryptPasswordHasher(),
+    new PBKDF2PasswordHasher(),
+    new Argon2PasswordHasher(),
+    new BCryptSHA256PasswordHasher(),
+    new BCryptPasswordHasher(),
+  ];
 }
 
 /** An encoded value that no password matches (Django's `make_password(None)`). */

@@ -1,7 +1,9 @@
 /**
  * Server-side sessions: a random key in an `HttpOnly` cookie, its SHA-256 digest in the
  * `auth_session` table with the user, an expiry and the session's CSRF token. Logging in
- * always makes a new session (no fixation); logging out deletes it.
+ * always makes a new session and deletes the one the request carried (Django's `cycle_key`:
+ * no fixation, and the previous key stops working); logging out deletes it. Before a session
+ * exists, the login itself is protected by the `csrftoken` cookie (Django's login CSRF).
  *
  * @example
  * ```ts
@@ -122,10 +124,15 @@ function cookie(
 }
 
 /**
- * Logs `user` in: a new session row and its two cookies on the response (the session key,
- * `HttpOnly`; the CSRF token, readable by scripts). Returns the CSRF token.
+ * Logs `user` in: a new session and its two cookies on the response (the session key,
+ * `HttpOnly`; the CSRF token, readable by scripts). The session the request carried, if any,
+ * is deleted first (Django's `cycle_key`): a key known before the login never works after it.
+ * Returns the CSRF token.
  */
 export async function startSession(auth: Auth, request: Request, user: UserRow): Promise<string> {
+  const previous = requestCookie(request, auth.session.cookieName);
+  if (previous && SESSION_KEY.test(previous))
+    await auth.session.store.delete(auth, digest(previous));
   const key = randomKey(32);
   const csrf = randomKey(32);
   const maxAge = auth.session.maxAgeSeconds;
@@ -141,6 +148,26 @@ export async function startSession(auth: Auth, request: Request, user: UserRow):
     cookie(auth, auth.session.csrfCookieName, csrf, false, maxAge),
   ]);
   return csrf;
+}
+
+/** What a CSRF token of this module looks like (the cookie is the client's: checked first). */
+const CSRF_TOKEN = /^[0-9a-f]{64}$/;
+
+/**
+ * The CSRF token of a client that has no session yet (Django's `ensure_csrf_cookie`): the
+ * request's `csrftoken` cookie when it holds one, else a new one set on the response. A
+ * client GETs the login route for it, then sends it back as `X-CSRFToken` (or the form field
+ * `csrfmiddlewaretoken`) with its login.
+ */
+export function ensureCsrfCookie(auth: Auth, request: Request): string {
+  const current = requestCookie(request, auth.session.csrfCookieName);
+  if (current && CSRF_TOKEN.test(current)) return current;
+  const token = randomKey(32);
+  request.reply.header(
+    'set-cookie',
+    cookie(auth, auth.session.csrfCookieName, token, false, auth.session.maxAgeSeconds),
+  );
+  return token;
 }
 
 /** Logs out: deletes the request's session (if any) and expires both cookies. */
@@ -159,26 +186,56 @@ export function clearExpiredSessions(auth: Auth): Promise<number> {
 }
 
 /**
- * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
- * passes: an `Origin` that is neither the request's own nor trusted; over HTTPS without an
- * `Origin`, a `Referer` missing, malformed, plain HTTP or of another origin (Django's strict
- * Referer check); a missing or wrong token.
+ * Why an unsafe request fails the origin half of the CSRF checks, or null when it passes: an
+ * `Origin` that is neither the request's own nor trusted; over HTTPS without an `Origin`, a
+ * `Referer` missing, malformed, plain HTTP or of another origin (Django's strict Referer
+ * check). Cheap and bodiless, so the login view runs it before anything else.
  */
-export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
+export function originFailure(auth: Auth, request: Request): string | null {
   const origin = request.raw.headers.origin;
   if (typeof origin === 'string' && origin !== 'null') {
     const trusted = origin === request.origin || auth.session.trustedOrigins.includes(origin);
     if (!trusted)
       return `Origin checking failed - ${origin.slice(0, 200)} does not match any trusted origins.`;
   } else if (request.scheme === 'https') {
-    const reason = refererFailure(auth, request);
-    if (reason) return reason;
+    return refererFailure(auth, request);
   }
-  const sent = request.raw.headers[auth.session.csrfHeaderName];
-  if (typeof sent !== 'string' || sent === '') return 'CSRF token missing.';
-  const expected = Buffer.from(session.csrf_secret);
-  const given = Buffer.from(sent);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return 'CSRF token incorrect.';
   return null;
+}
+
+/** Compares the token a request sent with the expected one, in constant time. */
+function tokenFailure(expected: string, sent: unknown): string | null {
+  if (typeof sent !== 'string' || sent === '') return 'CSRF token missing.';
+  const want = Buffer.from(expected);
+  const given = Buffer.from(sent);
+  if (given.length !== want.length || !timingSafeEqual(given, want)) return 'CSRF token incorrect.';
+  return null;
+}
+
+/**
+ * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
+ * passes: {@link originFailure}, then a missing or wrong `X-CSRFToken`.
+ */
+export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
+  return (
+    originFailure(auth, request) ??
+    tokenFailure(session.csrf_secret, request.raw.headers[auth.session.csrfHeaderName])
+  );
+}
+
+/**
+ * Why a login fails CSRF checks (Django's `csrf_protect` on `LoginView`), or null when it
+ * passes: {@link originFailure}, then the `csrftoken` cookie missing ("CSRF cookie not set.")
+ * or not matched by `X-CSRFToken` or, in a form body, the `csrfmiddlewaretoken` field. The
+ * body must be parsed before: the form field is read from `request.data`.
+ */
+export function loginCsrfFailure(auth: Auth, request: Request): string | null {
+  const origin = originFailure(auth, request);
+  if (origin) return origin;
+  const expected = requestCookie(request, auth.session.csrfCookieName);
+  if (!expected || !CSRF_TOKEN.test(expected)) return 'CSRF cookie not set.';
+  const header = request.raw.headers[auth.session.csrfHeaderName];
+  const data = request.data as Record<string, unknown> | null;
+  const field = typeof data === 'object' && data !== null ? data.csrfmiddlewaretoken : undefined;
+  return tokenFailure(expected, typeof header === 'string' && header !== '' ? header : field);
 }

@@ -1,7 +1,8 @@
 /**
- * `Authorization: Token <key>` (DRF's `TokenAuthentication`): keys made by
- * {@link issueToken} or the {@link ObtainAuthToken} view. Only a SHA-256 digest of each key is
- * stored, so a copy of the database holds no usable key; the lookup is by digest.
+ * `Authorization: Token <key>` (DRF's `TokenAuthentication`): keys made by `issueToken` or
+ * the `ObtainAuthToken` view (`auth/tokens.ts`). Only a SHA-256 digest of each key is stored,
+ * so a copy of the database holds no usable key; the lookup is by digest, one statement with
+ * the token's user. A token older than the `Auth`'s `tokenLifetimeSeconds` is refused.
  *
  * @example
  * ```ts
@@ -12,10 +13,9 @@
  * ```
  * @module
  */
-import { hash } from 'node:crypto';
 import type { Auth } from '../auth/auth.ts';
-import { randomKey } from '../auth/random-key.ts';
 import type { TokenMatch } from '../auth/token-user-query.ts';
+import { tokenDigest } from '../auth/tokens.ts';
 import { Database } from '../db/database.ts';
 import { AuthenticationFailed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
@@ -28,18 +28,6 @@ import {
 } from './authentication.ts';
 import { authorizationWords, isPrintableAscii } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';
-
-/** The stored form of a key (one-shot hashing: a `Hash` object costs twice as much). */
-export function tokenDigest(key: string): string {
-  return hash('sha256', key, 'hex');
-}
-
-/** Makes a new token for `user` and returns its key (shown once: only its digest is kept). */
-export async function issueToken(auth: Auth, user: { id: number }): Promise<string> {
-  const key = randomKey(20);
-  await auth.Token.objects.create({ digest: tokenDigest(key), user_id: user.id });
-  return key;
-}
 
 const KEY = /^[0-9a-f]{40}$/;
 
@@ -64,8 +52,10 @@ function authenticated(
   match: TokenMatch | undefined,
   epoch: number,
 ): AuthenticatedToken {
-  // No row: no such token (a token never outlives its user: the foreign key cascades).
-  if (!match) throw new AuthenticationFailed('Invalid token.');
+  // No row: no such token (a token never outlives its user: the foreign key cascades). An
+  // expired token is answered as an unknown one, and replaced at the user's next login.
+  if (!match || auth.tokenExpired(match.token.created))
+    throw new AuthenticationFailed('Invalid token.');
   if (match.user.is_active === false) throw new AuthenticationFailed('User inactive or deleted.');
   const result: AuthenticatedToken = Object.freeze([
     auth.requestUser(match.user as Parameters<Auth['requestUser']>[0]),
@@ -80,7 +70,7 @@ function authenticated(
  *
  * @example
  * ```ts
- * const key = await issueToken(defaultAuth, { id: 1 }); // shown once
+ * const key = await issueToken(defaultAuth, { id: 1 });
  * class NoteViewSet extends ModelViewSet {
  *   override queryset = Book.objects.all();
  *   override serializerClass = BookSerializer;
@@ -123,7 +113,7 @@ export class TokenAuthentication extends BaseAuthentication {
     const auth = authOf(request);
     const digest = tokenDigest(key);
     const cached = auth.cachedToken<AuthenticatedToken>(digest);
-    if (cached) return cached;
+    if (cached && !auth.tokenExpired((cached[1] as TokenMatch['token']).created)) return cached;
     // Read before the lookup: a write to the tokens or users while it runs keeps it uncached.
     const epoch = auth.tokenCacheEpoch;
     const match = auth.tokenUserQuery(databaseOf()).find(digest);

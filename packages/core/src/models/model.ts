@@ -38,6 +38,12 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
   readonly name: string;
   /** The table; defaults to the snake-cased name (`BookProxy` → `book_proxy`). */
   readonly table?: string;
+  /**
+   * The app the model belongs to (Django's `Meta.app_label`), which labels its permissions
+   * (`books.change_book`). Defaults to the table name up to its first underscore
+   * (`books_book` → `books`, `auth_user` → `auth`), or the whole table name without one.
+   */
+  readonly appLabel?: string;
   /** The columns. An `id` auto primary key is added first unless a field is the primary key. */
   readonly fields: F;
   /** Computed properties, readable by serializers (`full_name`, nested proxy groups). */
@@ -199,6 +205,8 @@ export class Model<
 > {
   readonly name: string;
   readonly table: string;
+  /** See {@link ModelDefinition.appLabel}. */
+  readonly appLabel: string;
   /** Every field by name, `id` first. */
   readonly fields: Readonly<Record<string, AnyModelField>>;
   /** Every field, in order. */
@@ -232,6 +240,8 @@ export class Model<
     this.name = name;
     this.table = definition.table ?? snakeCase(name);
     this.#assertIdentifier(this.table, 'its table name');
+    this.appLabel = definition.appLabel ?? (this.table.split('_', 1)[0] || this.table);
+    this.#assertIdentifier(this.appLabel, 'its app label');
     this.verboseName = definition.verboseName ?? snakeCase(name).replaceAll('_', ' ');
     this.verboseNamePlural = definition.verboseNamePlural ?? `${this.verboseName}s`;
 

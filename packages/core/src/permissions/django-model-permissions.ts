@@ -50,7 +50,7 @@ interface ViewWithQueryset {
  *   override serializerClass = BookSerializer;
  *   override permissionClasses = [DjangoModelPermissions];
  * }
- * new DjangoModelPermissions().getRequiredPermissions('PUT', Book); // ['change_book']
+ * new DjangoModelPermissions().getRequiredPermissions('PUT', Book); // ['books.change_book'] for books_book
  * ```
  */
 export class DjangoModelPermissions extends BasePermission {
@@ -59,7 +59,7 @@ export class DjangoModelPermissions extends BasePermission {
   /** Actions per method; override to require `view` for reads, say. */
   permsMap: Readonly<Record<string, readonly string[]>> = PERMS_MAP;
 
-  /** The codenames a method on a model needs (`['change_book']`). */
+  /** The permission names a method on a model needs (`['books.change_book']`). */
   getRequiredPermissions(method: string, model: AnyModel): string[] {
     const actions = this.permsMap[method];
     if (!actions) throw new MethodNotAllowed(method);

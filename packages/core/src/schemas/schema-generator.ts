@@ -208,8 +208,11 @@ class DocumentBuild {
     const responses: Record<string, unknown> = {};
     const serializerClass = generic ? safe(() => generic.getSerializerClass()) : undefined;
     const component = serializerClass ? this.#components(serializerClass) : undefined;
+    // An answer the view declares is taken as it is: not a list, nor paginated or filtered.
+    const declared = (view.constructor as typeof APIView).schemaResponses?.[action];
     const list =
-      action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve');
+      !declared &&
+      (action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve'));
 
     if (method === 'get' && list && generic) {
       const parameters = [
@@ -225,7 +228,9 @@ class DocumentBuild {
     }
 
     const item = component ? ref(component.response) : {};
-    if (method === 'get') {
+    if (declared) {
+      responses['200'] = jsonResponse('', declared);
+    } else if (method === 'get') {
       let schema: JsonSchema = item;
       if (list) {
         const paginator = generic?.paginator;

@@ -28,6 +28,7 @@ import {
   Throttled,
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
+import type { JsonSchema } from '../fields/field.ts';
 import { DefaultContentNegotiation, requestMediaType } from '../http/content-negotiation.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
@@ -119,6 +120,12 @@ export class APIView {
   static description = '';
   /** The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into words. */
   static viewName: string | undefined = undefined;
+  /**
+   * The 200 answer of an action, for OpenAPI, when it is not what the generator infers from
+   * the serializer (a GET of a collection route that answers one object, not a list).
+   * Keyed by action: `{ list: { type: 'object', properties: { ... } } }`.
+   */
+  static schemaResponses: Readonly<Record<string, JsonSchema>> | undefined = undefined;
 
   // The configuration has its defaults on the prototype (below the class), and what the
   // router and `dispatch` set is `declare`d: a view is made per request, and each field

@@ -32,7 +32,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 const auth = createAuth({
   hashers: new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]),
 });
-const Note = defineModel({ name: 'Note', fields: { text: models.CharField({ maxLength: 50 }) } });
+const Note = defineModel({
+  name: 'Note',
+  appLabel: 'notes',
+  fields: { text: models.CharField({ maxLength: 50 }) },
+});
 class NoteSerializer extends ModelSerializer.with({ model: Note, fields: ['id', 'text'] }) {}
 
 class NoteViewSet extends ModelViewSet {
@@ -70,8 +74,8 @@ describe('DjangoModelPermissions', () => {
         staff: await auth.createUser({ username: 'staff', is_staff: true }),
         idle: await auth.createUser({ username: 'idle', is_active: false }),
       };
-      await auth.grant(users.editor, 'change_note');
-      await auth.grant({ group: await auth.addToGroup(users.member, 'writers') }, 'add_note');
+      await auth.grant(users.editor, 'notes.change_note');
+      await auth.grant({ group: await auth.addToGroup(users.member, 'writers') }, 'notes.add_note');
       for (const [name, user] of Object.entries(users)) tokens[name] = await issueToken(auth, user);
     });
     app = Fastify();

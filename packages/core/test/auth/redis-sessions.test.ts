@@ -17,7 +17,7 @@ import {
 } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { sessionApp } from '../fixtures/session-app.ts';
+import { assertLoginCyclesKey, sessionApp, sessionLogin } from '../fixtures/session-app.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const PASSWORD = 'analytical engine';
@@ -57,17 +57,8 @@ describe('sessions in Redis', { skip: !REDIS && 'TEST_REDIS_URL is not set' }, (
     await db.close();
   });
 
-  const login = async (on: FastifyInstance) => {
-    const response = await on.inject({
-      method: 'POST',
-      url: '/api/login/',
-      payload: { username: 'ada', password: PASSWORD },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const cookies = response.headers['set-cookie'] as string[];
-    const session = /sessionid=([0-9a-f]+)/.exec(cookies[0] as string)?.[1] as string;
-    return { session, csrf: response.json().csrfToken as string };
-  };
+  const login = (on: FastifyInstance, headers: Record<string, string> = {}) =>
+    sessionLogin(on, { username: 'ada', password: PASSWORD }, headers);
 
   it('keeps the session in Redis with its lifetime as TTL, and logs out', async () => {
     const { session, csrf } = await login(app);
@@ -98,6 +89,10 @@ describe('sessions in Redis', { skip: !REDIS && 'TEST_REDIS_URL is not set' }, (
     assert.equal(out.statusCode, 200, out.body);
     assert.equal(await redis.exists(key), 0);
     assert.equal((await app.inject({ url: '/api/notes/', headers: { cookie } })).statusCode, 403);
+  });
+
+  it('cycles the session key at every login: the previous session stops working', async () => {
+    await assertLoginCyclesKey(app, { username: 'ada', password: PASSWORD });
   });
 
   it("ends a session when Redis's TTL expires it", async () => {

@@ -19,7 +19,12 @@ import {
 } from '@restframework/core';
 import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { NotesViewSet, sessionApp } from '../fixtures/session-app.ts';
+import {
+  NotesViewSet,
+  type SessionLogin,
+  sessionApp,
+  sessionLogin,
+} from '../fixtures/session-app.ts';
 
 const auth = createAuth({
   hashers: new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]),
@@ -41,18 +46,10 @@ describe('session authentication', () => {
     await db.close();
   });
 
-  async function login(): Promise<{ session: string; csrf: string; cookies: string[] }> {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/login/',
-      payload: { username: 'ada', password: PASSWORD },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    const cookies = response.headers['set-cookie'] as string[];
-    const session = /sessionid=([0-9a-f]+)/.exec(cookies[0] as string)?.[1] as string;
-    const csrf = response.json().csrfToken as string;
-    assert.match(csrf, /^[0-9a-f]{64}$/);
-    return { session, csrf, cookies };
+  async function login(headers: Record<string, string> = {}): Promise<SessionLogin> {
+    const done = await sessionLogin(app, { username: 'ada', password: PASSWORD }, headers);
+    assert.match(done.csrf, /^[0-9a-f]{64}$/);
+    return done;
   }
 
   const notes = (method: 'GET' | 'POST', headers: Record<string, string>) =>
@@ -180,15 +177,11 @@ describe('the strict Referer check over HTTPS (no Origin header)', () => {
   });
 
   it("refuses a missing, malformed, insecure or foreign Referer with Django's reasons", async () => {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/login/',
-      headers: { host: 'localhost', 'x-forwarded-proto': 'https' },
-      payload: { username: 'ada', password: PASSWORD },
-    });
-    assert.equal(login.statusCode, 200, login.body);
-    const session = /sessionid=([^;]+)/.exec(String(login.headers['set-cookie']))?.[1];
-    const csrf = login.json().csrfToken as string;
+    const { session, csrf } = await sessionLogin(
+      app,
+      { username: 'ada', password: PASSWORD },
+      { host: 'localhost', 'x-forwarded-proto': 'https', referer: 'https://localhost/login/' },
+    );
     const base = {
       host: 'localhost',
       'x-forwarded-proto': 'https',

@@ -152,7 +152,11 @@ describe('custom user models', () => {
   });
 });
 
-const Book = defineModel({ name: 'Book', fields: { title: models.CharField({ maxLength: 50 }) } });
+const Book = defineModel({
+  name: 'Book',
+  table: 'books_book',
+  fields: { title: models.CharField({ maxLength: 50 }) },
+});
 
 for (const dialect of testDialects()) {
   describe(`users, groups and permissions (${dialect.name})`, { skip: dialect.skip }, () => {
@@ -207,18 +211,68 @@ for (const dialect of testDialects()) {
       });
     });
 
+    it('labels permissions with the app (Django: has_perm("books.change_book")) and renames the unlabelled ones it finds', async () => {
+      await db.run(async () => {
+        // As an earlier version stored them: unlabelled, and granted to a user.
+        const old = await auth.Permission.objects.create({
+          codename: 'view_author',
+          name: 'Can view author',
+          model: 'author',
+        });
+        const reader = await auth.createUser({ username: 'reader', password: 'x' });
+        await auth.UserPermission.objects.create({ user_id: reader.id, permission_id: old.id });
+        const Author = defineModel({
+          name: 'Author',
+          table: 'books_author',
+          fields: { name: models.CharField({ maxLength: 50 }) },
+        });
+        const Tag = defineModel({ name: 'Tag', appLabel: 'shop', fields: {} });
+        assert.equal(Author.appLabel, 'books');
+        assert.equal(Tag.appLabel, 'shop');
+        assert.equal(auth.User.appLabel, 'auth');
+        await auth.createPermissions([Author, Tag]);
+        await auth.createPermissions([Author, Tag]); // twice: nothing more
+        const names = (await auth.Permission.objects.orderBy('id').execute()).map(
+          (row) => row.codename,
+        );
+        for (const action of ['add', 'change', 'delete', 'view']) {
+          assert.equal(names.filter((name) => name === `books.${action}_author`).length, 1);
+          assert.equal(names.filter((name) => name === `shop.${action}_tag`).length, 1);
+        }
+        assert.equal(names.includes('view_author'), false, 'renamed, not copied');
+        const renamed = await auth.Permission.objects.get({ codename: 'books.view_author' });
+        assert.equal(renamed.id, old.id, 'the same row: its grants stay');
+        const fresh = await auth.User.objects.get({ id: reader.id });
+        assert.equal(
+          await auth.hasPerms(auth.requestUser(fresh as never), ['books.view_author']),
+          true,
+        );
+      });
+    });
+
     it('gives permissions to users directly and through groups; superusers have all', async () => {
       await db.run(async () => {
         const editor = await auth.createUser({ username: 'editor', password: 'x' });
         const member = await auth.createUser({ username: 'member', password: 'x' });
-        await auth.grant(editor, 'change_book');
+        await auth.grant(editor, 'books.change_book');
         const group = await auth.addToGroup(member, 'editors');
-        await auth.grant({ group }, 'view_book');
-        assert.equal(await auth.hasPerms(auth.requestUser(editor), ['change_book']), true);
-        assert.equal(await auth.hasPerms(auth.requestUser(editor), ['view_book']), false);
-        assert.equal(await auth.hasPerms(auth.requestUser(member), ['view_book']), true);
-        assert.equal(await auth.hasPerms(auth.requestUser(member), ['change_book']), false);
-        await assert.rejects(auth.grant(editor, 'fly_book'), { code: 'REST_ERR_AUTH_CONFIG' });
+        await auth.grant({ group }, 'books.view_book');
+        const has = (user: typeof editor, names: string[]) =>
+          auth.hasPerms(auth.requestUser(user), names);
+        assert.equal(await has(editor, ['books.change_book']), true);
+        assert.equal(await has(editor, ['books.view_book']), false);
+        assert.equal(await has(member, ['books.view_book']), true);
+        assert.equal(await has(member, ['books.change_book']), false);
+        // As Django's has_perm: the name carries the app label; the bare codename matches nothing.
+        assert.equal(await has(editor, ['change_book']), false);
+        assert.equal(await has(editor, ['shop.change_book']), false);
+        await assert.rejects(auth.grant(editor, 'books.fly_book'), {
+          code: 'REST_ERR_AUTH_CONFIG',
+        });
+        await assert.rejects(auth.grant(editor, 'change_book'), {
+          code: 'REST_ERR_AUTH_CONFIG',
+          message: /carry their app label.*"books\.change_book"/,
+        });
       });
     });
 
@@ -239,7 +293,7 @@ for (const dialect of testDialects()) {
       );
       assert.equal(root.is_staff, true);
       await db.run(async () => {
-        assert.equal(await auth.hasPerms(auth.requestUser(root), ['delete_book']), true);
+        assert.equal(await auth.hasPerms(auth.requestUser(root), ['books.delete_book']), true);
       });
       await changePassword(db, 'root', 'another passphrase', {}, auth);
       await db.run(async () => {
