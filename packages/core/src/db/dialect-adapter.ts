@@ -19,8 +19,8 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { DatabaseError, UniqueViolationError } from './database-errors.ts';
 import type { StatementSlot } from './statement-cache.ts';
 
-/** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
-export type TextMatchMode = 'exact' | 'contains' | 'startswith';
+/** How a text lookup compares: whole value (`iexact`), anywhere in it, at its start or end. */
+export type TextMatchMode = 'exact' | 'contains' | 'startswith' | 'endswith';
 
 /**
  * The optional abilities of a dialect (see {@link DialectAdapter.capabilities}).
@@ -108,13 +108,16 @@ export interface DialectAdapter {
     nullable: boolean,
   ): (ob: OrderByItemBuilder) => OrderByItemBuilder;
   /**
-   * The bound values of a text match on `value` (taken literally, never as a pattern): the
-   * escaped LIKE pattern, or the value itself where the dialect compares otherwise.
+   * The bound values of a text match on `value` (taken literally, never as a pattern: `%`,
+   * `_` and `\` match themselves): the escaped LIKE pattern, or the value itself where the
+   * dialect compares otherwise.
    */
   textMatchParameters(value: string, mode: TextMatchMode, caseInsensitive: boolean): unknown[];
   /**
-   * The text match itself: the column contains, or starts with, the value whose
-   * {@link textMatchParameters} are `parameters`, case-sensitively or not.
+   * The text match itself: the column equals, contains, starts or ends with the value whose
+   * {@link textMatchParameters} are `parameters`, case-sensitively or not. Case-insensitive
+   * matches compare both sides through {@link foldCase}, so they give the same rows on every
+   * database.
    */
   textMatch(
     column: Expression<unknown>,
@@ -122,6 +125,13 @@ export interface DialectAdapter {
     mode: TextMatchMode,
     caseInsensitive: boolean,
   ): RawBuilder<boolean>;
+  /**
+   * `text` case-folded in SQL, as `db/fold-case.ts` defines it for every database: each
+   * character upper-cased, then lower-cased, one for one (Unicode's simple mappings); accents
+   * kept. SQLite calls the function its adapter registers; PostgreSQL and MySQL use their
+   * `upper` and `lower` under a Unicode-aware collation.
+   */
+  foldCase(text: Expression<unknown>): RawBuilder<string>;
   /**
    * What this dialect can do beyond the common lookups. A lookup or search prefix that needs
    * a capability the dialect lacks fails with `ImproperlyConfigured` naming it (the search
@@ -319,7 +329,7 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return [likePattern(value, mode)];
   }
 
-  /** `LIKE`/`ILIKE` with the escaped pattern. */
+  /** `LIKE` with the escaped pattern; case-insensitively, on both sides case-folded. */
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
@@ -328,8 +338,13 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   ): RawBuilder<boolean> {
     const [pattern] = parameters;
     return caseInsensitive
-      ? sql<boolean>`${column} ilike ${pattern} escape '\\'`
+      ? sql<boolean>`${this.foldCase(column)} like ${this.foldCase(sql`${pattern}`)} escape '\\'`
       : sql<boolean>`${column} like ${pattern} escape '\\'`;
+  }
+
+  /** SQL's standard `UPPER` and `LOWER`: Unicode-aware where the database's text is. */
+  foldCase(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`lower(upper(${text}))`;
   }
 
   /** Only reached when a dialect declares `capabilities.regex` and forgets to override this. */
@@ -563,11 +578,22 @@ export function constraintName(table: string, columns: readonly string[], suffix
   return `${name.slice(0, 50)}_${hash.toString(36)}_${suffix}`.slice(0, 63);
 }
 
-/** A LIKE pattern matching `value` literally: all of it, anywhere, or at the start. */
+/**
+ * A LIKE pattern (escaped with `\`) matching `value` literally: all of it, anywhere, at the
+ * start or at the end.
+ */
 export function likePattern(value: string, mode: TextMatchMode): string {
   const escaped = value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  if (mode === 'exact') return escaped;
-  return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
+  switch (mode) {
+    case 'exact':
+      return escaped;
+    case 'contains':
+      return `%${escaped}%`;
+    case 'startswith':
+      return `${escaped}%`;
+    case 'endswith':
+      return `%${escaped}`;
+  }
 }
 
 /** Reads a boolean stored as 0 or 1 (SQLite, MySQL's TINYINT(1)). */

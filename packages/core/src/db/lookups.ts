@@ -17,6 +17,8 @@ const TEXT_LOOKUPS = [
   'icontains',
   'startswith',
   'istartswith',
+  'endswith',
+  'iendswith',
   'regex',
   'iregex',
   'search',
@@ -43,7 +45,8 @@ const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
 
 /**
  * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
- * `isnull`); text fields the text matches (`iexact`, `icontains`…, `regex`, `search`); date
+ * `isnull`); text fields the text matches (`iexact`, `icontains`, `istartswith`,
+ * `iendswith`, their case-sensitive forms, `regex`, `search`); date
  * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`.
  *
  * @example
@@ -320,10 +323,13 @@ export function bindLookup(
     case 'contains':
     case 'icontains':
     case 'startswith':
-    case 'istartswith': {
-      const mode = lookup.endsWith('contains') ? 'contains' : 'startswith';
+    case 'istartswith':
+    case 'endswith':
+    case 'iendswith': {
+      const insensitive = lookup.startsWith('i');
+      const mode = (insensitive ? lookup.slice(1) : lookup) as TextMatchMode;
       const text = String(checked(field, value));
-      return textBinding(adapter, ref, lookup, text, mode, lookup.startsWith('i'));
+      return textBinding(adapter, ref, lookup, text, mode, insensitive);
     }
   }
 }

@@ -31,12 +31,12 @@ import {
   columnTypeOf,
   DialectAdapterBase,
   fieldsForColumns,
-  likePattern,
   type OpenTransaction,
   readIntegerBoolean,
   type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
+import { foldCase } from './fold-case.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
 import type { StatementSlot } from './statement-cache.ts';
 
@@ -61,6 +61,12 @@ export interface SqliteAdapterOptions {
  * its own: it shares the kernel's page cache, which holds the file's pages either way.
  */
 export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
+
+/**
+ * The SQL function of {@link foldCase} on every connection the adapter opens: SQLite's own
+ * `lower()` and `LIKE` fold ASCII letters only.
+ */
+const FOLD_CASE_FUNCTION = 'rf_fold_case';
 
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
@@ -109,6 +115,8 @@ export class SqliteAdapter extends DialectAdapterBase {
     // driver waits asynchronously, up to busyTimeoutMs.
     const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'A SQLite database');
     const database = new Driver(this.#options.filename, { timeout: 0 });
+    // Deterministic: the same text always folds the same, so SQLite may factor calls out.
+    database.function(FOLD_CASE_FUNCTION, { deterministic: true }, foldSqlValue);
     setUpWhenFree(this.lockTimeoutMs, () => {
       if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
@@ -233,15 +241,19 @@ export class SqliteAdapter extends DialectAdapterBase {
     return value;
   }
 
-  // SQLite's LIKE ignores ASCII case, so it serves the insensitive form; the sensitive forms
-  // compare code points.
+  // SQLite's LIKE ignores ASCII case only: every form compares code points, the
+  // case-insensitive ones on both sides case-folded (the value here, the column by the
+  // function the connection has).
   override textMatchParameters(
     value: string,
     mode: TextMatchMode,
     caseInsensitive: boolean,
   ): unknown[] {
-    if (caseInsensitive) return [likePattern(value, mode)];
-    return mode === 'startswith' ? [value, value] : [value];
+    const text = caseInsensitive ? foldCase(value) : value;
+    if (mode === 'startswith') return [text, text];
+    // GLOB is LIKE with other wildcards (`*`, `?`, `[`), and without case folding.
+    if (mode === 'endswith') return [`*${text.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
+    return [text];
   }
 
   override textMatch(
@@ -251,11 +263,21 @@ export class SqliteAdapter extends DialectAdapterBase {
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
     const [first, second] = parameters;
-    if (caseInsensitive) return sql<boolean>`${column} like ${first} escape '\\'`;
-    if (mode === 'exact') return sql<boolean>`${column} = ${first}`;
-    return mode === 'contains'
-      ? sql<boolean>`instr(${column}, ${first}) > 0`
-      : sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
+    const text = caseInsensitive ? this.foldCase(column) : column;
+    switch (mode) {
+      case 'exact':
+        return sql<boolean>`${text} = ${first}`;
+      case 'contains':
+        return sql<boolean>`instr(${text}, ${first}) > 0`;
+      case 'startswith':
+        return sql<boolean>`substr(${text}, 1, length(${first})) = ${second}`;
+      case 'endswith':
+        return sql<boolean>`${text} glob ${first}`;
+    }
+  }
+
+  override foldCase(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`${sql.raw(FOLD_CASE_FUNCTION)}(${text})`;
   }
 
   // Dates are stored as YYYY-MM-DD text.
@@ -375,6 +397,12 @@ function setUpWhenFree(timeoutMs: number, setUp: () => void): void {
       Atomics.wait(pause, 0, 0, Math.min(5 * 2 ** attempt, 100));
     }
   }
+}
+
+/** {@link foldCase} as SQLite calls it: NULL stays NULL, a number folds as its text. */
+function foldSqlValue(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return foldCase(typeof value === 'string' ? value : String(value));
 }
 
 /** How many prepared statements a connection keeps (the oldest goes first). */
