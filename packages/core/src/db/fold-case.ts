@@ -21,14 +21,13 @@
 const ASCII = /^[\0-\x7f]*$/;
 
 /**
- * The characters whose full case mapping in JavaScript is more than one character (`ß` upper-
- * cases to `SS`, `İ` lower-cases to `i̇`, `ﬁ` to `FI`...): these are folded one at a time.
- * A test checks the list against every code point, so a newer Unicode in Node.js that adds
- * one fails there.
+ * The characters whose fold is not their lower case (besides `ς`): `µ`, `İ`, `ı`, `ſ`, the
+ * Greek letter symbols (`ϐ`, `ϑ`...), old Cyrillic forms. Upper-casing first is what turns them
+ * into a letter others fold to too (`ſ` → `S` → `s`). A test checks the list against every code
+ * point, so a newer Unicode in Node.js that adds one fails there.
  */
-const MULTIPLE =
-  /[\u00df\u0130\u0149\u01f0\u0390\u03b0\u0587\u1e96-\u1e9a\u1f50\u1f52\u1f54\u1f56\u1f80-\u1faf\u1fb2-\u1fb4\u1fb6-\u1fb7\u1fbc\u1fc2-\u1fc4\u1fc6-\u1fc7\u1fcc\u1fd2-\u1fd3\u1fd6-\u1fd7\u1fe2-\u1fe4\u1fe6-\u1fe7\u1ff2-\u1ff4\u1ff6-\u1ff7\u1ffc\ufb00-\ufb06\ufb13-\ufb17]/;
-const EACH_MULTIPLE = new RegExp(MULTIPLE.source, 'g');
+const UNLIKE_LOWER =
+  /[\u00b5\u0130-\u0131\u017f\u0345\u03d0-\u03d1\u03d5-\u03d6\u03f0-\u03f1\u03f5\u1c80-\u1c88\u1e9b\u1fbe]/g;
 
 /**
  * `text` case-folded (see the module): what the case-insensitive lookups compare on every
@@ -43,24 +42,9 @@ const EACH_MULTIPLE = new RegExp(MULTIPLE.source, 'g');
  */
 export function foldCase(text: string): string {
   if (ASCII.test(text)) return text.toLowerCase();
-  if (!MULTIPLE.test(text)) return foldWhole(text);
-  // Each character folds on its own: the text between the rare letters folds as a whole.
-  let folded = '';
-  let from = 0;
-  for (const match of text.matchAll(EACH_MULTIPLE)) {
-    folded += foldWhole(text.slice(from, match.index)) + foldEach(match[0]);
-    from = match.index + match[0].length;
-  }
-  return folded + foldWhole(text.slice(from));
-}
-
-/**
- * Text without the rare letters: the whole-string mappings are one for one there, but for
- * lower-casing's one rule of context, a final sigma becoming `ς`. Every sigma was upper-cased
- * first, so each `ς` came from that rule.
- */
-function foldWhole(text: string): string {
-  return text.toUpperCase().toLowerCase().replaceAll('ς', 'σ');
+  // Lower-casing the whole text is the fold for all but a few letters, folded first, and
+  // but for its one rule of context: a final sigma becomes `ς` (σ once folded).
+  return text.replace(UNLIKE_LOWER, foldEach).toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** {@link foldCase} one code point at a time: the definition, and the path for rare letters. */

@@ -31,6 +31,7 @@ import {
   columnTypeOf,
   DialectAdapterBase,
   fieldsForColumns,
+  likePattern,
   type OpenTransaction,
   readIntegerBoolean,
   type TextMatchMode,
@@ -241,19 +242,20 @@ export class SqliteAdapter extends DialectAdapterBase {
     return value;
   }
 
-  // SQLite's LIKE ignores ASCII case only: every form compares code points, the
-  // case-insensitive ones on both sides case-folded (the value here, the column by the
-  // function the connection has).
+  // The case-sensitive forms compare code points (SQLite's LIKE ignores ASCII case). The
+  // insensitive ones are LIKE on both sides case-folded: the value here, the column by the
+  // function the connection has, but for text of ASCII only (its octets are its characters),
+  // which LIKE itself folds, without the call into JavaScript (~1.5 µs a row, against ~0.1).
   override textMatchParameters(
     value: string,
     mode: TextMatchMode,
     caseInsensitive: boolean,
   ): unknown[] {
-    const text = caseInsensitive ? foldCase(value) : value;
-    if (mode === 'startswith') return [text, text];
+    if (caseInsensitive) return [likePattern(foldCase(value), mode)];
+    if (mode === 'startswith') return [value, value];
     // GLOB is LIKE with other wildcards (`*`, `?`, `[`), and without case folding.
-    if (mode === 'endswith') return [`*${text.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
-    return [text];
+    if (mode === 'endswith') return [`*${value.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
+    return [value];
   }
 
   override textMatch(
@@ -263,16 +265,18 @@ export class SqliteAdapter extends DialectAdapterBase {
     caseInsensitive: boolean,
   ): RawBuilder<boolean> {
     const [first, second] = parameters;
-    const text = caseInsensitive ? this.foldCase(column) : column;
+    if (caseInsensitive) {
+      return sql<boolean>`(case when octet_length(${column}) = length(${column}) then ${column} else ${this.foldCase(column)} end) like ${first} escape '\\'`;
+    }
     switch (mode) {
       case 'exact':
-        return sql<boolean>`${text} = ${first}`;
+        return sql<boolean>`${column} = ${first}`;
       case 'contains':
-        return sql<boolean>`instr(${text}, ${first}) > 0`;
+        return sql<boolean>`instr(${column}, ${first}) > 0`;
       case 'startswith':
-        return sql<boolean>`substr(${text}, 1, length(${first})) = ${second}`;
+        return sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
       case 'endswith':
-        return sql<boolean>`${text} glob ${first}`;
+        return sql<boolean>`${column} glob ${first}`;
     }
   }
 
