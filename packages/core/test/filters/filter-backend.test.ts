@@ -29,12 +29,21 @@ import { BookViewSet } from '../fixtures/store-views.ts';
 class BookFilters extends FilterSet.with({
   model: Book,
   fields: {
-    title: ['exact', 'iexact', 'icontains', 'contains', 'startswith', 'istartswith'],
+    title: [
+      'exact',
+      'iexact',
+      'icontains',
+      'contains',
+      'startswith',
+      'istartswith',
+      'endswith',
+      'iendswith',
+    ],
     state: ['exact', 'in'],
     price: ['exact', 'gt', 'gte', 'lt', 'lte', 'range'],
     pages: ['exact', 'in', 'range'],
     publication_date: ['exact', 'gte', 'year', 'month', 'day'],
-    summary: ['isnull'],
+    summary: ['isnull', 'icontains', 'iexact'],
   },
   filters: {
     min_pages: new NumberFilter({ fieldName: 'pages', lookupExpr: 'gte', label: 'At least pages' }),
@@ -119,7 +128,7 @@ const BOOKS = [
     pages: 474,
     date: '2020-02-29',
     stock: 0,
-    summary: 'Matchmaking',
+    summary: 'Matchmaking at the Café',
   },
 ] as const;
 
@@ -137,6 +146,14 @@ const CASES: readonly (readonly [string, readonly number[] | Record<string, stri
   ['?title__icontains=_', [3]],
   ['?title__icontains=u_', []],
   ['?title__contains=e_f', []],
+  ['?title__endswith=Messiah', []],
+  ['?title__iendswith=MESSIAH', [2]],
+  ['?title__iendswith=_FUN', [3]],
+  ['?title__iendswith=%25', []],
+  // Case folds for every letter, accents are kept (the same on every database).
+  ['?summary__icontains=CAFÉ', [4]],
+  ['?summary__icontains=CAFE', []],
+  ['?summary__iexact=MATCHMAKING AT THE CAFÉ', [4]],
   ['?state=published', [1, 4]],
   ['?state__in=published,in_progress', [1, 2, 4]],
   ['?state__in=', [1, 2, 3, 4]],
