@@ -17,6 +17,7 @@ import { MigrationError } from '../migrations/migration-error.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { DatabaseError, UniqueViolationError } from './database-errors.ts';
+import { foldAccents } from './fold-accents.ts';
 import type { StatementSlot } from './statement-cache.ts';
 
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, at its start or end. */
@@ -28,7 +29,7 @@ export type TextMatchMode = 'exact' | 'contains' | 'startswith' | 'endswith';
  * @example
  * ```ts
  * abstract class MyAdapter extends DialectAdapterBase {
- *   override readonly capabilities = { regex: true, fullTextSearch: false };
+ *   override readonly capabilities = { regex: true, fullTextSearch: false, accentFolding: false };
  *   // ... and regexMatch(), as the capability promises.
  * }
  * ```
@@ -41,6 +42,13 @@ export interface DialectCapabilities {
    * it the `search` lookup matches rows containing every word of the query (`LIKE`).
    */
   readonly fullTextSearch: boolean;
+  /**
+   * Accent folding (`db/fold-accents.ts`) for the `unaccent__*` lookups a view opts into
+   * (`title__unaccent__icontains`, a search field `'title__unaccent'`): {@link
+   * DialectAdapter.foldAccents}. SQLite and PostgreSQL have it; MySQL/MariaDB, which cannot
+   * normalize text, do not.
+   */
+  readonly accentFolding: boolean;
 }
 
 /** Converts a value read from the driver into the value a row holds. */
@@ -112,18 +120,25 @@ export interface DialectAdapter {
    * `_` and `\` match themselves): the escaped LIKE pattern, or the value itself where the
    * dialect compares otherwise.
    */
-  textMatchParameters(value: string, mode: TextMatchMode, caseInsensitive: boolean): unknown[];
+  textMatchParameters(
+    value: string,
+    mode: TextMatchMode,
+    caseInsensitive: boolean,
+    accentInsensitive?: boolean,
+  ): unknown[];
   /**
    * The text match itself: the column equals, contains, starts or ends with the value whose
    * {@link textMatchParameters} are `parameters`, case-sensitively or not. Case-insensitive
    * matches compare both sides through {@link foldCase}, so they give the same rows on every
-   * database.
+   * database; accent-insensitive ones (where `capabilities.accentFolding`) through
+   * {@link foldAccents} first.
    */
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive?: boolean,
   ): RawBuilder<boolean>;
   /**
    * `text` case-folded in SQL, as `db/fold-case.ts` defines it for every database: each
@@ -132,6 +147,11 @@ export interface DialectAdapter {
    * `upper` and `lower` under a Unicode-aware collation.
    */
   foldCase(text: Expression<unknown>): RawBuilder<string>;
+  /**
+   * `text` accent-folded in SQL, as `db/fold-accents.ts` defines it. Only called when
+   * `capabilities.accentFolding` is true.
+   */
+  foldAccents(text: Expression<unknown>): RawBuilder<string>;
   /**
    * What this dialect can do beyond the common lookups. A lookup or search prefix that needs
    * a capability the dialect lacks fails with `ImproperlyConfigured` naming it (the search
@@ -291,7 +311,11 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly inlineLimits: boolean = false;
   readonly returning: boolean = true;
   readonly offsetOnlyLimit: number | null = null;
-  readonly capabilities: DialectCapabilities = { regex: false, fullTextSearch: false };
+  readonly capabilities: DialectCapabilities = {
+    regex: false,
+    fullTextSearch: false,
+    accentFolding: false,
+  };
 
   abstract createDialect(): Dialect;
   abstract columnType(field: AnyModelField): string;
@@ -324,9 +348,14 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return (ob: OrderByItemBuilder) => (descending ? ob.desc() : ob.asc());
   }
 
-  /** The escaped LIKE pattern; SQLite overrides the case-sensitive forms. */
-  textMatchParameters(value: string, mode: TextMatchMode, _caseInsensitive: boolean): unknown[] {
-    return [likePattern(value, mode)];
+  /** The escaped LIKE pattern (of the value accent-folded); SQLite overrides it. */
+  textMatchParameters(
+    value: string,
+    mode: TextMatchMode,
+    _caseInsensitive: boolean,
+    accentInsensitive = false,
+  ): unknown[] {
+    return [likePattern(accentInsensitive ? foldAccents(value) : value, mode)];
   }
 
   /** `LIKE` with the escaped pattern; case-insensitively, on both sides case-folded. */
@@ -335,16 +364,23 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     parameters: readonly unknown[],
     _mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): RawBuilder<boolean> {
     const [pattern] = parameters;
+    const text = accentInsensitive ? this.foldAccents(column) : column;
     return caseInsensitive
-      ? sql<boolean>`${this.foldCase(column)} like ${this.foldCase(sql`${pattern}`)} escape '\\'`
-      : sql<boolean>`${column} like ${pattern} escape '\\'`;
+      ? sql<boolean>`${this.foldCase(text)} like ${this.foldCase(sql`${pattern}`)} escape '\\'`
+      : sql<boolean>`${text} like ${pattern} escape '\\'`;
   }
 
   /** SQL's standard `UPPER` and `LOWER`: Unicode-aware where the database's text is. */
   foldCase(text: Expression<unknown>): RawBuilder<string> {
     return sql<string>`lower(upper(${text}))`;
+  }
+
+  /** Only reached when a dialect declares `capabilities.accentFolding` and forgets this. */
+  foldAccents(_text: Expression<unknown>): RawBuilder<string> {
+    throw new Error(`${this.vendor}: foldAccents() is not implemented.`);
   }
 
   /** Only reached when a dialect declares `capabilities.regex` and forgets to override this. */

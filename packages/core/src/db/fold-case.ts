@@ -22,9 +22,10 @@ const ASCII = /^[\0-\x7f]*$/;
 
 /**
  * The characters whose fold is not their lower case (besides `ς`): `µ`, `İ`, `ı`, `ſ`, the
- * Greek letter symbols (`ϐ`, `ϑ`...) and the combining iota (apart: a mark), old Cyrillic forms. Upper-casing first is what turns them
- * into a letter others fold to too (`ſ` → `S` → `s`). A test checks the list against every code
- * point, so a newer Unicode in Node.js that adds one fails there.
+ * Greek letter symbols (`ϐ`, `ϑ`...), old Cyrillic forms, and the combining iota (apart from
+ * the class: a mark). Upper-casing first is what turns them into a letter others fold to too
+ * (`ſ` → `S` → `s`). A test checks the list against every code point, so a newer Unicode in
+ * Node.js that adds one fails there.
  */
 const UNLIKE_LOWER =
   /\u0345|[\u00b5\u0130-\u0131\u017f\u03d0-\u03d1\u03d5-\u03d6\u03f0-\u03f1\u03f5\u1c80-\u1c88\u1e9b\u1fbe]/g;

@@ -213,8 +213,14 @@ export class MysqlAdapter extends DialectAdapterBase {
   }
 
   // MariaDB (PCRE) and MySQL 8 (ICU) both have REGEXP; under the binary collation it is
-  // case-sensitive, and both take PCRE's inline (?i) flag for the insensitive form.
-  override readonly capabilities: DialectCapabilities = { regex: true, fullTextSearch: false };
+  // case-sensitive, and both take PCRE's inline (?i) flag for the insensitive form. Neither
+  // normalizes text (NFD), which accent folding needs: its collations' accent-insensitive
+  // equality is another (ø equals o there, й does not equal и).
+  override readonly capabilities: DialectCapabilities = {
+    regex: true,
+    fullTextSearch: false,
+    accentFolding: false,
+  };
 
   override regexMatch(
     column: Expression<unknown>,

@@ -37,6 +37,7 @@ import {
   type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
+import { foldAccents } from './fold-accents.ts';
 import { foldCase } from './fold-case.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
 import type { StatementSlot } from './statement-cache.ts';
@@ -64,10 +65,12 @@ export interface SqliteAdapterOptions {
 export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
 
 /**
- * The SQL function of {@link foldCase} on every connection the adapter opens: SQLite's own
- * `lower()` and `LIKE` fold ASCII letters only.
+ * The SQL functions of {@link foldCase} and {@link foldAccents} on every connection the
+ * adapter opens: SQLite's own `lower()` and `LIKE` fold ASCII letters only, and it has no
+ * normalization.
  */
 const FOLD_CASE_FUNCTION = 'rf_fold_case';
+const FOLD_ACCENTS_FUNCTION = 'rf_fold_accents';
 
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
@@ -117,7 +120,8 @@ export class SqliteAdapter extends DialectAdapterBase {
     const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'A SQLite database');
     const database = new Driver(this.#options.filename, { timeout: 0 });
     // Deterministic: the same text always folds the same, so SQLite may factor calls out.
-    database.function(FOLD_CASE_FUNCTION, { deterministic: true }, foldSqlValue);
+    database.function(FOLD_CASE_FUNCTION, { deterministic: true }, sqlFunction(foldCase));
+    database.function(FOLD_ACCENTS_FUNCTION, { deterministic: true }, sqlFunction(foldAccents));
     setUpWhenFree(this.lockTimeoutMs, () => {
       if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
@@ -138,8 +142,9 @@ export class SqliteAdapter extends DialectAdapterBase {
   override readonly inlineLimits = true;
   // No regular expressions (SQLite has no REGEXP function of its own, and one written in
   // JavaScript would run a client's pattern on the event loop); full-text search matches
-  // every word with LIKE (an FTS5 table is not created by the migrations).
-  override readonly capabilities = { regex: false, fullTextSearch: false };
+  // every word with LIKE (an FTS5 table is not created by the migrations). Accents fold in
+  // JavaScript, through a function of the connection.
+  override readonly capabilities = { regex: false, fullTextSearch: false, accentFolding: true };
 
   #statements: SqliteDatabase | undefined;
   #database: BetterSqlite3.Database | undefined;
@@ -250,12 +255,14 @@ export class SqliteAdapter extends DialectAdapterBase {
     value: string,
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): unknown[] {
-    if (caseInsensitive) return [likePattern(foldCase(value), mode)];
-    if (mode === 'startswith') return [value, value];
+    const text = accentInsensitive ? foldAccents(value) : value;
+    if (caseInsensitive) return [likePattern(foldCase(text), mode)];
+    if (mode === 'startswith') return [text, text];
     // GLOB is LIKE with other wildcards (`*`, `?`, `[`), and without case folding.
-    if (mode === 'endswith') return [`*${value.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
-    return [value];
+    if (mode === 'endswith') return [`*${text.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
+    return [text];
   }
 
   override textMatch(
@@ -263,25 +270,32 @@ export class SqliteAdapter extends DialectAdapterBase {
     parameters: readonly unknown[],
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): RawBuilder<boolean> {
     const [first, second] = parameters;
+    const text = accentInsensitive ? this.foldAccents(column) : column;
     if (caseInsensitive) {
-      return sql<boolean>`(case when octet_length(${column}) = length(${column}) then ${column} else ${this.foldCase(column)} end) like ${first} escape '\\'`;
+      // ASCII text has no accents either: the column as it is.
+      return sql<boolean>`(case when octet_length(${column}) = length(${column}) then ${column} else ${this.foldCase(text)} end) like ${first} escape '\\'`;
     }
     switch (mode) {
       case 'exact':
-        return sql<boolean>`${column} = ${first}`;
+        return sql<boolean>`${text} = ${first}`;
       case 'contains':
-        return sql<boolean>`instr(${column}, ${first}) > 0`;
+        return sql<boolean>`instr(${text}, ${first}) > 0`;
       case 'startswith':
-        return sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
+        return sql<boolean>`substr(${text}, 1, length(${first})) = ${second}`;
       case 'endswith':
-        return sql<boolean>`${column} glob ${first}`;
+        return sql<boolean>`${text} glob ${first}`;
     }
   }
 
   override foldCase(text: Expression<unknown>): RawBuilder<string> {
     return sql<string>`${sql.raw(FOLD_CASE_FUNCTION)}(${text})`;
+  }
+
+  override foldAccents(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`${sql.raw(FOLD_ACCENTS_FUNCTION)}(${text})`;
   }
 
   // Dates are stored as YYYY-MM-DD text.
@@ -403,10 +417,12 @@ function setUpWhenFree(timeoutMs: number, setUp: () => void): void {
   }
 }
 
-/** {@link foldCase} as SQLite calls it: NULL stays NULL, a number folds as its text. */
-function foldSqlValue(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return foldCase(typeof value === 'string' ? value : String(value));
+/** `fold` as SQLite calls it: NULL stays NULL, a number folds as its text. */
+function sqlFunction(fold: (text: string) => string): (value: unknown) => string | null {
+  return (value) => {
+    if (value === null || value === undefined) return null;
+    return fold(typeof value === 'string' ? value : String(value));
+  };
 }
 
 /** How many prepared statements a connection keeps (the oldest goes first). */

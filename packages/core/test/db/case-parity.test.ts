@@ -3,10 +3,20 @@
  * words of mixed case, accents and several scripts: `iexact`, `icontains`, `istartswith` and
  * `iendswith` fold case as `foldCase` does (upper then lower, one character for one), keep
  * accents, and take `%`, `_` and `\` literally; the case-sensitive forms compare code points.
+ * The `unaccent__*` lookups fold accents first (`foldAccents`) where the database can, and
+ * name the capability where it cannot; PostgreSQL's `migrate` refuses a fold collation that
+ * folds ASCII only.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Database, defineModel, foldCase, models, PostgresAdapter } from '@restframework/core';
+import {
+  Database,
+  defineModel,
+  foldAccents,
+  foldCase,
+  models,
+  PostgresAdapter,
+} from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
 
@@ -83,6 +93,44 @@ const MATCHES: Record<string, (text: string, needle: string) => boolean> = {
   iendswith: (t, n) => foldCase(t).endsWith(foldCase(n)),
 };
 
+const ACCENT_MATCHES: Record<string, (text: string, needle: string) => boolean> = {
+  unaccent__exact: (t, n) => foldAccents(t) === foldAccents(n),
+  unaccent__contains: (t, n) => foldAccents(t).includes(foldAccents(n)),
+  unaccent__icontains: (t, n) => foldCase(foldAccents(t)).includes(foldCase(foldAccents(n))),
+  unaccent__istartswith: (t, n) => foldCase(foldAccents(t)).startsWith(foldCase(foldAccents(n))),
+  unaccent__iendswith: (t, n) => foldCase(foldAccents(t)).endsWith(foldCase(foldAccents(n))),
+  unaccent__iexact: (t, n) => foldCase(foldAccents(t)) === foldCase(foldAccents(n)),
+};
+
+/**
+ * For generated words and searches, each lookup of `matches` finds on `db` the words its
+ * function (what the lookup means, in JavaScript) keeps.
+ */
+async function sameRowsAs(
+  db: () => Database,
+  matches: Record<string, (text: string, needle: string) => boolean>,
+  numRuns: number,
+): Promise<void> {
+  const words = () => Word.objects.using(db());
+  await fc.assert(
+    fc.asyncProperty(corpusAndNeedle, async ([corpus, needle]) => {
+      await words().delete();
+      for (const text of corpus) await words().create({ text });
+      for (const [lookup, match] of Object.entries(matches)) {
+        const found = await words()
+          .filter({ [`text__${lookup}`]: needle })
+          .execute();
+        assert.deepEqual(
+          found.map((row) => row.text),
+          corpus.filter((text) => match(text, needle)),
+          `${lookup} ${JSON.stringify(needle)} in ${JSON.stringify(corpus)}`,
+        );
+      }
+    }),
+    { numRuns },
+  );
+}
+
 for (const dialect of testDialects()) {
   describe(`case-insensitive matching on ${dialect.name}`, { skip: dialect.skip }, () => {
     let db: Database;
@@ -97,20 +145,7 @@ for (const dialect of testDialects()) {
     after(() => dialect.drop(db));
 
     it('finds the same rows as foldCase for generated words and searches', async () => {
-      await fc.assert(
-        fc.asyncProperty(corpusAndNeedle, async ([corpus, needle]) => {
-          await words().delete();
-          for (const text of corpus) await words().create({ text });
-          for (const [lookup, matches] of Object.entries(MATCHES)) {
-            assert.deepEqual(
-              await texts({ [`text__${lookup}`]: needle }),
-              corpus.filter((text) => matches(text, needle)),
-              `${lookup} ${JSON.stringify(needle)} in ${JSON.stringify(corpus)}`,
-            );
-          }
-        }),
-        { numRuns: 40 },
-      );
+      await sameRowsAs(() => db, MATCHES, 40);
     });
 
     it('folds every letter of the Latin, Greek and Cyrillic blocks as foldCase does', async () => {
@@ -199,6 +234,56 @@ for (const dialect of testDialects()) {
           `${lookup} ${value}`,
         );
       }
+    });
+
+    it('folds accents then case where the database can, else names the capability', async () => {
+      if (!db.adapter.capabilities.accentFolding) {
+        assert.throws(
+          () => words().filter({ text__unaccent__icontains: 'cafe' }).compile(),
+          (error: Error & { code?: string }) =>
+            error.code === 'REST_ERR_QUERY_LOOKUP' &&
+            /the "unaccent__icontains" lookup folds accents, which mysql cannot/.test(
+              error.message,
+            ),
+        );
+        return;
+      }
+      await words().delete();
+      const corpus = [
+        'café',
+        'ho Café',
+        'cafe',
+        'CAFÉ',
+        'naïve',
+        'Øresund',
+        'Ångström',
+        'йод',
+        'ёж',
+        'Straße',
+        'Ελλάδα',
+      ];
+      for (const text of corpus) await words().create({ text });
+      const cases: [string, string, string[]][] = [
+        ['text__unaccent__icontains', 'CAFE', ['café', 'ho Café', 'cafe', 'CAFÉ']],
+        ['text__unaccent', 'cafe', ['café', 'cafe']],
+        ['text__unaccent__exact', 'cafe', ['café', 'cafe']],
+        ['text__unaccent__iexact', 'NAIVE', ['naïve']],
+        ['text__unaccent__icontains', 'oresund', []],
+        ['text__unaccent__istartswith', 'angst', ['Ångström']],
+        ['text__unaccent__iexact', 'ИОД', ['йод']],
+        ['text__unaccent__iendswith', 'еж', ['ёж']],
+        ['text__unaccent__icontains', 'ελλαδα', ['Ελλάδα']],
+        ['text__unaccent__icontains', 'strasse', []],
+        ['text__icontains', 'CAFE', ['cafe']],
+      ];
+      for (const [key, value, expected] of cases) {
+        assert.deepEqual(await texts({ [key]: value }), expected, `${key} ${value}`);
+      }
+    });
+
+    it('finds the same rows as foldAccents and foldCase for generated words', async () => {
+      if (!db.adapter.capabilities.accentFolding) return;
+      await sameRowsAs(() => db, ACCENT_MATCHES, 25);
     });
   });
 }

@@ -376,6 +376,43 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('folds accents for an unaccent lookup where the database can, else fails at start-up', async () => {
+      class AccentBooks extends FilteredBooks {
+        override queryset = Book.objects.using(db);
+        override filtersetClass = FilterSet.with({
+          model: Book,
+          fields: { summary: ['unaccent__icontains'] },
+        });
+      }
+      const check = () => new DjangoFilterBackend().check(new AccentBooks());
+      if (!db.adapter.capabilities.accentFolding) {
+        assert.throws(
+          check,
+          new RegExp(
+            `the filter "summary__unaccent__icontains" uses the unaccent__icontains lookup, which folds accents, and ${db.vendor} cannot; use icontains`,
+          ),
+        );
+        return;
+      }
+      check();
+      const Accent = new AccentBooks().filtersetClass;
+      for (const [value, ids] of [
+        ['CAFE', [4]],
+        ['café', [4]],
+        ['cafes', []],
+      ] as const) {
+        const filterset = new Accent(
+          new Map([['summary__unaccent__icontains', value]]),
+          Book.objects.using(db),
+        );
+        assert.deepEqual(
+          (await (await filterset.qs).execute()).map((r) => r.id),
+          ids,
+          value,
+        );
+      }
+    });
+
     it('answers a detail lookup value the column cannot hold with 404, as get_object_or_404', async () => {
       const found = await request(app, { method: 'GET', url: '/api/by-date/2021-03-05/' });
       assert.equal(found.statusCode, 200, found.body);

@@ -52,6 +52,9 @@ class LabelStartSearch extends SearchedEntries {
 class LabelExactSearch extends SearchedEntries {
   override searchFields = ['=label'];
 }
+class LabelAccentSearch extends SearchedEntries {
+  override searchFields = ['label__unaccent', '=category__name__unaccent'];
+}
 class LabelFullTextSearch extends SearchedEntries {
   override searchFields = ['@label'];
 }
@@ -152,6 +155,9 @@ for (const dialect of testDialects()) {
         ['label-exact', LabelExactSearch, { basename: 'label-exact' }],
         ['label-words', LabelFullTextSearch, { basename: 'label-words' }],
         ...(db.adapter.capabilities.regex ? [['regex', RegexBooks, { basename: 'regex' }]] : []),
+        ...(db.adapter.capabilities.accentFolding
+          ? [['label-accents', LabelAccentSearch, { basename: 'label-accents' }]]
+          : []),
       ] as const;
       app = await buildApp({ database: db, viewsets: viewsets as never });
       renamed = await buildApp({
@@ -190,6 +196,32 @@ for (const dialect of testDialects()) {
     it('folds case the same on every database for each prefix, accents and %_\\ kept', async () => {
       for (const [route, search, expected] of PREFIX_CASES) {
         const url = `/api/${route}/?search=${search}`;
+        assert.deepEqual(await labels(url), expected, url);
+      }
+    });
+
+    it('folds accents too for a "__unaccent" path where the database can, else fails at start-up', async () => {
+      if (!db.adapter.capabilities.accentFolding) {
+        assert.throws(
+          () =>
+            new SearchFilter().check(
+              Object.assign(new LabelAccentSearch(), { queryset: Entry.objects.using(db) }),
+            ),
+          new RegExp(`"label__unaccent" folds accents, which ${db.vendor} cannot; search "label"`),
+        );
+        return;
+      }
+      const cases: [string, string[]][] = [
+        ['CAFE', ['Café crème', 'HO CAFÉ', 'cafe']],
+        ['creme', ['Café crème']],
+        ['ωμεγα', ['Ωμέγα ΟΔΟΣ']],
+        ['fiction', ['first fiction', 'third']],
+        ['FICTIÓN', ['first fiction', 'third']],
+        ['thírd', ['third']],
+        ['ωμεγας', []],
+      ];
+      for (const [search, expected] of cases) {
+        const url = `/api/label-accents/?search=${encodeURIComponent(search)}`;
         assert.deepEqual(await labels(url), expected, url);
       }
     });
@@ -304,6 +336,11 @@ describe('search terms and declarations', () => {
       /"pages" is a positive_integer field; search text fields/,
     ],
     ['a path through a non-relation', ['title__x'], /Book\.title is not a relation/],
+    [
+      'accent folding with full-text search',
+      ['@title__unaccent'],
+      /"@title__unaccent" folds accents, which only the searches with no prefix, "\^" and "=" do/,
+    ],
   ];
   for (const [what, fields, message] of cases) {
     it(`fails at start-up on ${what}`, () => {
