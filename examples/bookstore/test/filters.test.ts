@@ -79,6 +79,34 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('folds case for every letter and keeps accents: CAFÉ finds café and Café, not cafe', async () => {
+      const books = () => Book.objects.using(store.db);
+      const last = await books().orderBy('-id').slice(0, 3).execute();
+      const titles = ['Le café du coin', 'ho Café', 'cafe crème'];
+      const [cafe, hoCafe, plain] = last.map((book) => book.id) as [number, number, number];
+      try {
+        for (const [i, book] of last.entries())
+          await books()
+            .filter({ pk: book.id })
+            .update({ title: titles[i] as string });
+        const ids = async (url: string) =>
+          (await list(url)).results.map((r) => r.id).sort((a, b) => a - b);
+        for (const path of ['/books/api/books/', '/books/api/proxy-books/']) {
+          assert.deepEqual(
+            await ids(`${path}?title__icontains=CAF%C3%89`),
+            [hoCafe, cafe].sort((a, b) => a - b),
+          );
+          assert.deepEqual(await ids(`${path}?title__icontains=CAFE`), [plain]);
+          assert.deepEqual(await ids(`${path}?title__istartswith=HO%20CAF%C3%89`), [hoCafe]);
+          assert.deepEqual(await ids(`${path}?search=CAF%C3%89%20COIN`), [cafe]);
+          assert.deepEqual(await ids(`${path}?search=CR%C3%88ME`), [plain]);
+        }
+      } finally {
+        for (const book of last)
+          await books().filter({ pk: book.id }).update({ title: book.title });
+      }
+    });
+
     it('keys an error by the name the client sent', async () => {
       const cases: [string, Record<string, string[]>][] = [
         ['?pages=abc', { pages: ['Enter a number.'] }],

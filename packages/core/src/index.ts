@@ -109,6 +109,8 @@ export {
   type TextMatchMode,
   type ValueReader,
 } from './db/dialect-adapter.ts';
+export { foldAccents } from './db/fold-accents.ts';
+export { foldCase } from './db/fold-case.ts';
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';

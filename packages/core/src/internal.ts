@@ -22,6 +22,7 @@ export { type ResolvedSessionOptions, requestCookie } from './auth/sessions.ts';
 export { tokenDigest } from './auth/tokens.ts';
 export { authOf } from './authentication/basic-authentication.ts';
 export { jwtOf } from './authentication/jwt-authentication.ts';
+export { foldEach } from './db/fold-case.ts';
 export { reverseTerm } from './db/order-term.ts';
 export {
   logUnavailable,

@@ -17,10 +17,11 @@ import { MigrationError } from '../migrations/migration-error.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { DatabaseError, UniqueViolationError } from './database-errors.ts';
+import { foldAccents } from './fold-accents.ts';
 import type { StatementSlot } from './statement-cache.ts';
 
-/** How a text lookup compares: whole value (`iexact`), anywhere in it, or at its start. */
-export type TextMatchMode = 'exact' | 'contains' | 'startswith';
+/** How a text lookup compares: whole value (`iexact`), anywhere in it, at its start or end. */
+export type TextMatchMode = 'exact' | 'contains' | 'startswith' | 'endswith';
 
 /**
  * The optional abilities of a dialect (see {@link DialectAdapter.capabilities}).
@@ -28,7 +29,7 @@ export type TextMatchMode = 'exact' | 'contains' | 'startswith';
  * @example
  * ```ts
  * abstract class MyAdapter extends DialectAdapterBase {
- *   override readonly capabilities = { regex: true, fullTextSearch: false };
+ *   override readonly capabilities = { regex: true, fullTextSearch: false, accentFolding: false };
  *   // ... and regexMatch(), as the capability promises.
  * }
  * ```
@@ -41,6 +42,13 @@ export interface DialectCapabilities {
    * it the `search` lookup matches rows containing every word of the query (`LIKE`).
    */
   readonly fullTextSearch: boolean;
+  /**
+   * Accent folding (`db/fold-accents.ts`) for the `unaccent__*` lookups a view opts into
+   * (`title__unaccent__icontains`, a search field `'title__unaccent'`): {@link
+   * DialectAdapter.foldAccents}. SQLite and PostgreSQL have it; MySQL/MariaDB, which cannot
+   * normalize text, do not.
+   */
+  readonly accentFolding: boolean;
 }
 
 /** Converts a value read from the driver into the value a row holds. */
@@ -108,20 +116,42 @@ export interface DialectAdapter {
     nullable: boolean,
   ): (ob: OrderByItemBuilder) => OrderByItemBuilder;
   /**
-   * The bound values of a text match on `value` (taken literally, never as a pattern): the
-   * escaped LIKE pattern, or the value itself where the dialect compares otherwise.
+   * The bound values of a text match on `value` (taken literally, never as a pattern: `%`,
+   * `_` and `\` match themselves): the escaped LIKE pattern, or the value itself where the
+   * dialect compares otherwise.
    */
-  textMatchParameters(value: string, mode: TextMatchMode, caseInsensitive: boolean): unknown[];
+  textMatchParameters(
+    value: string,
+    mode: TextMatchMode,
+    caseInsensitive: boolean,
+    accentInsensitive?: boolean,
+  ): unknown[];
   /**
-   * The text match itself: the column contains, or starts with, the value whose
-   * {@link textMatchParameters} are `parameters`, case-sensitively or not.
+   * The text match itself: the column equals, contains, starts or ends with the value whose
+   * {@link textMatchParameters} are `parameters`, case-sensitively or not. Case-insensitive
+   * matches compare both sides through {@link foldCase}, so they give the same rows on every
+   * database; accent-insensitive ones (where `capabilities.accentFolding`) through
+   * {@link foldAccents} first.
    */
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive?: boolean,
   ): RawBuilder<boolean>;
+  /**
+   * `text` case-folded in SQL, as `db/fold-case.ts` defines it for every database: each
+   * character upper-cased, then lower-cased, one for one (Unicode's simple mappings); accents
+   * kept. SQLite calls the function its adapter registers; PostgreSQL and MySQL use their
+   * `upper` and `lower` under a Unicode-aware collation.
+   */
+  foldCase(text: Expression<unknown>): RawBuilder<string>;
+  /**
+   * `text` accent-folded in SQL, as `db/fold-accents.ts` defines it. Only called when
+   * `capabilities.accentFolding` is true.
+   */
+  foldAccents(text: Expression<unknown>): RawBuilder<string>;
   /**
    * What this dialect can do beyond the common lookups. A lookup or search prefix that needs
    * a capability the dialect lacks fails with `ImproperlyConfigured` naming it (the search
@@ -281,7 +311,11 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly inlineLimits: boolean = false;
   readonly returning: boolean = true;
   readonly offsetOnlyLimit: number | null = null;
-  readonly capabilities: DialectCapabilities = { regex: false, fullTextSearch: false };
+  readonly capabilities: DialectCapabilities = {
+    regex: false,
+    fullTextSearch: false,
+    accentFolding: false,
+  };
 
   abstract createDialect(): Dialect;
   abstract columnType(field: AnyModelField): string;
@@ -314,22 +348,39 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return (ob: OrderByItemBuilder) => (descending ? ob.desc() : ob.asc());
   }
 
-  /** The escaped LIKE pattern; SQLite overrides the case-sensitive forms. */
-  textMatchParameters(value: string, mode: TextMatchMode, _caseInsensitive: boolean): unknown[] {
-    return [likePattern(value, mode)];
+  /** The escaped LIKE pattern (of the value accent-folded); SQLite overrides it. */
+  textMatchParameters(
+    value: string,
+    mode: TextMatchMode,
+    _caseInsensitive: boolean,
+    accentInsensitive = false,
+  ): unknown[] {
+    return [likePattern(accentInsensitive ? foldAccents(value) : value, mode)];
   }
 
-  /** `LIKE`/`ILIKE` with the escaped pattern. */
+  /** `LIKE` with the escaped pattern; case-insensitively, on both sides case-folded. */
   textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
     _mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): RawBuilder<boolean> {
     const [pattern] = parameters;
+    const text = accentInsensitive ? this.foldAccents(column) : column;
     return caseInsensitive
-      ? sql<boolean>`${column} ilike ${pattern} escape '\\'`
-      : sql<boolean>`${column} like ${pattern} escape '\\'`;
+      ? sql<boolean>`${this.foldCase(text)} like ${this.foldCase(sql`${pattern}`)} escape '\\'`
+      : sql<boolean>`${text} like ${pattern} escape '\\'`;
+  }
+
+  /** SQL's standard `UPPER` and `LOWER`: Unicode-aware where the database's text is. */
+  foldCase(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`lower(upper(${text}))`;
+  }
+
+  /** Only reached when a dialect declares `capabilities.accentFolding` and forgets this. */
+  foldAccents(_text: Expression<unknown>): RawBuilder<string> {
+    throw new Error(`${this.vendor}: foldAccents() is not implemented.`);
   }
 
   /** Only reached when a dialect declares `capabilities.regex` and forgets to override this. */
@@ -563,11 +614,22 @@ export function constraintName(table: string, columns: readonly string[], suffix
   return `${name.slice(0, 50)}_${hash.toString(36)}_${suffix}`.slice(0, 63);
 }
 
-/** A LIKE pattern matching `value` literally: all of it, anywhere, or at the start. */
+/**
+ * A LIKE pattern (escaped with `\`) matching `value` literally: all of it, anywhere, at the
+ * start or at the end.
+ */
 export function likePattern(value: string, mode: TextMatchMode): string {
   const escaped = value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  if (mode === 'exact') return escaped;
-  return mode === 'contains' ? `%${escaped}%` : `${escaped}%`;
+  switch (mode) {
+    case 'exact':
+      return escaped;
+    case 'contains':
+      return `%${escaped}%`;
+    case 'startswith':
+      return `${escaped}%`;
+    case 'endswith':
+      return `%${escaped}`;
+  }
 }
 
 /** Reads a boolean stored as 0 or 1 (SQLite, MySQL's TINYINT(1)). */

@@ -17,14 +17,35 @@ const TEXT_LOOKUPS = [
   'icontains',
   'startswith',
   'istartswith',
+  'endswith',
+  'iendswith',
   'regex',
   'iregex',
   'search',
 ] as const;
+/**
+ * The text matches with accents folded first (Django's `unaccent` transform:
+ * `title__unaccent__icontains`), where the database declares `capabilities.accentFolding`.
+ */
+const ACCENT_LOOKUPS = [
+  'unaccent__exact',
+  'unaccent__iexact',
+  'unaccent__contains',
+  'unaccent__icontains',
+  'unaccent__startswith',
+  'unaccent__istartswith',
+  'unaccent__endswith',
+  'unaccent__iendswith',
+] as const;
 const DATE_LOOKUPS = ['year', 'month', 'day'] as const;
 
 /** The lookups a filter key may end with. */
-export const LOOKUPS = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...DATE_LOOKUPS] as const;
+export const LOOKUPS = [
+  ...COMMON_LOOKUPS,
+  ...TEXT_LOOKUPS,
+  ...ACCENT_LOOKUPS,
+  ...DATE_LOOKUPS,
+] as const;
 
 /** One of {@link LOOKUPS}. */
 export type Lookup = (typeof LOOKUPS)[number];
@@ -36,14 +57,16 @@ function isLookup(name: string): name is Lookup {
 }
 
 const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
-const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS];
+const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS];
 const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
 const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
 const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
 
 /**
  * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
- * `isnull`); text fields the text matches (`iexact`, `icontains`…, `regex`, `search`); date
+ * `isnull`); text fields the text matches (`iexact`, `icontains`, `istartswith`,
+ * `iendswith`, their case-sensitive forms, `regex`, `search`, and the same matches with
+ * accents folded, `unaccent__icontains`...); date
  * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`.
  *
  * @example
@@ -91,7 +114,14 @@ function outOfRange(field: AnyModelField, value: unknown): -1 | 0 | 1 {
   return 0;
 }
 
-/** Splits `a__b__lookup` into the column path and the lookup. */
+/** What a path ends with to fold accents before its lookup (`title__unaccent__icontains`). */
+const UNACCENT = '__unaccent';
+
+/**
+ * Splits `a__b__lookup` into the column path and the lookup; `a__unaccent__lookup` (and
+ * `a__unaccent`, its `exact`) into `a` and the lookup with accents folded, unless `unaccent`
+ * is a field of the model there.
+ */
 export function splitLookup(
   joins: JoinSet,
   key: string,
@@ -99,21 +129,37 @@ export function splitLookup(
 ): { column: ResolvedColumn; lookup: Lookup } {
   // Most keys hold no `__`: includes() is a fast builtin, lastIndexOf() a runtime call.
   const cut = key.includes('__') ? key.lastIndexOf('__') : -1;
-  if (cut !== -1) {
-    const tail = key.slice(cut + 2);
-    const head = key.slice(0, cut);
-    if (isLookup(tail)) {
-      const column = joins.resolve(head, where);
-      if (tail !== 'exact' && !lookupsFor(column.field).has(tail))
-        throw unsupported(where, column.field, tail);
-      return { column, lookup: tail };
+  if (cut === -1) return { column: joins.resolve(key, where), lookup: 'exact' };
+  const tail = key.slice(cut + 2);
+  const head = key.slice(0, cut);
+  if (tail === 'unaccent' && !fieldAt(joins.model, key))
+    return lookupOn(joins, head, 'unaccent__exact', where);
+  if (isLookup(tail)) {
+    if (head.endsWith(UNACCENT)) {
+      const folded = `unaccent__${tail}`;
+      if (isLookup(folded) && !fieldAt(joins.model, head))
+        return lookupOn(joins, head.slice(0, -UNACCENT.length), folded, where);
     }
-    // Not a lookup: a field across a relation (`user__email`), or a lookup misspelt after a
-    // column (`city__nope`), which must be named as such, not as a missing relation.
-    const target = fieldAt(joins.model, head);
-    if (target && !target.isRelation) throw unsupported(where, target, tail);
+    return lookupOn(joins, head, tail, where);
   }
+  // Not a lookup: a field across a relation (`user__email`), or a lookup misspelt after a
+  // column (`city__nope`), which must be named as such, not as a missing relation.
+  const target = fieldAt(joins.model, head);
+  if (target && !target.isRelation) throw unsupported(where, target, tail);
   return { column: joins.resolve(key, where), lookup: 'exact' };
+}
+
+/** The column at `path` with `lookup`, which its field must support. */
+function lookupOn(
+  joins: JoinSet,
+  path: string,
+  lookup: Lookup,
+  where: string,
+): { column: ResolvedColumn; lookup: Lookup } {
+  const column = joins.resolve(path, where);
+  if (lookup !== 'exact' && !lookupsFor(column.field).has(lookup))
+    throw unsupported(where, column.field, lookup);
+  return { column, lookup };
 }
 
 /** The field at the end of `path`, or undefined when the path does not resolve. */
@@ -188,17 +234,37 @@ function between(ref: string, low: unknown, high: unknown, shape = 'range'): Loo
   };
 }
 
+/** What a lookup needs of the database when it lacks it: what to say, and what to use instead. */
+const NEEDS = {
+  regex: [
+    'needs regular expressions, which %s does not have',
+    'use contains/icontains, or a database whose adapter declares capabilities.regex.',
+  ],
+  accentFolding: [
+    'folds accents, which %s cannot',
+    'use the lookup without unaccent (it folds case, keeps accents), or a database whose adapter declares capabilities.accentFolding (SQLite, PostgreSQL).',
+  ],
+} as const;
+
 function needsCapability(
   adapter: DialectAdapter,
+  capability: keyof typeof NEEDS,
   lookup: string,
   where: string,
 ): ImproperlyConfigured {
+  const [lacks, instead] = NEEDS[capability];
   return new ImproperlyConfigured(
     'REST_ERR_QUERY_LOOKUP',
-    `${where}: the "${lookup}" lookup needs regular expressions, which ${adapter.vendor} does not have; ` +
-      'use contains/icontains, or a database whose adapter declares capabilities.regex.',
+    `${where}: the "${lookup}" lookup ${lacks.replace('%s', adapter.vendor)}; ${instead}`,
   );
 }
+
+/** `column IS NULL`: what `exact` and `iexact` match for a null value, as in Django. */
+const nullBinding = (ref: string): LookupBinding => ({
+  shape: 'null',
+  parameters: [],
+  expression: (eb) => eb(eb.ref(ref), 'is', null),
+});
 
 const constant = (shape: string, expression: Expression<SqlBool>): LookupBinding => ({
   shape,
@@ -218,17 +284,13 @@ export function bindLookup(
   const ref = column.ref;
   switch (lookup) {
     case 'exact':
-      if (value === null || value === undefined) {
-        return { shape: 'null', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) };
-      }
+      if (value === null || value === undefined) return nullBinding(ref);
       value = checked(field, value);
       if (outOfRange(field, value)) return constant('never', NEVER);
       return new ComparisonBinding('=', ref, toDbValue(adapter, field, value));
     case 'iexact':
-      if (value === null || value === undefined) {
-        return { shape: 'null', parameters: [], expression: (eb) => eb(eb.ref(ref), 'is', null) };
-      }
-      return textBinding(adapter, ref, 'iexact', String(checked(field, value)), 'exact', true);
+      if (value === null || value === undefined) return nullBinding(ref);
+      return textBinding(adapter, ref, 'iexact', String(checked(field, value)), false);
     case 'in': {
       if (!Array.isArray(value)) {
         throw new ImproperlyConfigured(
@@ -283,7 +345,7 @@ export function bindLookup(
     }
     case 'regex':
     case 'iregex': {
-      if (!adapter.capabilities.regex) throw needsCapability(adapter, lookup, where);
+      if (!adapter.capabilities.regex) throw needsCapability(adapter, 'regex', lookup, where);
       const pattern = String(checked(field, value));
       return {
         shape: lookup,
@@ -320,25 +382,44 @@ export function bindLookup(
     case 'contains':
     case 'icontains':
     case 'startswith':
-    case 'istartswith': {
-      const mode = lookup.endsWith('contains') ? 'contains' : 'startswith';
-      const text = String(checked(field, value));
-      return textBinding(adapter, ref, lookup, text, mode, lookup.startsWith('i'));
-    }
+    case 'istartswith':
+    case 'endswith':
+    case 'iendswith':
+      return textBinding(adapter, ref, lookup, String(checked(field, value)), false);
+    case 'unaccent__exact':
+    case 'unaccent__iexact':
+    case 'unaccent__contains':
+    case 'unaccent__icontains':
+    case 'unaccent__startswith':
+    case 'unaccent__istartswith':
+    case 'unaccent__endswith':
+    case 'unaccent__iendswith':
+      if (!adapter.capabilities.accentFolding)
+        throw needsCapability(adapter, 'accentFolding', lookup, where);
+      if ((value === null || value === undefined) && lookup.endsWith('exact'))
+        return nullBinding(ref);
+      return textBinding(adapter, ref, lookup, String(checked(field, value)), true);
   }
 }
 
+/**
+ * A text match: `lookup` names its mode (`icontains`: contains, case-insensitively) and its
+ * shape; `accents` folds accents first.
+ */
 function textBinding(
   adapter: DialectAdapter,
   ref: string,
-  shape: string,
+  lookup: Lookup,
   text: string,
-  mode: TextMatchMode,
-  insensitive: boolean,
+  accents: boolean,
 ): LookupBinding {
+  const name = accents ? lookup.slice('unaccent__'.length) : lookup;
+  const insensitive = name.startsWith('i');
+  const mode = (insensitive ? name.slice(1) : name) as TextMatchMode;
   return {
-    shape,
-    parameters: adapter.textMatchParameters(text, mode, insensitive),
-    expression: (eb, parameters) => adapter.textMatch(eb.ref(ref), parameters, mode, insensitive),
+    shape: lookup,
+    parameters: adapter.textMatchParameters(text, mode, insensitive, accents),
+    expression: (eb, parameters) =>
+      adapter.textMatch(eb.ref(ref), parameters, mode, insensitive, accents),
   };
 }

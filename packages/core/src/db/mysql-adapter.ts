@@ -60,6 +60,19 @@ export interface MysqlAdapterOptions {
 const BINARY_COLLATIONS = ['utf8mb4_nopad_bin', 'utf8mb4_0900_bin'] as const;
 
 /**
+ * The collations whose `UPPER` and `LOWER` fold text for the case-insensitive lookups, best
+ * first: MariaDB 10.10+'s Unicode 14 tables (the same as PostgreSQL's under glibc), MySQL 8's
+ * Unicode 9, then Unicode 5.2. The binary collation of the columns folds with older tables
+ * still (`Ȼ`, Cherokee, Georgian capitals unfolded). Each connection takes the first its
+ * server has as its `collation_connection`, which `CAST(x AS CHAR)` then carries.
+ */
+const FOLD_COLLATIONS = [
+  'utf8mb4_uca1400_as_cs',
+  'utf8mb4_0900_as_cs',
+  'utf8mb4_unicode_520_ci',
+] as const;
+
+/**
  * The name of the migration lock: one per database (`GET_LOCK` names are the server's, and at
  * most 64 characters long, so the database's name goes in hashed).
  */
@@ -200,8 +213,14 @@ export class MysqlAdapter extends DialectAdapterBase {
   }
 
   // MariaDB (PCRE) and MySQL 8 (ICU) both have REGEXP; under the binary collation it is
-  // case-sensitive, and both take PCRE's inline (?i) flag for the insensitive form.
-  override readonly capabilities: DialectCapabilities = { regex: true, fullTextSearch: false };
+  // case-sensitive, and both take PCRE's inline (?i) flag for the insensitive form. Neither
+  // normalizes text (NFD), which accent folding needs: its collations' accent-insensitive
+  // equality is another (ø equals o there, й does not equal и).
+  override readonly capabilities: DialectCapabilities = {
+    regex: true,
+    fullTextSearch: false,
+    accentFolding: false,
+  };
 
   override regexMatch(
     column: Expression<unknown>,
@@ -214,7 +233,8 @@ export class MysqlAdapter extends DialectAdapterBase {
   }
 
   // Under the binary collation LIKE compares bytes: the sensitive forms as they are, the
-  // insensitive ones on lowered text. Backslash is MySQL's LIKE escape already.
+  // insensitive ones on case-folded text, compared as bytes again (the fold collation would
+  // also equate what it weighs the same). Backslash is MySQL's LIKE escape already.
   override textMatch(
     column: Expression<unknown>,
     parameters: readonly unknown[],
@@ -223,8 +243,13 @@ export class MysqlAdapter extends DialectAdapterBase {
   ): RawBuilder<boolean> {
     const [pattern] = parameters;
     return caseInsensitive
-      ? sql<boolean>`lower(${column}) like lower(${pattern})`
+      ? sql<boolean>`${this.foldCase(column)} collate utf8mb4_bin like ${this.foldCase(sql`${pattern}`)}`
       : sql<boolean>`${column} like ${pattern}`;
+  }
+
+  /** In the session's fold collation (see `FOLD_COLLATIONS`), which `CAST AS CHAR` takes. */
+  override foldCase(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`lower(upper(cast(${text} as char)))`;
   }
 
   override readonly supportsTransactionalDdl = false;
@@ -418,6 +443,21 @@ async function prepareSession(
     );
   }
   await setStatementTimeout(connection, statementMs);
+  await setFoldCollation(connection);
+}
+
+/** The first of {@link FOLD_COLLATIONS} the server has becomes the connection's collation. */
+async function setFoldCollation(connection: DatabaseConnection): Promise<void> {
+  for (const collation of FOLD_COLLATIONS) {
+    try {
+      await connection.executeQuery(
+        CompiledQuery.raw(`set session collation_connection = ${collation}`),
+      );
+      return;
+    } catch {
+      // Unknown collation on this server: the next one.
+    }
+  }
 }
 
 /** Sets the session's statement timeout (0: none). */

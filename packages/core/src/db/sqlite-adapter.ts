@@ -37,6 +37,8 @@ import {
   type TextMatchMode,
   type ValueReader,
 } from './dialect-adapter.ts';
+import { foldAccents } from './fold-accents.ts';
+import { foldCase } from './fold-case.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
 import type { StatementSlot } from './statement-cache.ts';
 
@@ -61,6 +63,14 @@ export interface SqliteAdapterOptions {
  * its own: it shares the kernel's page cache, which holds the file's pages either way.
  */
 export const DEFAULT_SQLITE_MMAP_SIZE = 256 * 1024 * 1024;
+
+/**
+ * The SQL functions of {@link foldCase} and {@link foldAccents} on every connection the
+ * adapter opens: SQLite's own `lower()` and `LIKE` fold ASCII letters only, and it has no
+ * normalization.
+ */
+const FOLD_CASE_FUNCTION = 'rf_fold_case';
+const FOLD_ACCENTS_FUNCTION = 'rf_fold_accents';
 
 /** Digits SQLite keeps exactly in a NUMERIC column (a double holds 15 significant digits). */
 const SQLITE_EXACT_DIGITS = 15;
@@ -109,6 +119,9 @@ export class SqliteAdapter extends DialectAdapterBase {
     // driver waits asynchronously, up to busyTimeoutMs.
     const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'A SQLite database');
     const database = new Driver(this.#options.filename, { timeout: 0 });
+    // Deterministic: the same text always folds the same, so SQLite may factor calls out.
+    database.function(FOLD_CASE_FUNCTION, { deterministic: true }, sqlFunction(foldCase));
+    database.function(FOLD_ACCENTS_FUNCTION, { deterministic: true }, sqlFunction(foldAccents));
     setUpWhenFree(this.lockTimeoutMs, () => {
       if (this.#options.filename !== ':memory:') database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
@@ -129,8 +142,9 @@ export class SqliteAdapter extends DialectAdapterBase {
   override readonly inlineLimits = true;
   // No regular expressions (SQLite has no REGEXP function of its own, and one written in
   // JavaScript would run a client's pattern on the event loop); full-text search matches
-  // every word with LIKE (an FTS5 table is not created by the migrations).
-  override readonly capabilities = { regex: false, fullTextSearch: false };
+  // every word with LIKE (an FTS5 table is not created by the migrations). Accents fold in
+  // JavaScript, through a function of the connection.
+  override readonly capabilities = { regex: false, fullTextSearch: false, accentFolding: true };
 
   #statements: SqliteDatabase | undefined;
   #database: BetterSqlite3.Database | undefined;
@@ -233,15 +247,22 @@ export class SqliteAdapter extends DialectAdapterBase {
     return value;
   }
 
-  // SQLite's LIKE ignores ASCII case, so it serves the insensitive form; the sensitive forms
-  // compare code points.
+  // The case-sensitive forms compare code points (SQLite's LIKE ignores ASCII case). The
+  // insensitive ones are LIKE on both sides case-folded: the value here, the column by the
+  // function the connection has, but for text of ASCII only (its octets are its characters),
+  // which LIKE itself folds, without the call into JavaScript (~1.5 µs a row, against ~0.1).
   override textMatchParameters(
     value: string,
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): unknown[] {
-    if (caseInsensitive) return [likePattern(value, mode)];
-    return mode === 'startswith' ? [value, value] : [value];
+    const text = accentInsensitive ? foldAccents(value) : value;
+    if (caseInsensitive) return [likePattern(foldCase(text), mode)];
+    if (mode === 'startswith') return [text, text];
+    // GLOB is LIKE with other wildcards (`*`, `?`, `[`), and without case folding.
+    if (mode === 'endswith') return [`*${text.replace(/[*?[]/g, (ch) => `[${ch}]`)}`];
+    return [text];
   }
 
   override textMatch(
@@ -249,13 +270,32 @@ export class SqliteAdapter extends DialectAdapterBase {
     parameters: readonly unknown[],
     mode: TextMatchMode,
     caseInsensitive: boolean,
+    accentInsensitive = false,
   ): RawBuilder<boolean> {
     const [first, second] = parameters;
-    if (caseInsensitive) return sql<boolean>`${column} like ${first} escape '\\'`;
-    if (mode === 'exact') return sql<boolean>`${column} = ${first}`;
-    return mode === 'contains'
-      ? sql<boolean>`instr(${column}, ${first}) > 0`
-      : sql<boolean>`substr(${column}, 1, length(${first})) = ${second}`;
+    const text = accentInsensitive ? this.foldAccents(column) : column;
+    if (caseInsensitive) {
+      // ASCII text has no accents either: the column as it is.
+      return sql<boolean>`(case when octet_length(${column}) = length(${column}) then ${column} else ${this.foldCase(text)} end) like ${first} escape '\\'`;
+    }
+    switch (mode) {
+      case 'exact':
+        return sql<boolean>`${text} = ${first}`;
+      case 'contains':
+        return sql<boolean>`instr(${text}, ${first}) > 0`;
+      case 'startswith':
+        return sql<boolean>`substr(${text}, 1, length(${first})) = ${second}`;
+      case 'endswith':
+        return sql<boolean>`${text} glob ${first}`;
+    }
+  }
+
+  override foldCase(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`${sql.raw(FOLD_CASE_FUNCTION)}(${text})`;
+  }
+
+  override foldAccents(text: Expression<unknown>): RawBuilder<string> {
+    return sql<string>`${sql.raw(FOLD_ACCENTS_FUNCTION)}(${text})`;
   }
 
   // Dates are stored as YYYY-MM-DD text.
@@ -375,6 +415,14 @@ function setUpWhenFree(timeoutMs: number, setUp: () => void): void {
       Atomics.wait(pause, 0, 0, Math.min(5 * 2 ** attempt, 100));
     }
   }
+}
+
+/** `fold` as SQLite calls it: NULL stays NULL, a number folds as its text. */
+function sqlFunction(fold: (text: string) => string): (value: unknown) => string | null {
+  return (value) => {
+    if (value === null || value === undefined) return null;
+    return fold(typeof value === 'string' ? value : String(value));
+  };
 }
 
 /** How many prepared statements a connection keeps (the oldest goes first). */

@@ -22,7 +22,8 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_CONFIG: 'The command line found no usable restframework.config file.',
   REST_ERR_DATABASE_OPTION: 'A database option is out of range.',
   REST_ERR_DATABASE_URL: 'Database.connect() got a URL it does not support.',
-  REST_ERR_DIALECT_LIMIT: 'A model asks for more than the database can store.',
+  REST_ERR_DIALECT_LIMIT:
+    'A model asks for more than the database can store, or it cannot fold case as the others.',
   REST_ERR_FIELD_CONTEXT: 'A hyperlinked field rendered without the request in its context.',
   REST_ERR_FIELD_MESSAGE: 'A field failed with an error key it has no message for.',
   REST_ERR_FIELD_OPTIONS: 'A field has contradictory or missing options.',

@@ -29,7 +29,7 @@ import {
   type FiltersetFields,
   type PreparedFilterSet,
 } from './filter-set.ts';
-import { missingRegex } from './missing-regex.ts';
+import { missingCapability } from './missing-capability.ts';
 
 /** What a view using {@link DjangoFilterBackend} may declare. */
 export interface FilterView {
@@ -147,21 +147,25 @@ export class DjangoFilterBackend extends BaseFilterBackend {
 
   /**
    * Start-up check (called by the router): builds the filter set, so mistakes fail now; a
-   * `regex`/`iregex` filter on a database without regular expressions fails here too.
+   * `regex`/`iregex` filter on a database without regular expressions fails here too, and an
+   * `unaccent__*` one on a database that cannot fold accents.
    */
   check(view: FilterView): void {
     const parameters = this.parametersOf(view);
     if (!parameters || !view.queryset) return;
-    const regex = [...parameters.byName.values()].find(
-      (bound) => bound.lookup === 'regex' || bound.lookup === 'iregex',
-    );
-    if (!regex) return;
-    const vendor = missingRegex(view.queryset);
-    if (vendor) {
+    for (const bound of parameters.byName.values()) {
+      const regex = bound.lookup === 'regex' || bound.lookup === 'iregex';
+      const accents = bound.lookup.startsWith('unaccent__');
+      if (!regex && !accents) continue;
+      const vendor = missingCapability(view.queryset, regex ? 'regex' : 'accentFolding');
+      if (!vendor) continue;
       throw new ImproperlyConfigured(
         CODE,
-        `${view.constructor.name}: the filter "${regex.param}" uses the ${regex.lookup} lookup, which ${vendor} does not have; ` +
-          'use icontains/istartswith, or a database whose adapter declares capabilities.regex (PostgreSQL).',
+        regex
+          ? `${view.constructor.name}: the filter "${bound.param}" uses the ${bound.lookup} lookup, which ${vendor} does not have; ` +
+              'use icontains/istartswith, or a database whose adapter declares capabilities.regex (PostgreSQL).'
+          : `${view.constructor.name}: the filter "${bound.param}" uses the ${bound.lookup} lookup, which folds accents, and ${vendor} cannot; ` +
+              `use ${bound.lookup.slice('unaccent__'.length)} (it folds case, keeps accents), or a database whose adapter declares capabilities.accentFolding (SQLite, PostgreSQL).`,
       );
     }
   }

@@ -3,8 +3,10 @@
  * matches at least one of the view's `searchFields`. A field's prefix picks how it matches:
  * none `icontains`, `^` starts with, `=` equals (ignoring case), `@` full-text search
  * (PostgreSQL's text search; elsewhere every word must be contained), `$` regular expression
- * (where the database has them: PostgreSQL). Terms are taken literally: `%` and `_` match
- * themselves.
+ * (where the database has them: PostgreSQL, MySQL). Terms are taken literally: `%`, `_` and
+ * `\` match themselves. Case is folded the same on every database (`CAFÉ` finds `café`) and
+ * accents are kept, unless a path ends with `__unaccent` (`'title__unaccent'`, as Django's
+ * transform), which folds them too where the database can (SQLite, PostgreSQL).
  *
  * @example
  * ```ts
@@ -18,15 +20,14 @@
  * ```
  * @module
  */
-import type { Lookup } from '../db/lookups.ts';
-import { lookupsFor } from '../db/lookups.ts';
+import { LOOKUPS, type Lookup, lookupsFor } from '../db/lookups.ts';
 import type { Filter, QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import { defaultSettings } from '../settings/default-settings.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
-import { missingRegex } from './missing-regex.ts';
+import { missingCapability } from './missing-capability.ts';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms.ts';
 
 /** What a view using {@link SearchFilter} may declare. */
@@ -46,6 +47,8 @@ export interface SearchField {
 }
 
 const CODE = 'REST_ERR_SEARCH_FIELDS';
+/** What a search path ends with to fold accents (`'title__unaccent'`). */
+const UNACCENT = '__unaccent';
 const prepared = new WeakMap<object, readonly SearchField[]>();
 
 /**
@@ -135,17 +138,29 @@ export class SearchFilter extends BaseFilterBackend {
 
   /**
    * Start-up check (called by the router): every path must be a text field of the model
-   * (across to-one relations), and a `$` field needs a database with regular expressions.
+   * (across to-one relations), a `$` field needs a database with regular expressions, and
+   * an `__unaccent` one a database that folds accents.
    */
   check(view: SearchView): void {
     const fields = this.getSearchFields(view);
-    if (!fields.some((field) => field.lookup === 'iregex')) return;
-    const vendor = missingRegex(view.queryset);
-    if (vendor) {
+    const where = `${view.constructor.name}.searchFields`;
+    if (fields.some((field) => field.lookup === 'iregex')) {
+      const vendor = missingCapability(view.queryset, 'regex');
+      if (vendor) {
+        throw new ImproperlyConfigured(
+          CODE,
+          `${where}: "$" searches by regular expression, which ${vendor} does not have; ` +
+            'use "^", "=", "@" or no prefix, or a database whose adapter declares capabilities.regex (PostgreSQL).',
+        );
+      }
+    }
+    const folded = fields.find((field) => field.lookup.startsWith('unaccent__'));
+    const vendor = folded && missingCapability(view.queryset, 'accentFolding');
+    if (folded && vendor) {
       throw new ImproperlyConfigured(
         CODE,
-        `${view.constructor.name}.searchFields: "$" searches by regular expression, which ${vendor} does not have; ` +
-          'use "^", "=", "@" or no prefix, or a database whose adapter declares capabilities.regex (PostgreSQL).',
+        `${where}: "${folded.path}__unaccent" folds accents, which ${vendor} cannot; ` +
+          `search "${folded.path}" (it folds case, keeps accents), or use a database whose adapter declares capabilities.accentFolding (SQLite, PostgreSQL).`,
       );
     }
   }
@@ -200,8 +215,20 @@ function prepareSearchFields(filter: SearchFilter, view: SearchView): readonly S
       throw new ImproperlyConfigured(CODE, `${where}: ${JSON.stringify(entry)} is not a path.`);
     }
     const prefix = entry[0] as string;
-    const lookup: Lookup = filter.lookupPrefixes[prefix] ?? 'icontains';
-    const path = Object.hasOwn(filter.lookupPrefixes, prefix) ? entry.slice(1) : entry;
+    let lookup: Lookup = filter.lookupPrefixes[prefix] ?? 'icontains';
+    let path = Object.hasOwn(filter.lookupPrefixes, prefix) ? entry.slice(1) : entry;
+    // `title__unaccent`: Django's transform, accents folded before the prefix's lookup.
+    if (path.endsWith(UNACCENT)) {
+      const folded = `unaccent__${lookup}`;
+      if (!(LOOKUPS as readonly string[]).includes(folded)) {
+        throw new ImproperlyConfigured(
+          CODE,
+          `${where}: "${entry}" folds accents, which only the searches with no prefix, "^" and "=" do; drop "__unaccent" or the prefix.`,
+        );
+      }
+      path = path.slice(0, -UNACCENT.length);
+      lookup = folded as Lookup;
+    }
     let field: ReturnType<typeof model.resolvePath>['field'];
     try {
       field = model.resolvePath(path, `${where}: "${entry}"`).field;

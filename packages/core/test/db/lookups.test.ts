@@ -107,6 +107,11 @@ for (const dialect of testDialects()) {
         ],
         [{ city__year: 2020 }, /unsupported lookup "year" for city/],
         [
+          { capacity__unaccent__icontains: 1 },
+          /unsupported lookup "unaccent__icontains" for capacity/,
+        ],
+        [{ capacity__unaccent: 1 }, /unsupported lookup "unaccent__exact" for capacity/],
+        [
           { open__gt: true },
           /unsupported lookup "gt" for open \(a boolean field\); supported lookups: exact, in, isnull\./,
         ],
@@ -153,6 +158,15 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await ids({ city__iexact: 'LYON', capacity__lt: 6 }), [1, 3, 5]);
       assert.deepEqual(await ids({ city__iexact: 'paris_1%', capacity__lt: 5 }), [2, 4]);
       assert.deepEqual(await ids({ city__iexact: 'parisx1%', capacity__lt: 5 }), []);
+      assert.deepEqual(await ids({ city__iendswith: 'YON', capacity__lt: 6 }), [1, 3, 5]);
+      assert.deepEqual(await ids({ city__iendswith: '_1%', capacity__lt: 5 }), [2, 4]);
+      assert.deepEqual(await ids({ city__iendswith: 'x1%', capacity__lt: 5 }), []);
+      assert.deepEqual(await ids({ city__endswith: 'ON', capacity__lt: 5 }), []);
+      assert.deepEqual(await ids({ city__endswith: 'on', capacity__lt: 5 }), [1, 3]);
+      if (db.adapter.capabilities.accentFolding) {
+        assert.deepEqual(await ids({ city__unaccent__iexact: 'LYÔN', capacity__lt: 4 }), [1, 3]);
+        assert.deepEqual(await ids({ city__unaccent: 'Lyon', capacity__lt: 4 }), [1, 3]);
+      }
       assert.deepEqual(await ids({ capacity__range: [10, 12] }), [10, 11, 12]);
       assert.deepEqual(await ids({ opened__year: 2021 }), [1, 2, 3]);
       assert.deepEqual(await ids({ opened__year: 2020 }), []);

@@ -29,12 +29,21 @@ import { BookViewSet } from '../fixtures/store-views.ts';
 class BookFilters extends FilterSet.with({
   model: Book,
   fields: {
-    title: ['exact', 'iexact', 'icontains', 'contains', 'startswith', 'istartswith'],
+    title: [
+      'exact',
+      'iexact',
+      'icontains',
+      'contains',
+      'startswith',
+      'istartswith',
+      'endswith',
+      'iendswith',
+    ],
     state: ['exact', 'in'],
     price: ['exact', 'gt', 'gte', 'lt', 'lte', 'range'],
     pages: ['exact', 'in', 'range'],
     publication_date: ['exact', 'gte', 'year', 'month', 'day'],
-    summary: ['isnull'],
+    summary: ['isnull', 'icontains', 'iexact'],
   },
   filters: {
     min_pages: new NumberFilter({ fieldName: 'pages', lookupExpr: 'gte', label: 'At least pages' }),
@@ -119,7 +128,7 @@ const BOOKS = [
     pages: 474,
     date: '2020-02-29',
     stock: 0,
-    summary: 'Matchmaking',
+    summary: 'Matchmaking at the Café',
   },
 ] as const;
 
@@ -137,6 +146,14 @@ const CASES: readonly (readonly [string, readonly number[] | Record<string, stri
   ['?title__icontains=_', [3]],
   ['?title__icontains=u_', []],
   ['?title__contains=e_f', []],
+  ['?title__endswith=Messiah', []],
+  ['?title__iendswith=MESSIAH', [2]],
+  ['?title__iendswith=_FUN', [3]],
+  ['?title__iendswith=%25', []],
+  // Case folds for every letter, accents are kept (the same on every database).
+  ['?summary__icontains=CAFÉ', [4]],
+  ['?summary__icontains=CAFE', []],
+  ['?summary__iexact=MATCHMAKING AT THE CAFÉ', [4]],
   ['?state=published', [1, 4]],
   ['?state__in=published,in_progress', [1, 2, 4]],
   ['?state__in=', [1, 2, 3, 4]],
@@ -355,6 +372,43 @@ for (const dialect of testDialects()) {
           new RegExp(
             `the filter "title__iregex" uses the iregex lookup, which ${db.vendor} does not have`,
           ),
+        );
+      }
+    });
+
+    it('folds accents for an unaccent lookup where the database can, else fails at start-up', async () => {
+      class AccentBooks extends FilteredBooks {
+        override queryset = Book.objects.using(db);
+        override filtersetClass = FilterSet.with({
+          model: Book,
+          fields: { summary: ['unaccent__icontains'] },
+        });
+      }
+      const check = () => new DjangoFilterBackend().check(new AccentBooks());
+      if (!db.adapter.capabilities.accentFolding) {
+        assert.throws(
+          check,
+          new RegExp(
+            `the filter "summary__unaccent__icontains" uses the unaccent__icontains lookup, which folds accents, and ${db.vendor} cannot; use icontains`,
+          ),
+        );
+        return;
+      }
+      check();
+      const Accent = new AccentBooks().filtersetClass;
+      for (const [value, ids] of [
+        ['CAFE', [4]],
+        ['café', [4]],
+        ['cafes', []],
+      ] as const) {
+        const filterset = new Accent(
+          new Map([['summary__unaccent__icontains', value]]),
+          Book.objects.using(db),
+        );
+        assert.deepEqual(
+          (await (await filterset.qs).execute()).map((r) => r.id),
+          ids,
+          value,
         );
       }
     });

@@ -42,6 +42,54 @@ class SearchedEntries extends ModelViewSet {
   searchFields = ['label', 'category__name'];
 }
 
+/** One view per prefix, on the entries' labels. */
+class LabelSearch extends SearchedEntries {
+  override searchFields = ['label'];
+}
+class LabelStartSearch extends SearchedEntries {
+  override searchFields = ['^label'];
+}
+class LabelExactSearch extends SearchedEntries {
+  override searchFields = ['=label'];
+}
+class LabelAccentSearch extends SearchedEntries {
+  override searchFields = ['label__unaccent', '=category__name__unaccent'];
+}
+class LabelFullTextSearch extends SearchedEntries {
+  override searchFields = ['@label'];
+}
+
+/** Labels of mixed case, accents, scripts and LIKE's wildcards. */
+const LABELS = [
+  'Café crème',
+  'HO CAFÉ',
+  'cafe',
+  'Ωμέγα ΟΔΟΣ',
+  '100 days',
+  '100% sure',
+  'a*b',
+  'a_b',
+  'a\\b',
+];
+
+/** What each prefix finds, the same on every database: case folded, accents and `%_\\` kept. */
+const PREFIX_CASES: readonly (readonly [string, string, readonly string[]])[] = [
+  ['labels', 'CAFÉ', ['Café crème', 'HO CAFÉ']],
+  ['labels', 'cafe', ['cafe']],
+  ['labels', 'οδος', ['Ωμέγα ΟΔΟΣ']],
+  ['labels', 'ΩΜΈΓΑ', ['Ωμέγα ΟΔΟΣ']],
+  ['labels', '100%25', ['100% sure']],
+  ['labels', 'A_B', ['a_b']],
+  ['labels', 'a%5C', ['a\\b']],
+  ['labels', '%25', ['100% sure']],
+  ['label-starts', 'CAFÉ', ['Café crème']],
+  ['label-starts', 'ho', ['HO CAFÉ']],
+  ['label-starts', '_', []],
+  ['label-exact', '"ho café"', ['HO CAFÉ']],
+  ['label-exact', 'café', []],
+  ['label-exact', 'A*B', ['a*b']],
+];
+
 const BOOKS = [
   { title: 'Dune', isbn: 'ab-1', summary: 'Spice', description: 'A desert planet and its spice' },
   { title: 'Dune Messiah', isbn: 'ab-2', summary: 'spice', description: 'The emperor years' },
@@ -96,11 +144,20 @@ for (const dialect of testDialects()) {
         .create({ rank: 1, label: 'first fiction', category_id: fiction.id });
       await Entry.objects.using(db).create({ rank: 2, label: 'second', category_id: null });
       await Entry.objects.using(db).create({ rank: 3, label: 'third', category_id: fiction.id });
+      for (const [i, label] of LABELS.entries())
+        await Entry.objects.using(db).create({ rank: 10 + i, label, category_id: null });
       const viewsets = [
         ['books', SearchedBooks, { basename: 'book' }],
         ['entries', SearchedEntries, { basename: 'entry' }],
         ['found', FoundBooks, { basename: 'found' }],
+        ['labels', LabelSearch, { basename: 'labels' }],
+        ['label-starts', LabelStartSearch, { basename: 'label-starts' }],
+        ['label-exact', LabelExactSearch, { basename: 'label-exact' }],
+        ['label-words', LabelFullTextSearch, { basename: 'label-words' }],
         ...(db.adapter.capabilities.regex ? [['regex', RegexBooks, { basename: 'regex' }]] : []),
+        ...(db.adapter.capabilities.accentFolding
+          ? [['label-accents', LabelAccentSearch, { basename: 'label-accents' }]]
+          : []),
       ] as const;
       app = await buildApp({ database: db, viewsets: viewsets as never });
       renamed = await buildApp({
@@ -126,6 +183,66 @@ for (const dialect of testDialects()) {
       for (const [query, expected] of CASES) {
         assert.deepEqual(await ids(app, `/api/books/${query}`), expected, query);
       }
+    });
+
+    async function labels(url: string): Promise<string[]> {
+      const response = await request(app, { method: 'GET', url });
+      assert.equal(response.statusCode, 200, `${url}: ${response.body}`);
+      return (response.json() as { id: number; label: string }[])
+        .sort((a, b) => a.id - b.id)
+        .map((row) => row.label);
+    }
+
+    it('folds case the same on every database for each prefix, accents and %_\\ kept', async () => {
+      for (const [route, search, expected] of PREFIX_CASES) {
+        const url = `/api/${route}/?search=${search}`;
+        assert.deepEqual(await labels(url), expected, url);
+      }
+    });
+
+    it('folds accents too for a "__unaccent" path where the database can, else fails at start-up', async () => {
+      if (!db.adapter.capabilities.accentFolding) {
+        assert.throws(
+          () =>
+            new SearchFilter().check(
+              Object.assign(new LabelAccentSearch(), { queryset: Entry.objects.using(db) }),
+            ),
+          new RegExp(`"label__unaccent" folds accents, which ${db.vendor} cannot; search "label"`),
+        );
+        return;
+      }
+      const cases: [string, string[]][] = [
+        ['CAFE', ['Café crème', 'HO CAFÉ', 'cafe']],
+        ['creme', ['Café crème']],
+        ['ωμεγα', ['Ωμέγα ΟΔΟΣ']],
+        ['fiction', ['first fiction', 'third']],
+        ['FICTIÓN', ['first fiction', 'third']],
+        ['thírd', ['third']],
+        ['ωμεγας', []],
+      ];
+      for (const [search, expected] of cases) {
+        const url = `/api/label-accents/?search=${encodeURIComponent(search)}`;
+        assert.deepEqual(await labels(url), expected, url);
+      }
+    });
+
+    it('searches "@" fields with full-text search on PostgreSQL, for every word elsewhere', async () => {
+      // DRF: full-text search is PostgreSQL's. There the words are the text search's
+      // (punctuation splits them, stop words like "a" drop); elsewhere each term's words
+      // must each be contained in the text, literally and case-folded.
+      const fullText = db.adapter.capabilities.fullTextSearch;
+      const cases: [string, string[], string[]][] = [
+        ['100%25', ['100 days', '100% sure'], ['100% sure']],
+        ['a_b', ['a*b', 'a_b', 'a\\b'], ['a_b']],
+        ['SURE 100', ['100% sure'], ['100% sure']],
+        ['CAFÉ', ['Café crème', 'HO CAFÉ'], ['Café crème', 'HO CAFÉ']],
+        ['days 100', ['100 days'], ['100 days']],
+      ];
+      for (const [search, postgres, elsewhere] of cases) {
+        const url = `/api/label-words/?search=${search}`;
+        assert.deepEqual(await labels(url), fullText ? postgres : elsewhere, url);
+      }
+      assert.equal(fullText, db.vendor === 'postgres');
     });
 
     it('searches across relations, each row once', async () => {
@@ -219,6 +336,11 @@ describe('search terms and declarations', () => {
       /"pages" is a positive_integer field; search text fields/,
     ],
     ['a path through a non-relation', ['title__x'], /Book\.title is not a relation/],
+    [
+      'accent folding with full-text search',
+      ['@title__unaccent'],
+      /"@title__unaccent" folds accents, which only the searches with no prefix, "\^" and "=" do/,
+    ],
   ];
   for (const [what, fields, message] of cases) {
     it(`fails at start-up on ${what}`, () => {
