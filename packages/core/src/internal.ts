@@ -35,6 +35,19 @@ export { filterClassFor, MAX_IN_VALUES } from './filters/field-filter.ts';
 export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
 export { parseAccept, requestMediaType } from './http/content-negotiation.ts';
 export { sendResponse } from './http/send-response.ts';
+export { MultipartError, type MultipartFailure } from './parsers/multipart-error.ts';
+export {
+  type PartHeader,
+  type PartHeaderLimits,
+  type RawPartHeader,
+  readPartHeader,
+} from './parsers/multipart-part-header.ts';
+export {
+  type MultipartLimits,
+  type MultipartPart,
+  multipartBoundary,
+  multipartParts,
+} from './parsers/multipart-parts.ts';
 export { isAllowedHost } from './plugin/allowed-hosts.ts';
 export { clientErrorHandler, frameworkErrors } from './plugin/server-options.ts';
 export {
