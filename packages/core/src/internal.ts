@@ -28,6 +28,7 @@ export {
   UNAVAILABLE_LOG_INTERVAL_MS,
   type WarningLog,
 } from './db/unavailable-log.ts';
+export { type EmailAddressOptions, isEmailAddress } from './fields/email-address.ts';
 export { allowNullIn, queriesDatabase } from './fields/field.ts';
 export { codePointLength } from './fields/validators.ts';
 export { DEFAULT_FILE_NAME } from './files/file-system-storage.ts';
