@@ -266,23 +266,16 @@ export class MultiPartParser extends BaseParser {
 
 /**
  * How the request's multipart text is decoded, strictly: a part's value in the charset its
- * own `Content-Type` names (400 for one the platform does not know), anything else in the
- * form's charset (the request's, UTF-8 by default). ASCII reads the same in every charset the
- * parser takes, and is most names and values: it is not decoded at all.
+ * own `Content-Type` names (400 for one the platform does not know), anything else (names, and
+ * values of parts that name no charset) in the form's charset: the request's, UTF-8 by default.
  */
 function textDecoder(request: Request): MultipartTextDecoder {
   return (bytes, charset) => {
-    if (isAscii(bytes)) return Buffer.from(bytes).toString('latin1');
     if (charset === undefined) return decodeStrictly(request, bytes, LABEL);
     const decoder = strictDecoder(charset);
     if (!decoder) throw new ParseError(`${LABEL} - a part names an unknown charset.`);
     return decodeWith(decoder, charset, bytes, LABEL);
   };
-}
-
-function isAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) > 0x7f) return false;
-  return true;
 }
 
 /**

@@ -537,6 +537,18 @@ for (const dialect of testDialects()) {
         });
         assert.equal(utf8.statusCode, 201, utf8.body);
         assert.equal(utf8.json().username, 'café');
+        // Bytes that are all ASCII are not ASCII text in every charset.
+        const utf16 = await app.inject({
+          method: 'POST',
+          url: '/api/upload/',
+          payload: raw(
+            `Content-Disposition: form-data; name="username"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n${Buffer.from('gold', 'utf16le').toString('latin1')}`,
+            'Content-Disposition: form-data; name="resume"; filename="c.txt"\r\n\r\nx',
+          ),
+          headers: { 'content-type': `multipart/form-data; boundary=${B}`, host: HOST },
+        });
+        assert.equal(utf16.statusCode, 201, utf16.body);
+        assert.equal(utf16.json().username, 'gold');
       });
     });
 
