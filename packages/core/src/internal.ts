@@ -29,6 +29,7 @@ export {
   UNAVAILABLE_LOG_INTERVAL_MS,
   type WarningLog,
 } from './db/unavailable-log.ts';
+export { type EmailAddressOptions, isEmailAddress } from './fields/email-address.ts';
 export { allowNullIn, queriesDatabase } from './fields/field.ts';
 export { codePointLength } from './fields/validators.ts';
 export { DEFAULT_FILE_NAME } from './files/file-system-storage.ts';
@@ -36,6 +37,19 @@ export { filterClassFor, MAX_IN_VALUES } from './filters/field-filter.ts';
 export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
 export { parseAccept, requestMediaType } from './http/content-negotiation.ts';
 export { sendResponse } from './http/send-response.ts';
+export { MultipartError, type MultipartFailure } from './parsers/multipart-error.ts';
+export {
+  type PartHeader,
+  type PartHeaderLimits,
+  type RawPartHeader,
+  readPartHeader,
+} from './parsers/multipart-part-header.ts';
+export {
+  type MultipartLimits,
+  type MultipartPart,
+  multipartBoundary,
+  multipartParts,
+} from './parsers/multipart-parts.ts';
 export { isAllowedHost } from './plugin/allowed-hosts.ts';
 export { clientErrorHandler, frameworkErrors } from './plugin/server-options.ts';
 export {

@@ -91,6 +91,22 @@ describe('the template', () => {
     }
   });
 
+  it("logs through Fastify's logger: warnings and errors, so that a 500 is never silent", async () => {
+    // Issue 37: the starter's app had no logger, and a 500 logged nothing.
+    const { Database } = await import('@restframework/core');
+    const { buildApp } = await import('../template/src/app.ts');
+    const db = Database.connect('sqlite::memory:');
+    const app = await buildApp(db);
+    try {
+      assert.equal(app.log.level, process.env.LOG_LEVEL ?? 'warn');
+      const log = app.log as typeof app.log & { isLevelEnabled(level: string): boolean };
+      assert.equal(log.isLevelEnabled('error'), true);
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+
   it('is the code the tutorial shows, file by file', () => {
     const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
     const shown = new Map<string, string>();

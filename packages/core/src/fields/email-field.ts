@@ -2,18 +2,20 @@
  * E-mail addresses.
  * @module
  */
-import validator from 'validator';
 import { CharField, type CharFieldOptions } from './char-field.ts';
+import { isEmailAddress } from './email-address.ts';
 import type { JsonSchema, JsonSchemaOptions, Validator } from './field.ts';
 
 // A validator, not a check in toInternalValue: DRF appends Django's EmailValidator after the
 // length validators, so a long invalid address reports both messages.
-const isEmailAddress: Validator<string> = (value, _ctx, field) => {
-  if (!validator.isEmail(value)) field.fail('invalid');
+const emailAddress: Validator<string> = (value, _ctx, field) => {
+  if (!isEmailAddress(value)) field.fail('invalid');
 };
 
 /**
- * An e-mail address, checked by the `validator` package's `isEmail`.
+ * An e-mail address, checked as Django's `EmailValidator` checks it (see
+ * {@link isEmailAddress}): an ASCII local part (a dot-atom or a quoted string) and a domain that
+ * is a host name (an IDN, or its punycode), an IP address in brackets, or `localhost`.
  *
  * @example
  * ```ts
@@ -28,7 +30,7 @@ export class EmailField<const O extends CharFieldOptions = CharFieldOptions> ext
 
   constructor(options: O = {} as O) {
     super(options);
-    this.validators.push(isEmailAddress);
+    this.validators.push(emailAddress);
   }
 
   protected override valueSchema(options: JsonSchemaOptions): JsonSchema {

@@ -1,10 +1,12 @@
 /**
- * What the JSON and url-encoded parsers share: the body's bytes decoded strictly in the
- * charset the `Content-Type` names (UTF-8 when it names none), and the nesting limit
+ * What the JSON, url-encoded and multipart parsers share: the body's bytes decoded strictly in
+ * the charset the `Content-Type` names (UTF-8 when it names none), and the nesting limit
  * (`MAX_BODY_DEPTH`) checked before anything builds a structure from the text.
  *
  * Bytes the charset does not allow are refused, not replaced with U+FFFD: a replacement would
- * store something the client never sent. A charset the platform does not know is 415.
+ * store something the client never sent. A charset the platform does not know is 415. A byte
+ * order mark is kept as the character U+FEFF, never dropped without a word: the JSON parser
+ * refuses it at the start of a body (as DRF's does), and in a form value it stays what was sent.
  * @module
  */
 import { TextDecoder } from 'node:util';
@@ -12,11 +14,15 @@ import { ParseError, UnsupportedMediaType } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 
+// `fatal`: invalid bytes throw. `ignoreBOM`: a leading byte order mark is kept as U+FEFF
+// (the platform's default drops it at the start of every decode, so a form value sent as
+// `%EF%BB%BFabc` became `abc`).
+const STRICT = { fatal: true, ignoreBOM: true } as const;
 // One decoder per charset label, made when first asked for; a bounded set (the labels a
 // client may name are only those the platform knows, and unknown ones are not kept).
 const decoders = new Map<string, TextDecoder>();
 // The decoder of a body that names no charset (nearly all of them), without a lookup.
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8 = new TextDecoder('utf-8', STRICT);
 
 /** The `charset` parameter of a `Content-Type` value, lower-cased, or undefined. */
 export function contentTypeCharset(contentType: string | undefined): string | undefined {
@@ -46,16 +52,36 @@ export function decodeBody(request: Request, label: string): string {
 export function decodeStrictly(request: Request, bytes: Uint8Array, label: string): string {
   const contentType = request.raw.headers['content-type'];
   const named = contentTypeCharset(contentType);
-  const charset = named ?? 'utf-8';
-  let decoder = named === undefined ? UTF8 : decoders.get(named);
+  if (named === undefined) return decodeWith(UTF8, 'utf-8', bytes, label);
+  const decoder = strictDecoder(named);
+  if (!decoder) throw new UnsupportedMediaType(String(contentType));
+  return decodeWith(decoder, named, bytes, label);
+}
+
+/**
+ * A strict decoder (invalid bytes throw, a byte order mark is kept) for a charset label, or
+ * undefined for a label the platform does not know.
+ */
+export function strictDecoder(charset: string): TextDecoder | undefined {
+  let decoder = decoders.get(charset);
   if (!decoder) {
     try {
-      decoder = new TextDecoder(charset, { fatal: true });
+      decoder = new TextDecoder(charset, STRICT);
     } catch {
-      throw new UnsupportedMediaType(String(contentType));
+      return undefined;
     }
     decoders.set(charset, decoder);
   }
+  return decoder;
+}
+
+/** `bytes` as text with a strict `decoder`: 400 (`label - ...`) for bytes not valid in `charset`. */
+export function decodeWith(
+  decoder: TextDecoder,
+  charset: string,
+  bytes: Uint8Array,
+  label: string,
+): string {
   // Bytes that are not valid text are the client's mistake: the platform's TypeError is
   // made without a stack trace, which nobody reads (see utils/stack-traces.ts).
   const limit = suspendStackTraces();

@@ -9,6 +9,9 @@ import { decodeBody, jsonTooDeep, tooDeep } from './body-text.ts';
 import { BaseParser } from './parser.ts';
 
 const LABEL = 'JSON parse error';
+// DRF says "Unexpected UTF-8 BOM (decode using utf-8-sig)"; the mark is refused in every
+// charset here, so the message does not name one.
+const BOM = `${LABEL} - Unexpected byte order mark (U+FEFF) at the start of the body.`;
 
 /**
  * `application/json`: an empty body is `{}`; a body that is not JSON is 400
@@ -16,7 +19,8 @@ const LABEL = 'JSON parse error';
  * charset (UTF-8 unless the `Content-Type` names another; 415 for one the platform does not
  * know) or that nests arrays and objects deeper than `MAX_BODY_DEPTH`. Keys such as
  * `__proto__` stay plain keys (`JSON.parse` never touches prototypes), and serializers read
- * only declared fields.
+ * only declared fields. A body that starts with a byte order mark is 400 too, in every
+ * charset, as DRF's parser answers it (the mark is not JSON; it is refused, not dropped).
  *
  * @example
  * ```ts
@@ -34,6 +38,7 @@ export class JSONParser extends BaseParser {
   parse(request: Request): unknown {
     const text = decodeBody(request, LABEL);
     if (text.length === 0) return {};
+    if (text.charCodeAt(0) === 0xfeff) throw new ParseError(BOM);
     const maxDepth = request.settings.MAX_BODY_DEPTH;
     // Checked before parsing, so that no deep structure is ever built: messages, renderers and
     // logs then only meet values they can walk.

@@ -21,8 +21,9 @@ import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
-import { decodeStrictly, formKeyTooDeep, tooDeep } from './body-text.ts';
-import { MultipartError, multipartParts } from './multipart-parts.ts';
+import { decodeStrictly, decodeWith, formKeyTooDeep, strictDecoder, tooDeep } from './body-text.ts';
+import { MultipartError } from './multipart-error.ts';
+import { type MultipartTextDecoder, multipartParts } from './multipart-parts.ts';
 import { BaseParser, type ParserContext, UNPARSED_BODY } from './parser.ts';
 
 /**
@@ -62,12 +63,24 @@ interface Received {
   readonly complete: boolean;
 }
 
+const LABEL = 'Multipart form parse error';
+
 /**
- * `multipart/form-data`, read with busboy ({@link multipartParts}). Text parts become values, file
- * parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part with an
- * empty file name is a text value, as in DRF ("not a file").
+ * `multipart/form-data`, read part by part ({@link multipartParts}). Text parts become values,
+ * file parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part is a
+ * file when its `Content-Disposition` has a `filename` (as in Django); one with an empty file
+ * name is a text value, as in DRF ("not a file"). A name given by two parts keeps the last
+ * part's value, as Django's `QueryDict.get` does.
  *
- * Limits: part names (`a.b.c`) at most `MAX_BODY_DEPTH` levels deep (400), `MAX_UPLOAD_PARTS` parts, `MAX_UPLOAD_FIELD_SIZE` bytes per text value and
+ * Every part must say which field it fills: one `Content-Disposition: form-data` with a
+ * non-empty `name`, valid text in the form's charset, at most 1000 bytes and `MAX_BODY_DEPTH`
+ * levels (`a.b.c`), no parameter twice, at most 100 header lines and 16 KiB of header, no
+ * `Content-Transfer-Encoding` but 7bit, 8bit or binary; any other part is a 400
+ * (`Multipart form parse error - ...`), never skipped. Text is decoded strictly: values in the
+ * charset their part names, or the form's (UTF-8 unless the request's `Content-Type` names
+ * another); bytes not valid in it are 400.
+ *
+ * Limits: `MAX_UPLOAD_PARTS` parts, `MAX_UPLOAD_FIELD_SIZE` bytes per text value and
  * `MAX_UPLOAD_BODY_SIZE` bytes in all give 413; a file field's own `maxUploadSize` gives that
  * field's 400. A part over its field's limit is not kept: it becomes an
  * {@link OversizedUpload}, which the field reports with the other fields' errors. Reading stops
@@ -102,28 +115,27 @@ export class MultiPartParser extends BaseParser {
     const tempBase = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
     const data = createFormInput();
     let total = 0;
-    // File names come as sent (busboy's `preservePath`), made safe below as Django's parser does.
-    const parts = multipartParts(request.raw.raw, {
-      parts: MAX_UPLOAD_PARTS,
-      fieldSize: MAX_UPLOAD_FIELD_SIZE,
-      fieldNameSize: 1000,
-      headerPairs: 100,
-      fileSize: MAX_UPLOAD_BODY_SIZE,
-    });
+    // File names come as sent (folders included), made safe below as Django's parser does.
+    const parts = multipartParts(
+      request.raw.raw,
+      {
+        parts: MAX_UPLOAD_PARTS,
+        fieldSize: MAX_UPLOAD_FIELD_SIZE,
+        nameSize: 1000,
+        headerPairs: 100,
+        headerSize: 16 * 1024,
+      },
+      textDecoder(request),
+    );
     try {
       for await (const part of parts) {
         if (formKeyTooDeep(part.fieldname, MAX_BODY_DEPTH)) {
-          throw tooDeep('Multipart form parse error', MAX_BODY_DEPTH);
+          throw tooDeep(LABEL, MAX_BODY_DEPTH);
         }
         if (part.type === 'field') {
-          if (part.valueTruncated || part.fieldnameTruncated) {
-            throw new PayloadTooLarge(
-              `A form value is larger than ${MAX_UPLOAD_FIELD_SIZE} bytes.`,
-            );
-          }
           total += part.value.length;
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = textValue(request, part.value);
+          data[part.fieldname] = part.value;
           continue;
         }
         if (!part.filename) {
@@ -253,17 +265,17 @@ export class MultiPartParser extends BaseParser {
 }
 
 /**
- * A text part's value: busboy hands the bytes of a part without a charset as Latin-1 (see
- * `multipartParts`); they are decoded here strictly, in the body's charset (UTF-8 unless the
- * `Content-Type` names another), so bytes that are not valid text are a 400, not a U+FFFD.
+ * How the request's multipart text is decoded, strictly: a part's value in the charset its
+ * own `Content-Type` names (400 for one the platform does not know), anything else (names, and
+ * values of parts that name no charset) in the form's charset: the request's, UTF-8 by default.
  */
-function textValue(request: Request, value: string): string {
-  let highest = 0;
-  for (let i = 0; i < value.length; i++) highest = Math.max(highest, value.charCodeAt(i));
-  // Plain ASCII reads the same in every charset the parser takes; a character past Latin-1
-  // means the part named a charset of its own, and busboy decoded it already.
-  if (highest < 0x80 || highest > 0xff) return value;
-  return decodeStrictly(request, Buffer.from(value, 'latin1'), 'Multipart form parse error');
+function textDecoder(request: Request): MultipartTextDecoder {
+  return (bytes, charset) => {
+    if (charset === undefined) return decodeStrictly(request, bytes, LABEL);
+    const decoder = strictDecoder(charset);
+    if (!decoder) throw new ParseError(`${LABEL} - a part names an unknown charset.`);
+    return decodeWith(decoder, charset, bytes, LABEL);
+  };
 }
 
 /**
@@ -331,15 +343,14 @@ function contentLength(request: Request): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-/** Maps busboy's failures to 413 and 400 answers. */
+/** Maps the failures of reading a multipart body to 413 and 400 answers. */
 function translateMultipartError(error: unknown): unknown {
   if (!(error instanceof MultipartError)) return error;
   switch (error.reason) {
     case 'too-many-parts':
+    case 'field-too-large':
       return new PayloadTooLarge(error.message);
-    case 'file-too-large':
-      return new PayloadTooLarge();
     default:
-      return new ParseError(`Multipart form parse error - ${error.message}`);
+      return new ParseError(`${LABEL} - ${error.message}`);
   }
 }

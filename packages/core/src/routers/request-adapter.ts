@@ -16,6 +16,7 @@ import { sendResponse } from '../http/send-response.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
 import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
+import { logUnhandled } from '../views/unhandled-error-log.ts';
 import type { ViewSetClass } from './default-router.ts';
 import type { RoutePlan } from './route-plan.ts';
 
@@ -180,7 +181,7 @@ function ignore(): void {}
 
 /** What escaped a view (its errors are responses): Fastify's error handler, or the log. */
 function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {
-  if (reply.sent) req.log.error({ err: error }, 'error after the response was sent');
+  if (reply.sent) logUnhandled(req, req.log, 'error after the response was sent', error);
   else reply.send(error instanceof Error ? error : new Error(String(error)));
 }
 

@@ -1,10 +1,10 @@
 /**
  * The one place an error becomes a response: the app's exception handler is asked, and what it
- * does not handle (or a handler that fails) is the one 500 path, logged once, with no details
- * for the client.
+ * does not handle (or a handler that fails) is the one 500 path, logged once with its stack and
+ * the request id (on a fallback logger when the app's drops error lines), with no details for
+ * the client.
  * @module
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { APIException } from '../errors/api-exception.ts';
 import { Response } from '../http/response.ts';
 import {
@@ -12,11 +12,12 @@ import {
   type ExceptionHandler,
   exceptionHandler,
 } from './exception-handler.ts';
+import { type AppLogger, logUnhandled } from './unhandled-error-log.ts';
 
 /**
  * The response for `exc`: the handler's, or 500 `{"detail": "A server error occurred."}` when
  * it answers null, throws, or answers something that is not a `Response` (a promise, say),
- * each logged at error level on `log`.
+ * each logged at error level on `log` (see {@link logUnhandled}).
  *
  * @example
  * ```ts
@@ -31,22 +32,21 @@ export function respondToException(
   exc: unknown,
   context: ExceptionContext,
   handler: ExceptionHandler = exceptionHandler,
-  log: Pick<FastifyBaseLogger, 'error'> | undefined = context.raw?.log,
+  log: AppLogger | undefined = context.raw?.log,
 ): Response {
   let response: unknown;
   try {
     response = handler(exc, context);
   } catch (failure) {
-    log?.error({ err: failure, cause: exc }, 'the exception handler failed');
+    logUnhandled(context.raw, log, 'the exception handler failed', failure, exc);
     return serverError();
   }
   if (response instanceof Response) return response;
-  if (response === null || response === undefined) log?.error({ err: exc }, 'unhandled error');
-  else
-    log?.error(
-      { err: exc },
-      'the exception handler answered something other than a Response or null',
-    );
+  const message =
+    response === null || response === undefined
+      ? 'unhandled error'
+      : 'the exception handler answered something other than a Response or null';
+  logUnhandled(context.raw, log, message, exc);
   return serverError();
 }
 

@@ -440,6 +440,118 @@ for (const dialect of testDialects()) {
       });
     });
 
+    describe('parts without a usable name or header (400, nothing stored)', () => {
+      const B = 'partHeaderBoundary';
+      const raw = (...parts: string[]) =>
+        Buffer.from(`${parts.map((p) => `--${B}\r\n${p}\r\n`).join('')}--${B}--\r\n`, 'latin1');
+      const user = 'Content-Disposition: form-data; name="username"\r\n\r\ngolden';
+      const cases: [string, 'POST' | 'PATCH', Buffer, string][] = [
+        // Issue 37: both answered 500 (TypeError in formKeyTooDeep).
+        [
+          'a file part with no name',
+          'POST',
+          raw(user, 'Content-Disposition: form-data; filename="a.txt"\r\n\r\nhello'),
+          'A part has no name.',
+        ],
+        [
+          'a bare form-data part',
+          'PATCH',
+          raw(user, 'Content-Disposition: form-data\r\n\r\nhello'),
+          'A part has no name.',
+        ],
+        [
+          'a part with no Content-Disposition (busboy skipped it)',
+          'POST',
+          raw(user, 'Content-Type: text/plain\r\n\r\nhello'),
+          'A part has no Content-Disposition header.',
+        ],
+        [
+          'a name given twice (busboy kept the last)',
+          'POST',
+          raw(
+            user,
+            'Content-Disposition: form-data; name="a"; name="resume"; filename="a.txt"\r\n\r\nx',
+          ),
+          "A part's Content-Disposition gives its name twice.",
+        ],
+        [
+          'a name that is not UTF-8 (busboy made it U+FFFD)',
+          'POST',
+          raw(
+            user,
+            'Content-Disposition: form-data; name="r\xe9sum\xe9"; filename="a.txt"\r\n\r\nx',
+          ),
+          'the body is not valid utf-8.',
+        ],
+        [
+          'a value in a charset the platform does not know',
+          'POST',
+          raw(
+            'Content-Disposition: form-data; name="username"\r\nContent-Type: text/plain; charset=x-none\r\n\r\ngold\xe9n',
+          ),
+          'a part names an unknown charset.',
+        ],
+      ];
+      for (const [title, method, payload, detail] of cases) {
+        it(title, async () => {
+          const url = method === 'POST' ? '/api/upload/' : '/api/upload/1/';
+          const res = await app.inject({
+            method,
+            url,
+            payload,
+            headers: {
+              'content-type': `multipart/form-data; boundary=${B}`,
+              host: HOST,
+              accept: 'application/json',
+            },
+          });
+          assert.equal(res.statusCode, 400, res.body);
+          assert.deepEqual(res.json(), { detail: `Multipart form parse error - ${detail}` });
+          assert.deepEqual(filesUnder(media), []);
+          assert.equal(await Upload.objects.using(db).count(), 0);
+        });
+      }
+
+      it("decodes a value in its own part's charset, strictly", async () => {
+        const latin1 = await app.inject({
+          method: 'POST',
+          url: '/api/upload/',
+          payload: raw(
+            'Content-Disposition: form-data; name="username"\r\nContent-Type: text/plain; charset=iso-8859-1\r\n\r\ngold\xe9n',
+            'Content-Disposition: form-data; name="resume"; filename="a.txt"\r\n\r\nx',
+          ),
+          headers: { 'content-type': `multipart/form-data; boundary=${B}`, host: HOST },
+        });
+        assert.equal(latin1.statusCode, 201, latin1.body);
+        assert.equal(latin1.json().username, 'goldén');
+        // Labelled UTF-8 and written in UTF-8: read once, as sent (the value used to be read a
+        // second time as UTF-8 and refused when its characters were all Latin-1 ones).
+        const utf8 = await app.inject({
+          method: 'POST',
+          url: '/api/upload/',
+          payload: raw(
+            `Content-Disposition: form-data; name="username"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${Buffer.from('café').toString('latin1')}`,
+            'Content-Disposition: form-data; name="resume"; filename="b.txt"\r\n\r\nx',
+          ),
+          headers: { 'content-type': `multipart/form-data; boundary=${B}`, host: HOST },
+        });
+        assert.equal(utf8.statusCode, 201, utf8.body);
+        assert.equal(utf8.json().username, 'café');
+        // Bytes that are all ASCII are not ASCII text in every charset.
+        const utf16 = await app.inject({
+          method: 'POST',
+          url: '/api/upload/',
+          payload: raw(
+            `Content-Disposition: form-data; name="username"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n${Buffer.from('gold', 'utf16le').toString('latin1')}`,
+            'Content-Disposition: form-data; name="resume"; filename="c.txt"\r\n\r\nx',
+          ),
+          headers: { 'content-type': `multipart/form-data; boundary=${B}`, host: HOST },
+        });
+        assert.equal(utf16.statusCode, 201, utf16.body);
+        assert.equal(utf16.json().username, 'gold');
+      });
+    });
+
     it('takes part names such as __proto__ and constructor as plain, unknown names', async () => {
       const res = await post(app, '/api/upload/', [
         { name: '__proto__', value: 'x' },
