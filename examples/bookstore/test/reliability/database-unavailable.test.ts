@@ -193,6 +193,47 @@ describe('PostgreSQL unavailable in every way', {
     });
   }
 
+  it('answers 503 to writes while the database is read-only, serves reads, and recovers', async () => {
+    const from = lines.length;
+    // What a standby, or a database an administrator made read-only, answers.
+    await admin(`alter database "${name}" set default_transaction_read_only = on`, terminate);
+    let reads: Awaited<ReturnType<typeof send>>[];
+    let writes: Awaited<ReturnType<typeof send>>[];
+    try {
+      // The pool's first connections may be the terminated ones: wait for a read to pass.
+      await recovered(5000);
+      reads = await Promise.all([
+        send(app, { method: 'GET', url: '/books/api/books/1/' }),
+        send(app, { method: 'GET', url: '/books/api/authors/' }),
+      ]);
+      writes = (await Promise.all(requests())).slice(2);
+    } finally {
+      await admin(`alter database "${name}" reset default_transaction_read_only`, terminate);
+    }
+    for (const read of reads) assert.equal(read.statusCode, 200, read.body);
+    for (const write of writes) {
+      assert.equal(write.statusCode, 503, write.body);
+      assert.equal(write.headers['retry-after'], '1');
+    }
+    await recovered(5000);
+    assert.equal(
+      (
+        await send(app, {
+          method: 'PATCH',
+          url: '/books/api/books/2/',
+          payload: { title: 'Writable again' },
+        })
+      ).statusCode,
+      200,
+    );
+    const logged = lines.slice(from);
+    assert.deepEqual(
+      logged.filter((line) => line.level >= 50),
+      [],
+    );
+    assert.ok(logged.length <= 2, JSON.stringify(logged));
+  });
+
   it('answers 503 after the server closes every connection (an administrator), then 200', async () => {
     await admin(terminate);
     const answers = await Promise.all(requests());
