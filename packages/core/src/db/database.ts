@@ -96,6 +96,11 @@ function pauseBeforeRetry(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Calls `fn` (what {@link Database.statement} hands its private loop). */
+function call<T>(fn: () => Promise<T>): Promise<T> {
+  return fn();
+}
+
 /** What a query listener receives: the SQL, its parameters, and the time it took. */
 export interface QueryEvent {
   readonly sql: string;
@@ -218,17 +223,46 @@ export class Database {
    * it either way.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    const now = this.queryNow(sql, parameters);
-    if (now) return now;
-    if (this.inTransaction) return this.#queryThroughKysely(sql, parameters);
+    return this.queryNow(sql, parameters) ?? this.#statement(this.#queryLater, sql, parameters);
+  }
+
+  /** {@link query} of a statement the dialect could not run at once. */
+  #queryLater(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    return this.#queryPooled(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+  }
+
+  /**
+   * Runs one statement (`statement`, a function that sends it and resolves to its answer),
+   * and outside a transaction sends it again while it fails for a lock held past one slice of
+   * the wait (until `lockTimeoutMs`) or as a deadlock's victim (up to `transactionRetries`
+   * times): a statement that failed so did nothing, and between attempts it holds no
+   * connection. Inside a transaction it runs once (a transaction that may run again is what
+   * runs again). The query sets send their writes through it.
+   *
+   * @example
+   * ```ts
+   * await db.statement(() => db.kysely.deleteFrom('books_book').where('pages', '<', 10).execute());
+   * ```
+   */
+  statement<T>(statement: () => Promise<T>): Promise<T> {
+    return this.#statement(call, statement, undefined);
+  }
+
+  /**
+   * {@link statement} of `send(a, b)`, called as a method of this database: {@link query}
+   * passes its method and arguments, so that a read makes no closure for it.
+   */
+  async #statement<A, B, T>(
+    send: (this: Database, a: A, b: B) => Promise<T>,
+    a: A,
+    b: B,
+  ): Promise<T> {
+    if (this.inTransaction) return send.call(this, a, b);
     const started = Date.now();
     for (let attempt = 0, conflicts = 0; ; attempt++) {
       try {
-        return await (this.#queryPooled(sql, parameters) ??
-          this.#queryThroughKysely(sql, parameters));
+        return await send.call(this, a, b);
       } catch (error) {
-        // Outside a transaction a statement that waited one slice for a lock, or was chosen as
-        // a deadlock's victim, did nothing: it runs again, without its connection meanwhile.
         const again = this.#runsAgain(error, started, conflicts);
         if (!again) throw error;
         if (again === 'conflict') conflicts++;

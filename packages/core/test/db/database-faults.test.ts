@@ -265,21 +265,33 @@ for (const dialect of testDialects()) {
         assert.equal((await Counter.objects.using(db).get({ name: 'c' })).value, 2);
       });
 
-      it('lets a write wait when the lock goes in time', async () => {
-        const release = await dialect.lockTable(url, 'rf_fault_counter');
-        const freed = setTimeout(() => void release(), Math.round(lockTimeoutMs / 3));
-        try {
-          for (const rerun of [true, false]) {
-            await db.transaction(
+      it('lets a write wait when the lock goes in time, in a transaction or not', async () => {
+        // Released after a third of the lock timeout: longer than a slice of the wait.
+        const writes = [
+          () =>
+            db.transaction(
               () => Counter.objects.using(db).filter({ name: 'c' }).update({ value: 3 }),
-              { rerun },
-            );
+              {
+                rerun: true,
+              },
+            ),
+          () =>
+            db.transaction(() =>
+              Counter.objects.using(db).filter({ name: 'c' }).update({ value: 4 }),
+            ),
+          () => Counter.objects.using(db).filter({ name: 'c' }).update({ value: 5 }),
+        ];
+        for (const [i, write] of writes.entries()) {
+          const release = await dialect.lockTable(url, 'rf_fault_counter');
+          const freed = setTimeout(() => void release(), Math.round(lockTimeoutMs / 3));
+          try {
+            await write();
+          } finally {
+            clearTimeout(freed);
+            await release().catch(() => {});
           }
-        } finally {
-          clearTimeout(freed);
-          await release().catch(() => {});
+          assert.equal((await Counter.objects.using(db).get({ name: 'c' })).value, 3 + i);
         }
-        assert.equal((await Counter.objects.using(db).get({ name: 'c' })).value, 3);
       });
     });
 
