@@ -220,7 +220,8 @@ export class Database {
   /**
    * Runs compiled SQL and returns its rows: at once where the dialect can (SQLite), else
    * through Kysely's executor (in the current transaction, if any). Query listeners hear of
-   * it either way.
+   * it either way. Outside a transaction it is sent again after a lock wait or a deadlock, as
+   * {@link statement} does.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     return this.queryNow(sql, parameters) ?? this.#statement(this.#queryLater, sql, parameters);
