@@ -88,7 +88,12 @@ export {
   type ProjectConfig,
 } from './cli/project-config.ts';
 export { type CliIo, runCli } from './cli/run-cli.ts';
-export { Database, type DatabaseOptions, type QueryEvent } from './db/database.ts';
+export {
+  Database,
+  type DatabaseOptions,
+  type QueryEvent,
+  type TransactionOptions,
+} from './db/database.ts';
 export {
   CheckViolationError,
   DatabaseError,
@@ -100,6 +105,8 @@ export {
   InvalidLookupValueError,
   MultipleObjectsReturned,
   NotNullViolationError,
+  UNAVAILABLE_KINDS,
+  type UnavailableKind,
   UniqueViolationError,
 } from './db/database-errors.ts';
 export {

@@ -14,6 +14,14 @@
  *
  * And a table held under an exclusive lock: requests to it answer 503 after `lockTimeoutMs`,
  * not after the statement timeout, and a route on another table keeps answering 200.
+ *
+ * Then on every dialect (SQLite, PostgreSQL, MySQL/MariaDB), on a database of the test's own:
+ * the tables missing (the database made again empty, or its tables dropped), the database
+ * dropped, and one table locked from another connection. Checks: 503 `{"detail": ...}` with
+ * `Retry-After` for every request the condition touches, at most one log line per kind of
+ * outage and no error line (no stack per request), 200 again by itself once it ends; while
+ * the table is locked, a route on another table answers before any request to the locked one
+ * gives up.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -22,13 +30,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Database } from '@restframework/core';
-import { testPostgresUrl } from '@restframework/core/testing';
+import { testDialects, testPostgresUrl } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { ALL_MODELS } from '../../src/models/index.ts';
 import { seed } from '../../src/seed.ts';
-import { send, sleep } from './support.ts';
+import { type Bookstore, send, sleep, startBookstore, TABLES } from './support.ts';
 
 const url = testPostgresUrl();
 const LOCK_TIMEOUT_MS = 300;
@@ -185,6 +193,47 @@ describe('PostgreSQL unavailable in every way', {
     });
   }
 
+  it('answers 503 to writes while the database is read-only, serves reads, and recovers', async () => {
+    const from = lines.length;
+    // What a standby, or a database an administrator made read-only, answers.
+    await admin(`alter database "${name}" set default_transaction_read_only = on`, terminate);
+    let reads: Awaited<ReturnType<typeof send>>[];
+    let writes: Awaited<ReturnType<typeof send>>[];
+    try {
+      // The pool's first connections may be the terminated ones: wait for a read to pass.
+      await recovered(5000);
+      reads = await Promise.all([
+        send(app, { method: 'GET', url: '/books/api/books/1/' }),
+        send(app, { method: 'GET', url: '/books/api/authors/' }),
+      ]);
+      writes = (await Promise.all(requests())).slice(2);
+    } finally {
+      await admin(`alter database "${name}" reset default_transaction_read_only`, terminate);
+    }
+    for (const read of reads) assert.equal(read.statusCode, 200, read.body);
+    for (const write of writes) {
+      assert.equal(write.statusCode, 503, write.body);
+      assert.equal(write.headers['retry-after'], '1');
+    }
+    await recovered(5000);
+    assert.equal(
+      (
+        await send(app, {
+          method: 'PATCH',
+          url: '/books/api/books/2/',
+          payload: { title: 'Writable again' },
+        })
+      ).statusCode,
+      200,
+    );
+    const logged = lines.slice(from);
+    assert.deepEqual(
+      logged.filter((line) => line.level >= 50),
+      [],
+    );
+    assert.ok(logged.length <= 2, JSON.stringify(logged));
+  });
+
   it('answers 503 after the server closes every connection (an administrator), then 200', async () => {
     await admin(terminate);
     const answers = await Promise.all(requests());
@@ -227,3 +276,189 @@ describe('PostgreSQL unavailable in every way', {
     assert.equal((await send(app, { method: 'GET', url: '/books/api/books/1/' })).statusCode, 200);
   });
 });
+
+/** One line of the service's log (pino's JSON). */
+interface LogLine {
+  readonly level: number;
+  readonly msg: string;
+  readonly kind?: string;
+  readonly [key: string]: unknown;
+}
+
+/** The bounds of the locked-table test per dialect: a slice is 250 ms on PostgreSQL, 1 s on MySQL. */
+const LOCK_TIMEOUTS = { sqlite: 1500, postgres: 2500, mysql: 5000 } as const;
+const POOL = 4;
+
+for (const dialect of testDialects()) {
+  const server = dialect.name !== 'sqlite';
+  const lockTimeoutMs = LOCK_TIMEOUTS[dialect.name];
+
+  describe(`the bookstore on ${dialect.name} while the database cannot serve`, {
+    skip: dialect.skip,
+  }, () => {
+    const lines: LogLine[] = [];
+    let store: Bookstore;
+    const SEED = { books: 5, authors: 2, users: 2 };
+
+    before(async () => {
+      store = await startBookstore(dialect, {
+        seed: SEED,
+        database: {
+          poolSize: POOL,
+          lockTimeoutMs,
+          // Long enough that requests queued behind the locked ones are not the ones refused.
+          connectionTimeoutMs: server ? lockTimeoutMs + 4000 : lockTimeoutMs,
+          statementTimeoutMs: 20_000,
+        },
+        app: {
+          logger: {
+            level: 'warn',
+            stream: { write: (line: string) => lines.push(JSON.parse(line)) },
+          },
+        },
+      });
+    });
+    after(() => store?.close());
+
+    const request = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+      send(store.app, {
+        method,
+        url,
+        ...(body === undefined
+          ? {}
+          : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
+
+    /** A read, a list, a create, a PATCH and a DELETE. */
+    const requests = () => [
+      request('GET', '/books/api/books/1/'),
+      request('GET', '/books/api/authors/'),
+      request('POST', '/books/api/books/', {
+        title: 'During the outage',
+        publishing_information: { isbn: `out-${randomBytes(4).toString('hex')}`, pages: 1 },
+        stock_information: { price: '1.00' },
+      }),
+      request('PATCH', '/books/api/books/2/', { title: 'Patched' }),
+      request('DELETE', '/books/api/books/3/'),
+    ];
+
+    /** 503 `{"detail": "..."}` with `Retry-After`. */
+    function assertUnavailable(answer: Awaited<ReturnType<typeof request>>, where: string): void {
+      assert.equal(answer.statusCode, 503, `${where}: ${answer.statusCode} ${answer.body}`);
+      assert.equal(answer.headers['retry-after'], '1');
+      assert.equal(typeof (answer.json() as { detail: unknown }).detail, 'string');
+    }
+
+    /** No error line, and at most one warning per kind of outage, since line `from`. */
+    function assertQuietLog(from: number): LogLine[] {
+      const logged = lines.slice(from);
+      assert.deepEqual(
+        logged.filter((line) => line.level >= 50).map((line) => line.msg),
+        [],
+      );
+      const kinds = logged.map((line) => line.kind);
+      assert.equal(new Set(kinds).size, kinds.length, JSON.stringify(logged));
+      for (const line of logged) assert.equal(line.stack, undefined);
+      return logged;
+    }
+
+    /** Waits until a read answers 200 again, or fails. */
+    async function recovered(within: number): Promise<void> {
+      const started = Date.now();
+      for (;;) {
+        const answer = await request('GET', '/books/api/books/1/');
+        if (answer.statusCode === 200) return;
+        assert.equal(answer.statusCode, 503, answer.body);
+        assert.ok(Date.now() - started < within, `no recovery within ${within} ms`);
+        await sleep(100);
+      }
+    }
+
+    /** Sends five rounds of {@link requests} while `breaks` holds, then `restores`. */
+    async function during(breaks: () => Promise<void>, restores: () => Promise<void>) {
+      const from = lines.length;
+      await breaks();
+      const answers = [];
+      try {
+        for (let round = 0; round < 5; round++) answers.push(...(await Promise.all(requests())));
+      } finally {
+        await restores();
+      }
+      for (const answer of answers) assertUnavailable(answer, 'during the outage');
+      assert.equal(answers.length, 25);
+      await recovered(10_000);
+      return assertQuietLog(from);
+    }
+
+    /** Migrates and seeds the database again (made again empty, or its tables dropped). */
+    async function refill(): Promise<void> {
+      await store.db.migrate(ALL_MODELS);
+      await seed(store.db, SEED);
+    }
+
+    it('answers 503 while the tables are missing, logs one line, and recovers once they are back', async (t) => {
+      const logged = await during(async () => {
+        if (server) {
+          // The database made again, empty: what a restore gone wrong leaves.
+          await dialect.dropDatabase(store.url);
+          await dialect.createDatabase(store.url);
+        } else {
+          for (const table of [...TABLES].reverse())
+            await store.db.kysely.schema.dropTable(table).execute();
+        }
+      }, refill);
+      t.diagnostic(JSON.stringify(logged.map((line) => [line.kind, line.code ?? line.errno])));
+    });
+
+    it('answers 503 while the database is dropped, and recovers once it is back', {
+      skip: server ? false : 'SQLite has no server to drop a database from',
+    }, async (t) => {
+      const logged = await during(
+        () => dialect.dropDatabase(store.url),
+        async () => {
+          await dialect.createDatabase(store.url);
+          await refill();
+        },
+      );
+      t.diagnostic(JSON.stringify(logged.map((line) => [line.kind, line.code ?? line.errno])));
+    });
+
+    it('serves another table while one is locked, and answers 503 on the locked one after lockTimeoutMs', async (t) => {
+      const from = lines.length;
+      const release = await dialect.lockTable(store.url, 'books_book');
+      const started = Date.now();
+      let locked: { ms: number; answer: Awaited<ReturnType<typeof request>> }[];
+      let other: Awaited<ReturnType<typeof request>>;
+      let otherMs: number;
+      try {
+        // Twice as many requests for the locked table as the pool has connections. SQLite
+        // locks the whole file for writes (reads go on): there they are PATCHes.
+        const pending = Array.from({ length: 2 * POOL }, (_, i) =>
+          (server
+            ? request('GET', `/books/api/books/${(i % SEED.books) + 1}/`)
+            : request('PATCH', `/books/api/books/${(i % SEED.books) + 1}/`, { title: `L${i}` })
+          ).then((answer) => ({ answer, ms: Date.now() - started })),
+        );
+        other = await request('GET', '/books/api/authors/1/');
+        otherMs = Date.now() - started;
+        locked = await Promise.all(pending);
+      } finally {
+        await release();
+      }
+      assert.equal(other.statusCode, 200, other.body);
+      for (const { answer, ms } of locked) {
+        assertUnavailable(answer, `the locked table after ${ms} ms`);
+        assert.ok(ms >= lockTimeoutMs * 0.9, `gave up after ${ms} ms`);
+      }
+      const first = Math.min(...locked.map(({ ms }) => ms));
+      t.diagnostic(`other table: ${otherMs} ms; locked table: 503 after ${first} ms and more`);
+      assert.ok(otherMs < first, `the other table took ${otherMs} ms, the locked one ${first} ms`);
+      const logged = assertQuietLog(from);
+      assert.ok(
+        logged.every((line) => line.kind === 'locked'),
+        JSON.stringify(logged),
+      );
+      assert.equal((await request('GET', '/books/api/books/1/')).statusCode, 200);
+    });
+  });
+}

@@ -184,3 +184,57 @@ export async function uploadRace(client: Client, filename: string): Promise<void
   }
   assert.equal(names.size, 20, [...names].join('\n'));
 }
+
+/** What three writers of one book got, e.g. `PUT 200, PATCH 404, DELETE 204`, counted. */
+export type RowRaceTally = Record<string, number>;
+
+/**
+ * A PUT (a new title and isbn), a PATCH (a new title) and a DELETE of one book at once, for
+ * each of `bookIds` at once: the DELETE is 204, the PUT and the PATCH are 200 with their own
+ * values or 404 (the book was gone when they read it), never another answer (a deadlock the
+ * database broke is run again, not answered 503), and every book is gone afterwards. The
+ * same answers PostgreSQL and SQLite give, whatever the order the writers went in.
+ */
+export async function sameRowRace(
+  client: Client,
+  bookIds: readonly number[],
+): Promise<RowRaceTally> {
+  const tally: RowRaceTally = {};
+  await Promise.all(
+    bookIds.map(async (id) => {
+      const url = `/books/api/books/${id}/`;
+      const before = await client(0, { method: 'GET', url });
+      assert.equal(before.status, 200, before.body);
+      const book = JSON.parse(before.body) as Json;
+      const put = {
+        title: `Put ${id}`,
+        description: book.description,
+        summary: book.summary,
+        publishing_information: { ...book.publishing_information, isbn: `ROW-${id}` },
+        stock_information: book.stock_information,
+      };
+      const [putAnswer, patchAnswer, deleteAnswer] = await Promise.all([
+        client(id, { method: 'PUT', url, ...json(put) }),
+        client(id + 1, { method: 'PATCH', url, ...json({ title: `Patch ${id}` }) }),
+        client(id + 2, { method: 'DELETE', url }),
+      ]);
+      const answers = [
+        ['PUT', putAnswer, `Put ${id}`],
+        ['PATCH', patchAnswer, `Patch ${id}`],
+      ] as const;
+      assert.equal(deleteAnswer.status, 204, `DELETE ${url}: ${deleteAnswer.body}`);
+      for (const [method, answer, title] of answers) {
+        assert.ok(
+          answer.status === 200 || answer.status === 404,
+          `${method} ${url}: ${answer.status} ${answer.body}`,
+        );
+        if (answer.status === 200) assert.equal((JSON.parse(answer.body) as Json).title, title);
+      }
+      const after = await client(0, { method: 'GET', url });
+      assert.equal(after.status, 404, `${url} outlived its DELETE: ${after.body}`);
+      const key = `PUT ${putAnswer.status}, PATCH ${patchAnswer.status}, DELETE 204`;
+      tally[key] = (tally[key] ?? 0) + 1;
+    }),
+  );
+  return tally;
+}

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { Database, DatabaseOptions } from '@restframework/core';
+import { Database, type DatabaseOptions } from '@restframework/core';
 import type { TestDialect } from '@restframework/core/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type BookstoreOptions, buildApp } from '../../src/app.ts';
@@ -24,6 +24,8 @@ export const SMALL_SEED = { books: 20, authors: 5, users: 10 };
 /** A running bookstore for one test file. */
 export interface Bookstore {
   readonly db: Database;
+  /** The URL of its database (one of its own, made for it). */
+  readonly url: string;
   readonly app: FastifyInstance;
   readonly media: string;
   /** Closes the app, drops the database, removes the media folder. */
@@ -42,7 +44,8 @@ export async function startBookstore(
   dialect: TestDialect,
   options: StartOptions = {},
 ): Promise<Bookstore> {
-  const db = await dialect.create(options.database);
+  const { url, drop } = await dialect.createUrl();
+  const db = Database.connect(url, options.database);
   await db.migrate(ALL_MODELS);
   await seed(db, options.seed ?? SMALL_SEED);
   const media = mkdtempSync(join(tmpdir(), 'bookstore-reliability-media-'));
@@ -50,11 +53,13 @@ export async function startBookstore(
   await app.ready();
   return {
     db,
+    url,
     app,
     media,
     async close() {
       await app.close();
-      await dialect.drop(db);
+      await db.close();
+      await drop();
       rmSync(media, { recursive: true, force: true });
     },
   };

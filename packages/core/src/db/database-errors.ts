@@ -134,7 +134,60 @@ export class DataError extends DatabaseError {
 }
 
 /**
- * The database cannot be reached, is shutting down, or stayed locked past the timeout.
+ * Why the database cannot serve a request: the key of the unavailable log (one line per kind
+ * per interval) and of what the toolkit tries again.
+ *
+ * - `unreachable`: the server cannot be reached, went away, refused the login or the
+ *   connection (too many connections, shutting down, an administrator's kill).
+ * - `database-missing`: the database does not exist (dropped, or not created yet).
+ * - `schema-missing`: a table or column the models need does not exist (migrations not run,
+ *   or the database made again empty).
+ * - `read-only`: the database refuses writes (a read-only server, replica or file).
+ * - `locked`: a lock another connection holds was not released within `lockTimeoutMs`.
+ * - `conflict`: a deadlock or serialization failure that running the transaction again did not
+ *   get past (or a transaction that cannot be run again).
+ * - `pool-exhausted`: no connection of the pool became free within `connectionTimeoutMs`.
+ * - `timeout`: a statement ran past `statementTimeoutMs`.
+ * - `storage`: the database's storage failed (disk full, I/O error, a damaged file).
+ * - `closed`: the `Database` was closed.
+ * - `unavailable`: anything else, and an error raised without a kind.
+ */
+export const UNAVAILABLE_KINDS = [
+  'unreachable',
+  'database-missing',
+  'schema-missing',
+  'read-only',
+  'locked',
+  'conflict',
+  'pool-exhausted',
+  'timeout',
+  'storage',
+  'closed',
+  'unavailable',
+] as const;
+
+/** One of {@link UNAVAILABLE_KINDS}. */
+export type UnavailableKind = (typeof UNAVAILABLE_KINDS)[number];
+
+/** What each kind of {@link DatabaseUnavailableError} says (in the log, never to a client). */
+const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableKind, string>> = {
+  unreachable: 'The database server cannot be reached; try again.',
+  'database-missing': 'The database does not exist; try again once it is created.',
+  'schema-missing': 'A table or column the models need does not exist; run the migrations.',
+  'read-only': 'The database refuses writes (read-only); try again.',
+  locked: 'A lock held by another connection outlasted the lock timeout; try again.',
+  conflict: 'The transaction kept conflicting with others (deadlock or serialization failure).',
+  'pool-exhausted': 'No database connection became free within the connection timeout.',
+  timeout: 'The database did not answer in time; try again.',
+  storage: "The database's storage failed (disk full, I/O error, damaged file).",
+  closed: 'The database is closed.',
+  unavailable: 'The database is unavailable; try again.',
+};
+
+/**
+ * The database cannot serve the request now: it cannot be reached, is missing or read-only,
+ * stayed locked past the timeout, and so on (see {@link UnavailableKind}). A view answers
+ * 503 with `Retry-After`, and the log gets one line per kind per interval.
  *
  * @example
  * ```ts
@@ -142,6 +195,7 @@ export class DataError extends DatabaseError {
  *   await Book.objects.count();
  * } catch (error) {
  *   if (error instanceof DatabaseUnavailableError) {
+ *     error.kind; // 'unreachable', 'locked', ...
  *     // a view answers 503 {"detail": "Service temporarily unavailable, try again later."}
  *   }
  * }
@@ -149,6 +203,29 @@ export class DataError extends DatabaseError {
  */
 export class DatabaseUnavailableError extends DatabaseError {
   override readonly name = 'DatabaseUnavailableError';
+  /** Why (the unavailable log's key). */
+  readonly kind: UnavailableKind;
+
+  constructor(message?: string, options?: ErrorOptions & { readonly kind?: UnavailableKind }) {
+    const kind = options?.kind ?? 'unavailable';
+    super(message ?? UNAVAILABLE_MESSAGES[kind], options);
+    this.kind = kind;
+  }
+}
+
+/**
+ * The {@link DatabaseUnavailableError} of `kind` for the driver error `cause`, with the kind's
+ * own message: what the dialects' error translations return.
+ *
+ * @example
+ * ```ts
+ * declare const driverError: unknown; // pg's 42P01: relation "books_book" does not exist
+ *
+ * throw unavailable('schema-missing', driverError); // a 503, logged as schema-missing
+ * ```
+ */
+export function unavailable(kind: UnavailableKind, cause: unknown): DatabaseUnavailableError {
+  return new DatabaseUnavailableError(undefined, { kind, cause });
 }
 
 /**
@@ -219,4 +296,25 @@ export class InvalidLookupValueError extends DataError {
     this.field = field;
     this.value = value;
   }
+}
+
+/**
+ * The `code` of the error a connection pool gives when no connection became free within the
+ * connection timeout (the MySQL pool's and SQLite's wait for their one connection; pg's pool
+ * has its own message). The dialects translate it to `pool-exhausted`.
+ */
+export const POOL_TIMEOUT = 'POOL_TIMEOUT';
+
+/**
+ * The error of a wait for a pool connection that gave up after `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * poolTimeout(5000).code; // 'POOL_TIMEOUT'
+ * ```
+ */
+export function poolTimeout(timeoutMs: number): Error & { readonly code: string } {
+  return Object.assign(new Error(`No database connection became free within ${timeoutMs} ms.`), {
+    code: POOL_TIMEOUT,
+  });
 }

@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
-import { DatabaseError, DatabaseUnavailableError } from './database-errors.ts';
+import { DatabaseError, DatabaseUnavailableError, unavailable } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
 import type { DialectAdapter } from './dialect-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
@@ -33,17 +33,29 @@ import type { StatementSlot } from './statement-cache.ts';
 export interface DatabaseOptions {
   /** PostgreSQL and MySQL pool size (default 10). */
   readonly poolSize?: number;
-  /** How long to wait for a connection or a lock before answering 503, in ms (default 5000). */
+  /**
+   * How long to wait for a pool connection (and to connect) before answering 503, in ms
+   * (default 5000). SQLite: how long to wait for its lock, and for its one connection while a
+   * transaction holds it (0: no wait for the lock, no limit for the connection).
+   */
   readonly connectionTimeoutMs?: number;
   /** PostgreSQL and MySQL statement timeout in ms (default 30000). */
   readonly statementTimeoutMs?: number;
   /**
-   * PostgreSQL: how long a statement waits for a lock another transaction holds before the
-   * request answers 503, in ms (default 5000; 0 for no limit). Without it a table held under
-   * an exclusive lock keeps every request to it, and its pool connection, until the
-   * statement timeout. (SQLite waits for its lock for `connectionTimeoutMs`.)
+   * PostgreSQL and MySQL: how long a request waits in all for a lock another connection holds
+   * (a row, or a whole table under `LOCK TABLE`/`LOCK TABLES` or a schema change) before it
+   * answers 503, in ms (default 5000; 0 for no limit). A statement waits on the server one
+   * slice of it at a time (PostgreSQL 250 ms, MySQL 1 s) and gives its connection back between
+   * slices, so that a locked table never holds the whole pool: requests for other tables are
+   * served meanwhile. (SQLite waits for its lock for `connectionTimeoutMs`.)
    */
   readonly lockTimeoutMs?: number;
+  /**
+   * How many times a transaction that may run again (a view's write) runs again after a
+   * deadlock or a serialization failure, after a short random pause, before the request answers
+   * 503 (default 5; 0 never runs it again).
+   */
+  readonly transactionRetries?: number;
   /**
    * PostgreSQL: prepare each query once per connection (default true); turn it off behind a
    * pooler that does not keep prepared statements.
@@ -56,7 +68,38 @@ export interface DatabaseOptions {
   readonly mmapSizeBytes?: number;
 }
 
+/** Options of {@link Database.transaction}. */
+export interface TransactionOptions {
+  /**
+   * `fn` may run again (default false). When the database aborts the transaction for a
+   * deadlock or a serialization failure, or a lock outlasts one slice of the wait (see
+   * `lockTimeoutMs`), the transaction is rolled back, its `onRollback` hooks run, and `fn`
+   * runs again after a short random pause: up to `transactionRetries` times for conflicts,
+   * until `lockTimeoutMs` for locks. Only for a `fn` whose every effect is in the transaction
+   * (or in an `onCommit` hook) and that sent nothing anywhere yet: whatever else it does would
+   * be done twice. A view's write runs so (its handler builds a response, sent after the
+   * commit). Without it the transaction waits for locks on its connection, and a conflict is
+   * a 503 at once.
+   */
+  readonly rerun?: boolean;
+}
+
 type Hook = () => void | Promise<void>;
+
+/**
+ * The pause before trying a statement or a transaction again (after a lock wait, a deadlock, a
+ * busy SQLite file): doubling from 2 ms up to 50 ms, each a random point between half and all
+ * of it, so that writers that conflicted do not come back in step and conflict again.
+ */
+function pauseBeforeRetry(attempt: number): Promise<void> {
+  const ms = Math.min(50, 2 * 2 ** attempt) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Calls `fn` (what {@link Database.statement} hands its private loop). */
+function call<T>(fn: () => Promise<T>): Promise<T> {
+  return fn();
+}
 
 /** What a query listener receives: the SQL, its parameters, and the time it took. */
 export interface QueryEvent {
@@ -94,8 +137,17 @@ export class Database {
   readonly adapter: DialectAdapter;
   #closed = false;
   readonly #listeners = new Set<(event: QueryEvent) => void>();
+  /** See `DatabaseOptions.transactionRetries`. */
+  readonly #transactionRetries: number;
 
-  constructor(adapter: DialectAdapter) {
+  constructor(adapter: DialectAdapter, options: Pick<DatabaseOptions, 'transactionRetries'> = {}) {
+    requireWholeNumber(
+      'transactionRetries',
+      options.transactionRetries,
+      0,
+      'times a transaction runs again after a deadlock; 0 for never',
+    );
+    this.#transactionRetries = options.transactionRetries ?? 5;
     this.adapter = adapter;
     this.kysely = new Kysely<any>({
       dialect: adapter.createDialect(),
@@ -127,7 +179,7 @@ export class Database {
    * (`mariadb://` too; needs the `mysql2` package). The connection opens lazily.
    */
   static connect(url: string, options: DatabaseOptions = {}): Database {
-    return new Database(adapterForUrl(url, options));
+    return new Database(adapterForUrl(url, options), options);
   }
 
   /** `sqlite`, `postgres` or `mysql`. */
@@ -168,14 +220,78 @@ export class Database {
   /**
    * Runs compiled SQL and returns its rows: at once where the dialect can (SQLite), else
    * through Kysely's executor (in the current transaction, if any). Query listeners hear of
-   * it either way.
+   * it either way. Outside a transaction it is sent again after a lock wait or a deadlock, as
+   * {@link statement} does.
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    return (
-      this.queryNow(sql, parameters) ??
-      this.#queryPooled(sql, parameters) ??
-      this.#queryThroughKysely(sql, parameters)
-    );
+    return this.queryNow(sql, parameters) ?? this.#statement(this.#queryLater, sql, parameters);
+  }
+
+  /** {@link query} of a statement the dialect could not run at once. */
+  #queryLater(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    return this.#queryPooled(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+  }
+
+  /**
+   * Runs one statement (`statement`, a function that sends it and resolves to its answer),
+   * and outside a transaction sends it again while it fails for a lock held past one slice of
+   * the wait (until `lockTimeoutMs`) or as a deadlock's victim (up to `transactionRetries`
+   * times): a statement that failed so did nothing, and between attempts it holds no
+   * connection. Inside a transaction it runs once (a transaction that may run again is what
+   * runs again). The query sets send their writes through it.
+   *
+   * @example
+   * ```ts
+   * await db.statement(() => db.kysely.deleteFrom('books_book').where('pages', '<', 10).execute());
+   * ```
+   */
+  statement<T>(statement: () => Promise<T>): Promise<T> {
+    return this.#statement(call, statement, undefined);
+  }
+
+  /**
+   * {@link statement} of `send(a, b)`, called as a method of this database: {@link query}
+   * passes its method and arguments, so that a read makes no closure for it.
+   */
+  async #statement<A, B, T>(
+    send: (this: Database, a: A, b: B) => Promise<T>,
+    a: A,
+    b: B,
+  ): Promise<T> {
+    if (this.inTransaction) return send.call(this, a, b);
+    const started = Date.now();
+    for (let attempt = 0, conflicts = 0; ; attempt++) {
+      try {
+        return await send.call(this, a, b);
+      } catch (error) {
+        const again = this.#runsAgain(error, started, conflicts);
+        if (!again) throw error;
+        if (again === 'conflict') conflicts++;
+        await pauseBeforeRetry(attempt);
+      }
+    }
+  }
+
+  /**
+   * Whether a statement, or a transaction that may run again, runs again after `error`:
+   * `'locked'` while the lock timeout since `started` has not passed, `'conflict'` (a deadlock
+   * or serialization failure) while fewer than `transactionRetries` conflicts came before;
+   * else undefined.
+   */
+  #runsAgain(
+    error: unknown,
+    started: number,
+    conflicts: number,
+  ): 'locked' | 'conflict' | undefined {
+    const typed = this.translateError(error, undefined);
+    if (!(typed instanceof DatabaseUnavailableError)) return undefined;
+    if (typed.kind === 'locked') {
+      const timeout = this.adapter.lockTimeoutMs;
+      return timeout > 0 && Date.now() - started < timeout ? 'locked' : undefined;
+    }
+    if (typed.kind === 'conflict')
+      return conflicts < this.#transactionRetries ? 'conflict' : undefined;
+    return undefined;
   }
 
   /**
@@ -262,15 +378,29 @@ export class Database {
   /**
    * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws.
    * Every query made by `fn`, however deep, uses the transaction. Nested calls join the
-   * outer transaction.
+   * outer transaction. With `{ rerun: true }` a deadlock, a serialization failure or a lock
+   * wait runs `fn` again (see {@link TransactionOptions}).
+   *
+   * @example
+   * ```ts
+   * await db.transaction(
+   *   async () => {
+   *     const book = await Book.objects.get({ pk: 1 });
+   *     await Book.objects.updateRow(book, { stock_count: book.stock_count - 1 });
+   *   },
+   *   { rerun: true }, // only database work: safe to run again after a deadlock
+   * );
+   * ```
    */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T> {
     if (this.inTransaction) return fn();
-    const onCommit: Hook[] = [];
-    const onRollback: Hook[] = [];
+    const rerun = options?.rerun === true;
     let result: T;
-    const deadline = Date.now() + this.adapter.lockTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
+    let onCommit: Hook[];
+    const started = Date.now();
+    for (let attempt = 0, conflicts = 0; ; attempt++) {
+      onCommit = [];
+      const onRollback: Hook[] = [];
       let began = false;
       try {
         const open = this.adapter.beginNow?.(this.kysely);
@@ -288,23 +418,48 @@ export class Database {
         } else {
           result = await this.kysely.transaction().execute((trx) => {
             began = true;
-            return scopes.run({ db: this, trx, onCommit, onRollback }, fn);
+            const run = () => scopes.run({ db: this, trx, onCommit, onRollback }, fn);
+            return rerun || !this.adapter.lengthenLockWaits
+              ? run()
+              : this.#waitingWholeLockTimeout(trx, run);
           });
         }
         break;
       } catch (error) {
-        // Another process holds the lock and nothing ran yet: wait (without holding the
-        // connection, so other requests go on) and begin again, until the lock timeout.
-        if (!began && this.adapter.isBusy(error) && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(50, 2 ** attempt)));
-          continue;
-        }
         if (onRollback.length) await runHooks(onRollback);
-        throw this.translateError(error, undefined);
+        // Another process holds the lock and nothing ran yet (SQLite's BEGIN): wait (without
+        // holding the connection, so other requests go on) and begin again, until the lock
+        // timeout. A transaction that may run again does so after a lock wait or a conflict.
+        const again =
+          !began && this.adapter.isBusy(error)
+            ? Date.now() - started < this.adapter.lockTimeoutMs
+            : rerun && this.#runsAgain(error, started, conflicts);
+        if (!again) throw this.translateError(error, undefined);
+        if (again === 'conflict') conflicts++;
+        await pauseBeforeRetry(attempt);
       }
     }
     // Most transactions register no hook: no async call (and its promise) for nothing.
     if (onCommit.length) await runHooks(onCommit);
+    return result;
+  }
+
+  /**
+   * Runs `run` (a transaction's body, on `trx`) with the adapter's lock waits lengthened to
+   * the whole lock timeout: a transaction that cannot run again waits on its connection.
+   */
+  async #waitingWholeLockTimeout<T>(trx: Kysely<any>, run: () => Promise<T>): Promise<T> {
+    const restore = await this.adapter.lengthenLockWaits?.(trx);
+    if (!restore) return run();
+    let result: T;
+    try {
+      result = await run();
+    } catch (error) {
+      // The transaction failed already: its error is the one to report.
+      await restore().catch(() => {});
+      throw error;
+    }
+    await restore();
     return result;
   }
 
@@ -314,9 +469,8 @@ export class Database {
    * "driver has already been destroyed", which would otherwise be answered 500 instead of 503.
    */
   translateError(error: unknown, model: AnyModel | undefined): unknown {
-    if (this.#closed && !(error instanceof DatabaseError)) {
-      return new DatabaseUnavailableError('The database is closed.', { cause: error });
-    }
+    if (error instanceof DatabaseError) return error;
+    if (this.#closed) return unavailable('closed', error);
     return this.adapter.translateError(error, model);
   }
 

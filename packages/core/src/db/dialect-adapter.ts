@@ -220,8 +220,24 @@ export interface DialectAdapter {
    * up to {@link lockTimeoutMs}.
    */
   isBusy(error: unknown): boolean;
-  /** How long a transaction keeps trying to begin while the database is locked, in ms. */
+  /**
+   * How long a request waits in all for a lock another connection holds, in ms, before a 503
+   * (0: as long as the server waits). Where the adapter waits in slices (PostgreSQL, MySQL),
+   * a statement waits on the server for one slice, then fails; the toolkit gives the
+   * connection back, pauses, and tries again (the statement outside a transaction, the whole
+   * transaction when it may run again) until this has passed, so that requests for a locked
+   * table never hold every connection of the pool. SQLite's `BEGIN` is tried again the same
+   * way.
+   */
   readonly lockTimeoutMs: number;
+  /**
+   * Inside a transaction that cannot run again (`Database.transaction` without `rerun`),
+   * before its first statement: lets its statements wait on the server for the whole
+   * {@link lockTimeoutMs} instead of one slice. Resolves to what undoes it before the
+   * connection goes back to the pool, when the setting outlives the transaction (MySQL).
+   * Dialects that do not wait in slices leave it out.
+   */
+  lengthenLockWaits?(trx: Kysely<any>): Promise<(() => Promise<void>) | undefined>;
   /** The query plan of a statement, one line per step. */
   explain(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<string[]>;
   /** Checks dialect limits of a model (SQLite's 15 exact digits, say) before tables are made. */

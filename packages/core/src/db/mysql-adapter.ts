@@ -44,8 +44,12 @@ export interface MysqlAdapterOptions {
   /** The server stops a statement running longer than this, in ms (default 30000; 0: no limit). */
   readonly statementTimeoutMs?: number;
   /**
-   * A write waits this long for a row lock another transaction holds, then answers 503, in ms
-   * (default 5000; InnoDB counts whole seconds, so it is rounded up; 0: the server's own 50 s).
+   * How long a request waits in all for a lock another connection holds (a row lock, or a
+   * table's metadata lock under `LOCK TABLES` or a schema change), in ms, before it answers
+   * 503 (default 5000; the servers count whole seconds, so it is rounded up; 0: the server's
+   * own waits). A statement waits on the server one second at most, then its connection goes
+   * back to the pool while the request pauses and tries again (see
+   * `DialectAdapter.lockTimeoutMs`).
    */
   readonly lockTimeoutMs?: number;
 }
@@ -143,6 +147,19 @@ export class MysqlAdapter extends DialectAdapterBase {
 
   override get lockTimeoutMs(): number {
     return this.#options.lockTimeoutMs ?? 5000;
+  }
+
+  /**
+   * The session's lock waits set to the whole lock timeout for this transaction, and back to
+   * one slice after it (MySQL has no `SET LOCAL`).
+   */
+  async lengthenLockWaits(trx: Kysely<any>): Promise<(() => Promise<void>) | undefined> {
+    const whole = Math.ceil(this.lockTimeoutMs / 1000);
+    if (whole <= LOCK_WAIT_SLICE_SECONDS) return undefined;
+    await trx.executeQuery(lockWaits(whole));
+    return async () => {
+      await trx.executeQuery(lockWaits(LOCK_WAIT_SLICE_SECONDS));
+    };
   }
 
   createDialect(): Dialect {
@@ -428,6 +445,25 @@ function indexProblem(fields: readonly AnyModelField[]): string | undefined {
   return undefined;
 }
 
+/**
+ * How long one statement waits on the server for a lock, in seconds: the smallest wait both
+ * servers take (MySQL counts no less than a second; MariaDB's 0 fails at once, which would
+ * make a schema change lose every race for a table in use). Past it the statement fails with
+ * ER_LOCK_WAIT_TIMEOUT, and the request frees its connection, pauses and tries again.
+ */
+const LOCK_WAIT_SLICE_SECONDS = 1;
+
+/**
+ * Both waits for a lock, in whole seconds: InnoDB's for a row (`innodb_lock_wait_timeout`)
+ * and the server's for a table's metadata lock (`lock_wait_timeout`: what a statement waits
+ * for behind `LOCK TABLES ... WRITE` or a schema change; 24 hours by default).
+ */
+function lockWaits(seconds: number): CompiledQuery {
+  return CompiledQuery.raw(
+    `set session innodb_lock_wait_timeout = ${seconds}, lock_wait_timeout = ${seconds}`,
+  );
+}
+
 /** Sets up a new connection's session (see `SESSION`), with its timeouts. */
 async function prepareSession(
   connection: DatabaseConnection,
@@ -435,13 +471,8 @@ async function prepareSession(
   lockMs: number,
 ): Promise<void> {
   for (const statement of SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
-  // 0 is no limit: the server's own lock wait timeout (50 s by default) then applies.
-  if (lockMs > 0) {
-    const seconds = Math.ceil(lockMs / 1000);
-    await connection.executeQuery(
-      CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${seconds}`),
-    );
-  }
+  // 0 is no limit: the server's own lock waits (50 s for a row, a day for a table) then apply.
+  if (lockMs > 0) await connection.executeQuery(lockWaits(LOCK_WAIT_SLICE_SECONDS));
   await setStatementTimeout(connection, statementMs);
   await setFoldCollation(connection);
 }

@@ -7,6 +7,7 @@
  */
 import type { MysqlPool, MysqlPoolConnection } from 'kysely';
 import { requireOptional } from '../utils/optional-dependency.ts';
+import { poolTimeout } from './database-errors.ts';
 
 /** What the adapter asks of the pool. */
 export interface MysqlPoolOptions {
@@ -28,7 +29,7 @@ export function loadMysql2(): Mysql2 {
 }
 
 /**
- * A mysql2 pool whose `getConnection` fails with `code: 'POOL_TIMEOUT'` when no connection
+ * A mysql2 pool whose `getConnection` fails with `POOL_TIMEOUT` (see `poolTimeout`) when no connection
  * frees up within `connectionTimeoutMs` (0: wait as long as it takes). A connection that
  * arrives after its caller gave up goes back to the pool.
  *
@@ -61,12 +62,7 @@ export function createMysqlPool(options: MysqlPoolOptions): MysqlPool {
       let settled = false;
       const timer = setTimeout(() => {
         settled = true;
-        callback(
-          Object.assign(new Error(`No database connection was free within ${timeout} ms.`), {
-            code: 'POOL_TIMEOUT',
-          }),
-          undefined as unknown as MysqlPoolConnection,
-        );
+        callback(poolTimeout(timeout), undefined as unknown as MysqlPoolConnection);
       }, timeout);
       pool.getConnection((error, connection) => {
         if (settled) {

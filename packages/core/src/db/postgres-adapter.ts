@@ -19,12 +19,13 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import {
   CheckViolationError,
-  DatabaseUnavailableError,
   DataError,
   ForeignKeyViolationError,
   InvalidLookupValueError,
   NotNullViolationError,
+  type UnavailableKind,
   UniqueViolationError,
+  unavailable,
 } from './database-errors.ts';
 import { requireBoolean, requireServerOptions } from './database-options.ts';
 import {
@@ -53,9 +54,10 @@ export interface PostgresAdapterOptions {
   /** The server cancels a statement running longer than this, in ms (default 30000). */
   readonly statementTimeoutMs?: number;
   /**
-   * The server cancels a statement that waits longer than this for a lock (a table or row
-   * another transaction holds), in ms (default 5000; 0 for no limit): the request answers 503
-   * instead of holding a pool connection until the statement timeout.
+   * How long a request waits in all for a lock (a table or row another transaction holds), in
+   * ms, before it answers 503 (default 5000; 0 for no limit). A statement waits on the server
+   * {@link LOCK_WAIT_SLICE_MS} at most, then its connection goes back to the pool while the
+   * request pauses and tries again (see `DialectAdapter.lockTimeoutMs`).
    */
   readonly lockTimeoutMs?: number;
   /**
@@ -79,6 +81,15 @@ const FOLD_PROBE = 'ÀÉÎÕÜ ΑΣΩ ЖЯ';
 
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
 
+/**
+ * How long one statement waits on the server for a lock (its session's `lock_timeout`), in ms,
+ * unless `lockTimeoutMs` is shorter. Past it the statement fails with 55P03 and the request
+ * frees its connection, pauses and tries again: requests for a locked table then hold a pool
+ * connection 250 ms at a time, and the other tables' requests get one meanwhile. Row locks
+ * of concurrent writers are held for milliseconds, far less than this.
+ */
+export const LOCK_WAIT_SLICE_MS = 250;
+
 const identity = (value: string) => value;
 // The session runs in UTC, so timestamptz arrives as `2024-01-02 03:04:05.123+00`.
 const readDateTime: ValueReader = (v) =>
@@ -90,42 +101,73 @@ const readBigInt: ValueReader = (v) => (v === null || v === undefined ? null : N
 /** The advisory lock key migrations hold (any constant; the same in every process). */
 const MIGRATION_LOCK_KEY = 7_214_520_256_025;
 
-/** Error codes and messages that mean "the server is not there right now". */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-  '53300',
-  // The database does not exist (dropped, or not created yet).
-  '3D000',
-  // Login refused: no such role, a role that may not log in, a wrong password.
-  '28000',
-  '28P01',
-  // The database was dropped under an open connection.
-  '57P04',
-  // lock_not_available: waited past lockTimeoutMs for a lock another transaction holds.
-  '55P03',
-]);
-const UNAVAILABLE_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  'Client has encountered a connection error',
-  'Connection ended unexpectedly',
-  'Cannot use a pool after calling end',
-  'terminating connection',
+/** SQLSTATE codes (and Node's socket codes) that mean the database cannot serve now, by kind. */
+const UNAVAILABLE_CODES: Readonly<Record<string, UnavailableKind>> = {
+  ECONNREFUSED: 'unreachable',
+  ECONNRESET: 'unreachable',
+  ETIMEDOUT: 'unreachable',
+  EPIPE: 'unreachable',
+  ENOTFOUND: 'unreachable',
+  EHOSTUNREACH: 'unreachable',
+  // Shut down by an administrator or a crash, starting up, connection exceptions.
+  '57P01': 'unreachable',
+  '57P02': 'unreachable',
+  '57P03': 'unreachable',
+  '08000': 'unreachable',
+  '08001': 'unreachable',
+  '08003': 'unreachable',
+  '08004': 'unreachable',
+  '08006': 'unreachable',
+  // Too many connections; the login refused (no such role, NOLOGIN, a wrong password).
+  '53300': 'unreachable',
+  '28000': 'unreachable',
+  '28P01': 'unreachable',
+  // The database does not exist, or was dropped under an open connection.
+  '3D000': 'database-missing',
+  '57P04': 'database-missing',
+  // undefined_table, undefined_column, invalid_schema_name: the schema is behind the models
+  // (migrations not run, the database made again empty).
+  '42P01': 'schema-missing',
+  '42703': 'schema-missing',
+  '3F000': 'schema-missing',
+  // read_only_sql_transaction: a standby, or default_transaction_read_only.
+  '25006': 'read-only',
+  // lock_not_available: waited past the lock timeout for a lock another transaction holds.
+  '55P03': 'locked',
+  // deadlock_detected, serialization_failure.
+  '40P01': 'conflict',
+  '40001': 'conflict',
+  // query_canceled: the statement timeout.
+  '57014': 'timeout',
+  // Insufficient resources (disk full, out of memory), I/O error, damaged data or index.
+  '53000': 'storage',
+  '53100': 'storage',
+  '53200': 'storage',
+  '58030': 'storage',
+  XX001: 'storage',
+  XX002: 'storage',
+};
+/** Messages of pg and pg-pool (errors without a SQLSTATE), by kind. */
+const UNAVAILABLE_MESSAGES: readonly (readonly [string, UnavailableKind])[] = [
+  // pg-pool: no client of a full pool became free within connectionTimeoutMillis.
+  ['timeout exceeded when trying to connect', 'pool-exhausted'],
+  ['Cannot use a pool after calling end', 'closed'],
+  ['Connection terminated', 'unreachable'],
+  ['Client has encountered a connection error', 'unreachable'],
+  ['Connection ended unexpectedly', 'unreachable'],
+  ['terminating connection', 'unreachable'],
   // ALTER DATABASE ... ALLOW_CONNECTIONS false (code 55000, which also means other things).
-  'is not currently accepting connections',
+  ['is not currently accepting connections', 'unreachable'],
 ];
+
+/** The kind of outage a pg error stands for, or undefined when it is none. */
+function postgresUnavailableKind(
+  code: string | undefined,
+  message: string,
+): UnavailableKind | undefined {
+  if (code !== undefined && Object.hasOwn(UNAVAILABLE_CODES, code)) return UNAVAILABLE_CODES[code];
+  return UNAVAILABLE_MESSAGES.find(([text]) => message.includes(text))?.[1];
+}
 
 /** Text in the "C" collation: byte order, as SQLite. */
 const POSTGRES_TYPES: ColumnTypes = {
@@ -249,6 +291,20 @@ export class PostgresAdapter extends DialectAdapterBase {
     return this.#options.lockTimeoutMs ?? 5000;
   }
 
+  /** The session's `lock_timeout`: one slice of the lock timeout (0: no limit). */
+  get #lockWaitSliceMs(): number {
+    const total = this.lockTimeoutMs;
+    return total === 0 ? 0 : Math.min(total, LOCK_WAIT_SLICE_MS);
+  }
+
+  /** `SET LOCAL`: the transaction's statements wait the whole lock timeout, and only they. */
+  async lengthenLockWaits(trx: Kysely<any>): Promise<undefined> {
+    if (this.lockTimeoutMs > this.#lockWaitSliceMs) {
+      await sql`set local lock_timeout = ${sql.lit(this.lockTimeoutMs)}`.execute(trx);
+    }
+    return undefined;
+  }
+
   createDialect(): Dialect {
     const parsers: Record<number, (value: string) => unknown> = {
       [OID.DATE]: identity,
@@ -262,7 +318,7 @@ export class PostgresAdapter extends DialectAdapterBase {
       max: this.#options.poolSize ?? 10,
       connectionTimeoutMillis: this.#options.connectionTimeoutMs ?? 5000,
       statement_timeout: this.#options.statementTimeoutMs ?? 30000,
-      lock_timeout: this.lockTimeoutMs,
+      lock_timeout: this.#lockWaitSliceMs,
       options: '-c TimeZone=UTC',
       Client:
         this.#options.preparedStatements === false ? CallbackQueryClient : NamedStatementClient,
@@ -430,12 +486,8 @@ export class PostgresAdapter extends DialectAdapterBase {
     const code = typeof e?.code === 'string' ? e.code : undefined;
     const message = typeof e?.message === 'string' ? e.message : '';
     const options = { cause: error };
-    if (
-      (code && UNAVAILABLE_CODES.has(code)) ||
-      UNAVAILABLE_MESSAGES.some((m) => message.includes(m))
-    ) {
-      return new DatabaseUnavailableError('The database is unavailable; try again.', options);
-    }
+    const kind = postgresUnavailableKind(code, message);
+    if (kind) return unavailable(kind, error);
     switch (code) {
       // A malformed value the database refused while comparing (an invalid regular
       // expression, text that is no date): the client's input, so a 400, never a 500.
@@ -470,11 +522,6 @@ export class PostgresAdapter extends DialectAdapterBase {
         );
         return new CheckViolationError(message, model, field ? [field.name] : [], options);
       }
-      case '57014':
-        return new DatabaseUnavailableError(
-          'The database did not answer in time; try again.',
-          options,
-        );
       default:
         // Class 22, data exception: a value the server cannot take (invalid byte sequence,
         // numeric value out of range, ...).

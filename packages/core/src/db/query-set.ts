@@ -806,9 +806,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return eb(eb.ref(this.model.pk.column), 'in', db.adapter.keysForWrite(db.executor, keys));
   }
 
+  /**
+   * Runs a write's statement (`Database.statement`: outside a transaction it is sent again after
+   * a lock wait or a deadlock), its error translated.
+   */
   async #run<T>(db: Database, fn: () => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      return await db.statement(fn);
     } catch (error) {
       throw db.translateError(error, this.model);
     }
@@ -830,7 +834,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     } catch (error) {
       throw db.translateError(error, this.model);
     }
-    return rows ?? this.#run(db, () => db.query(statement.sql, statement.parameters));
+    // `Database.query` sends it again after a lock wait or a deadlock itself.
+    return (
+      rows ??
+      db.query(statement.sql, statement.parameters).catch((error: unknown) => {
+        throw db.translateError(error, this.model);
+      })
+    );
   }
 
   /**

@@ -19,10 +19,12 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import {
   CheckViolationError,
-  DatabaseUnavailableError,
   ForeignKeyViolationError,
   NotNullViolationError,
+  POOL_TIMEOUT,
+  type UnavailableKind,
   UniqueViolationError,
+  unavailable,
 } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
 import { formatDecimal } from './decimal-text.ts';
@@ -357,12 +359,12 @@ export class SqliteAdapter extends DialectAdapterBase {
 
   override translateError(error: unknown, model: AnyModel | undefined): unknown {
     const code = (error as { code?: unknown })?.code;
+    if (code === POOL_TIMEOUT) return unavailable('pool-exhausted', error);
     if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
     const message = (error as Error).message;
     const options = { cause: error };
-    if (isSqliteBusy(error)) {
-      return new DatabaseUnavailableError('The database is locked; try again.', options);
-    }
+    const kind = sqliteUnavailableKind(code, message);
+    if (kind) return unavailable(kind, error);
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
       const { table, columns } = parseColumns(message);
       const found = fieldsForColumns(model, table, columns);
@@ -451,6 +453,29 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/**
+ * The kind of outage a SQLite error stands for (`code` is its extended code), or undefined
+ * when it is none.
+ */
+function sqliteUnavailableKind(code: string, message: string): UnavailableKind | undefined {
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'locked';
+  if (code.startsWith('SQLITE_READONLY')) return 'read-only';
+  if (code.startsWith('SQLITE_CANTOPEN')) return 'database-missing';
+  if (
+    code === 'SQLITE_FULL' ||
+    code === 'SQLITE_NOMEM' ||
+    code === 'SQLITE_NOTADB' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code.startsWith('SQLITE_CORRUPT')
+  ) {
+    return 'storage';
+  }
+  // The schema is behind the models: migrations not run, or a table dropped.
+  if (code === 'SQLITE_ERROR' && /^no such (?:table|column): /.test(message))
+    return 'schema-missing';
+  return undefined;
 }
 
 /** `UNIQUE constraint failed: book.isbn, book.title` → table and columns. */

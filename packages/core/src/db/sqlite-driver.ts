@@ -14,6 +14,7 @@ import {
   SqliteDriver,
   type SqliteStatement,
 } from 'kysely';
+import { poolTimeout } from './database-errors.ts';
 
 /** What the driver needs to know of the connection besides running statements. */
 export interface TransactionState {
@@ -74,6 +75,9 @@ export class LockAwareSqliteDialect extends SqliteDialect {
  *   with the connection released, so other requests' reads go on meanwhile.
  * - A statement outside a transaction that finds the database locked is tried again, with
  *   growing pauses, for up to `busyTimeoutMs`, then fails with SQLITE_BUSY (a 503).
+ * - A request that needs the connection while a transaction holds it waits for it up to
+ *   `busyTimeoutMs` too, then fails with `POOL_TIMEOUT` (a 503): a transaction that does not
+ *   end cannot hold every other request without end.
  */
 export class LockAwareSqliteDriver extends SqliteDriver {
   readonly #database: SqliteDatabase;
@@ -160,6 +164,31 @@ export class LockAwareSqliteDriver extends SqliteDriver {
     else this.#held = false;
   }
 
+  /**
+   * Waits for the connection to be handed over, for up to the busy timeout (0: as long as it
+   * takes); then fails with `POOL_TIMEOUT` (a 503), and the connection goes to the next one.
+   * A request must not wait without end behind a transaction that does not finish.
+   */
+  #handedOver(): Promise<void> {
+    const timeoutMs = this.#busyTimeoutMs;
+    return new Promise<void>((resolve, reject) => {
+      if (timeoutMs === 0) {
+        this.#waiting.push(resolve);
+        return;
+      }
+      const timer = setTimeout(() => {
+        const at = this.#waiting.indexOf(handOver);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        reject(poolTimeout(timeoutMs));
+      }, timeoutMs);
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#waiting.push(handOver);
+    });
+  }
+
   override async releaseConnection(): Promise<void> {
     this.#release();
     await super.releaseConnection();
@@ -167,7 +196,7 @@ export class LockAwareSqliteDriver extends SqliteDriver {
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     // Held by a transaction of beginNow(): wait until it hands the connection over.
-    if (this.#held) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#held) await this.#handedOver();
     else this.#held = true;
     const connection = await super.acquireConnection();
     const state = this.#state;

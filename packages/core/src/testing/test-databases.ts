@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Database, type DatabaseOptions } from '../db/database.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 
@@ -42,6 +43,21 @@ export interface TestDialect {
   createUrl(): Promise<{ url: string; drop: () => Promise<void> }>;
   /** Closes and removes a database made by `create`. */
   drop(db: Database): Promise<void>;
+  /**
+   * Takes, from a connection of its own, the lock that keeps other connections out of `table`
+   * in the database `url` names (one the test made, never a shared one): PostgreSQL's `LOCK
+   * TABLE ... IN ACCESS EXCLUSIVE MODE` in an open transaction, MySQL's `LOCK TABLES ...
+   * WRITE`, SQLite's write lock (`BEGIN IMMEDIATE`: SQLite locks the whole file, so other
+   * connections still read every table and no connection writes any). Resolves to the function
+   * that releases it.
+   */
+  lockTable(url: string, table: string): Promise<() => Promise<void>>;
+  /**
+   * Drops the database `url` names (one the test made) under its open connections, or makes
+   * it again, empty (PostgreSQL and MySQL; SQLite has no server to drop a file from).
+   */
+  dropDatabase(url: string): Promise<void>;
+  createDatabase(url: string): Promise<void>;
 }
 
 const created = new WeakMap<Database, () => Promise<void>>();
@@ -78,6 +94,21 @@ const sqliteDialect: TestDialect = {
     };
   },
   drop,
+  async lockTable(url) {
+    const Driver = requireOptional<typeof BetterSqlite3>('better-sqlite3', 'SQLite test databases');
+    const connection = new Driver(url.slice('sqlite:'.length), { timeout: 0 });
+    connection.exec('begin immediate');
+    return async () => {
+      connection.exec('rollback');
+      connection.close();
+    };
+  },
+  async dropDatabase() {
+    throw new Error('A SQLite file is not dropped by a server: remove or rename it.');
+  },
+  async createDatabase() {
+    throw new Error('A SQLite file is not made by a server: open it.');
+  },
 };
 
 /** A new database of `dialect`, connected; `drop` closes and removes it. */
@@ -98,11 +129,17 @@ interface ServerKind {
   readonly drop: (database: string) => string;
   /** Runs one statement on the server `url` names. */
   readonly admin: (url: string, statement: string) => Promise<void>;
+  /** See {@link TestDialect.lockTable}. */
+  readonly lockTable: (url: string, table: string) => Promise<() => Promise<void>>;
 }
 
 /** A dialect whose databases are made on a server: a new database per test, by name. */
 function serverDialect(kind: ServerKind): TestDialect {
   const { url } = kind;
+  const adminUrl = () => {
+    if (!url) throw new Error(kind.skip);
+    return url;
+  };
   return {
     name: kind.name,
     skip: url ? false : kind.skip,
@@ -118,7 +155,25 @@ function serverDialect(kind: ServerKind): TestDialect {
       return { url: target.toString(), drop: () => kind.admin(url, kind.drop(name)) };
     },
     drop,
+    lockTable: (url, table) => kind.lockTable(url, identifier(table)),
+    dropDatabase: (target) => kind.admin(adminUrl(), kind.drop(databaseName(target))),
+    createDatabase: (target) => kind.admin(adminUrl(), kind.create(databaseName(target))),
   };
+}
+
+/** The database a server URL names: a test's own (`rf_test_...`), never a shared one. */
+function databaseName(url: string): string {
+  const name = identifier(decodeURIComponent(new URL(url).pathname.slice(1)));
+  if (!name.startsWith('rf_')) {
+    throw new Error(`${name} is not a database a test made: tests drop and lock only their own.`);
+  }
+  return name;
+}
+
+/** `name`, when it is a plain identifier that needs no quoting rules to be safe. */
+function identifier(name: string): string {
+  if (!/^\w+$/.test(name)) throw new Error(`Not a plain identifier: ${JSON.stringify(name)}`);
+  return name;
 }
 
 function postgresDialect(): TestDialect {
@@ -129,6 +184,18 @@ function postgresDialect(): TestDialect {
     create: (name) => `create database "${name}"`,
     drop: (name) => `drop database if exists "${name}" with (force)`,
     admin: postgresAdmin,
+    async lockTable(url, table) {
+      const client = await postgresClient(url);
+      await client.query('begin');
+      await client.query(`lock table "${table}" in access exclusive mode`);
+      return async () => {
+        try {
+          await client.query('rollback');
+        } finally {
+          await client.end();
+        }
+      };
+    },
   });
 }
 
@@ -140,6 +207,22 @@ function mysqlDialect(): TestDialect {
     create: (name) => `create database \`${name}\``,
     drop: (name) => `drop database if exists \`${name}\``,
     admin: mysqlAdmin,
+    async lockTable(url, table) {
+      const mysql = requireOptional<typeof import('mysql2')>('mysql2', 'MySQL test databases');
+      const connection = mysql.createConnection({ uri: url });
+      const run = (statement: string) =>
+        new Promise<void>((resolve, reject) =>
+          connection.query(statement, (error: unknown) => (error ? reject(error) : resolve())),
+        );
+      await run(`lock tables \`${table}\` write`);
+      return async () => {
+        try {
+          await run('unlock tables');
+        } finally {
+          connection.destroy();
+        }
+      };
+    },
   });
 }
 
@@ -148,10 +231,16 @@ async function drop(db: Database): Promise<void> {
   await created.get(db)?.();
 }
 
-async function postgresAdmin(url: string, statement: string): Promise<void> {
+/** A connected pg client for `url`. */
+async function postgresClient(url: string): Promise<import('pg').Client> {
   const pg = requireOptional<typeof import('pg')>('pg', 'The PostgreSQL test databases');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  return client;
+}
+
+async function postgresAdmin(url: string, statement: string): Promise<void> {
+  const client = await postgresClient(url);
   try {
     await client.query(statement);
   } finally {

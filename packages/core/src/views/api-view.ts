@@ -19,7 +19,7 @@ import type {
   AuthenticationClass,
   AuthenticationResult,
 } from '../authentication/authentication.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, TransactionOptions } from '../db/database.ts';
 import {
   AuthenticationFailed,
   MethodNotAllowed,
@@ -63,6 +63,8 @@ export const HTTP_METHOD_NAMES = [
 ] as const;
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+/** A write's transaction: its handler may run again (see `TransactionOptions.rerun`). */
+const RERUN_WRITES: TransactionOptions = { rerun: true };
 
 type Handler = (request: Request) => Promise<Response> | Response;
 
@@ -245,10 +247,15 @@ export class APIView {
         const data = this.parseBody(request);
         request.data = isPromiseLike(data) ? await data : data;
       }
-      // A read runs the handler as it is; a write in a transaction (a closure only for it).
+      // A read runs the handler as it is; a write in a transaction (a closure only for it),
+      // which runs the handler again after a deadlock or a lock wait: it builds a response
+      // and sends nothing until the transaction is over.
       const response = request.isSafeMethod
         ? await handler.call(this, request)
-        : await this.database.transaction(() => Promise.resolve(handler.call(this, request)));
+        : await this.database.transaction(
+            () => Promise.resolve(handler.call(this, request)),
+            RERUN_WRITES,
+          );
       return this.finalizeResponse(request, response);
     } catch (error) {
       return this.finalizeResponse(request, this.handleException(error));

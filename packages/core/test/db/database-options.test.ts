@@ -93,6 +93,16 @@ describe('Database options out of range fail at start-up, naming the option', ()
       });
     }
   }
+  for (const [label, value] of notWholeNumbers) {
+    it(`transactionRetries, on every dialect: refuses ${label}`, () => {
+      for (const url of ['sqlite::memory:', pgUrl, 'mysql://nobody@127.0.0.1:1/none']) {
+        refuses(
+          () => Database.connect(url, { transactionRetries: value as number }),
+          'transactionRetries',
+        );
+      }
+    });
+  }
   it('PostgreSQL poolSize: refuses 0 (a pool without connections answers nothing)', () => {
     refuses(() => new PostgresAdapter({ connectionString: pgUrl, poolSize: 0 }), 'poolSize');
   });
@@ -117,7 +127,10 @@ describe('Database options out of range fail at start-up, naming the option', ()
       statementTimeoutMs: 0,
       preparedStatements: false,
     });
-    const db = Database.connect('sqlite::memory:', { connectionTimeoutMs: 0 });
+    const db = Database.connect('sqlite::memory:', {
+      connectionTimeoutMs: 0,
+      transactionRetries: 0,
+    });
     assert.equal(db.adapter.lockTimeoutMs, 0);
     await db.close();
   });

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CharField,
   type Database,
+  DatabaseUnavailableError,
   DefaultRouter,
   defineModel,
   FileField,
@@ -96,11 +97,18 @@ class DocumentSerializer extends ModelSerializer.with({
 class DocumentViewSet extends ModelViewSet {
   override queryset = Document.objects.all();
   override serializerClass = DocumentSerializer;
+  /** How many times this request's create ran. */
+  creates = 0;
   override async performCreate(serializer: Serializer<any, any>): Promise<void> {
+    this.creates++;
     await serializer.save();
     const code = (this.request.data as Record<string, unknown>).code;
     if (code === 'refuse') throw new ValidationError({ code: ['Refused after saving.'] });
     if (code === 'crash') throw new Error('crashed after saving');
+    // What the database answers to the victim of a deadlock, after the file was stored and
+    // the row written: the transaction is rolled back, and the handler runs again.
+    if (code === 'deadlock' && this.creates === 1)
+      throw new DatabaseUnavailableError(undefined, { kind: 'conflict' });
   }
   override async performUpdate(serializer: Serializer<any, any>): Promise<void> {
     await serializer.save();
@@ -291,6 +299,23 @@ for (const dialect of testDialects()) {
       }
       assert.deepEqual(filesUnder(media), []);
       assert.equal(await Document.objects.using(db).count(), 0);
+    });
+
+    it('runs the write again after a deadlock: one row, one stored file, no temporary file', async () => {
+      const res = await post(app, '/api/documents/', [
+        { name: 'code', value: 'deadlock' },
+        { name: 'attachment', filename: 'again.txt', content: 'again' },
+      ]);
+      assert.equal(res.statusCode, 201, res.body);
+      // The first attempt's file was removed with its transaction; the second stored its own.
+      assert.deepEqual(filesUnder(media), ['docs/again.txt']);
+      assert.equal(readFileSync(join(media, 'docs/again.txt'), 'utf8'), 'again');
+      const rows = await Document.objects.using(db).all().execute();
+      assert.deepEqual(
+        rows.map((row) => [row.code, row.attachment]),
+        [['deadlock', 'docs/again.txt']],
+      );
+      assert.equal(res.json().attachment, `http://${HOST}/media/docs/again.txt`);
     });
 
     it('keeps every file when uploads of one name run at once', async () => {
