@@ -15,13 +15,14 @@
  * ```
  * @module
  */
-export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
-export { UNABLE_TO_LOG_IN, userFromCredentials } from './auth/login-credentials.ts';
-export { randomKey } from './auth/random-key.ts';
-export { type ResolvedSessionOptions, requestCookie } from './auth/sessions.ts';
-export { tokenDigest } from './auth/tokens.ts';
-export { authOf } from './authentication/basic-authentication.ts';
-export { jwtOf } from './authentication/jwt-authentication.ts';
+
+export { authOf } from './accounts/authentication/basic-authentication.ts';
+export { jwtOf } from './accounts/authentication/jwt-authentication.ts';
+export { COMMON_PASSWORDS } from './accounts/common-passwords.ts';
+export { UNABLE_TO_LOG_IN, userFromCredentials } from './accounts/login-credentials.ts';
+export { randomKey } from './accounts/random-key.ts';
+export { type ResolvedSessionOptions, requestCookie } from './accounts/sessions.ts';
+export { tokenDigest } from './accounts/tokens.ts';
 export { foldEach } from './db/fold-case.ts';
 export { reverseTerm } from './db/order-term.ts';
 export {

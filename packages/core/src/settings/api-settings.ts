@@ -10,8 +10,8 @@
  * ```
  * @module
  */
-import type { Auth } from '../auth/auth.ts';
-import type { AuthenticationClass } from '../authentication/authentication.ts';
+import type { Auth } from '../accounts/auth.ts';
+import type { AuthenticationClass } from '../accounts/authentication/authentication.ts';
 import type { Storage } from '../files/storage.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
 import type { MetadataClass } from '../metadata/simple-metadata.ts';

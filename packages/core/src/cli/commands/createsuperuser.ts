@@ -14,7 +14,7 @@
  *   RESTFRAMEWORK_SUPERUSER_PASSWORD=... restframework createsuperuser --noinput --username admin
  * @module
  */
-import { type Auth, createSuperuser, defaultAuth } from '../../auth/auth.ts';
+import { type Auth, createSuperuser, defaultAuth } from '../../accounts/auth.ts';
 import type { Database } from '../../db/database.ts';
 import { type Command, type CommandContext, withDatabase } from '../command.ts';
 import { type Prompt, terminalPrompt } from './terminal-prompt.ts';

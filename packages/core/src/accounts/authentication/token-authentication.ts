@@ -13,14 +13,15 @@
  * ```
  * @module
  */
-import type { Auth } from '../auth/auth.ts';
-import type { TokenMatch } from '../auth/token-user-query.ts';
-import { tokenDigest } from '../auth/tokens.ts';
-import { Database } from '../db/database.ts';
-import { AuthenticationFailed } from '../errors/api-exception.ts';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { Request, RequestUser } from '../http/request.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
+
+import { Database } from '../../db/database.ts';
+import { AuthenticationFailed } from '../../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
+import type { Request, RequestUser } from '../../http/request.ts';
+import { isPromiseLike } from '../../utils/maybe-promise.ts';
+import type { Auth } from '../auth.ts';
+import type { TokenMatch } from '../token-user-query.ts';
+import { tokenDigest } from '../tokens.ts';
 import {
   type AuthenticationResult,
   BaseAuthentication,

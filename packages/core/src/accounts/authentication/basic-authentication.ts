@@ -11,9 +11,10 @@
  * ```
  * @module
  */
-import { type Auth, defaultAuth } from '../auth/auth.ts';
-import { AuthenticationFailed } from '../errors/api-exception.ts';
-import type { Request, RequestUser } from '../http/request.ts';
+
+import { AuthenticationFailed } from '../../errors/api-exception.ts';
+import type { Request, RequestUser } from '../../http/request.ts';
+import { type Auth, defaultAuth } from '../auth.ts';
 import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords } from './authorization-header.ts';
 

@@ -11,12 +11,13 @@
  * ```
  * @module
  */
-import { defaultAuth } from '../auth/auth.ts';
-import type { Jwt } from '../auth/jwt.ts';
-import { InvalidToken } from '../errors/api-exception.ts';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { Request, RequestUser } from '../http/request.ts';
-import type { APISettings } from '../settings/api-settings.ts';
+
+import { InvalidToken } from '../../errors/api-exception.ts';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
+import type { Request, RequestUser } from '../../http/request.ts';
+import type { APISettings } from '../../settings/api-settings.ts';
+import { defaultAuth } from '../auth.ts';
+import type { Jwt } from '../jwt.ts';
 import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';

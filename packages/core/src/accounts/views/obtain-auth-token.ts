@@ -11,11 +11,11 @@
  * ```
  * @module
  */
-import type { Request } from '../http/request.ts';
-import { Response } from '../http/response.ts';
-import type { Auth, UserRow } from './auth.ts';
+import type { Request } from '../../http/request.ts';
+import { Response } from '../../http/response.ts';
+import type { Auth, UserRow } from '../auth.ts';
+import { obtainToken } from '../tokens.ts';
 import { LoginView } from './login-view.ts';
-import { obtainToken } from './tokens.ts';
 
 /**
  * `POST` credentials, get a token (see the module).

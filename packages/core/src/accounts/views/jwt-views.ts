@@ -14,15 +14,16 @@
  * ```
  * @module
  */
+
+import { AuthenticationFailed } from '../../errors/api-exception.ts';
+import type { Request } from '../../http/request.ts';
+import { Response } from '../../http/response.ts';
+import type { APISettings } from '../../settings/api-settings.ts';
+import type { ThrottleClass } from '../../throttling/throttles.ts';
+import { ViewSet } from '../../views/viewsets.ts';
+import type { Auth, UserRow } from '../auth.ts';
 import { jwtOf } from '../authentication/jwt-authentication.ts';
-import { AuthenticationFailed } from '../errors/api-exception.ts';
-import type { Request } from '../http/request.ts';
-import { Response } from '../http/response.ts';
-import type { APISettings } from '../settings/api-settings.ts';
-import type { ThrottleClass } from '../throttling/throttles.ts';
-import { ViewSet } from '../views/viewsets.ts';
-import type { Auth, UserRow } from './auth.ts';
-import { readCredentials, requiredStrings } from './login-credentials.ts';
+import { readCredentials, requiredStrings } from '../login-credentials.ts';
 import { LoginView } from './login-view.ts';
 
 /** The challenge of the JWT views' 401s, as simplejwt's. */

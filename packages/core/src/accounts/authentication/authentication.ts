@@ -19,8 +19,8 @@
  * ```
  * @module
  */
-import type { Request, RequestUser } from '../http/request.ts';
-import type { APISettings } from '../settings/api-settings.ts';
+import type { Request, RequestUser } from '../../http/request.ts';
+import type { APISettings } from '../../settings/api-settings.ts';
 
 /** What `authenticate` finds: the user and credentials, or null (not this scheme). */
 export type AuthenticationResult = readonly [RequestUser, unknown] | null;

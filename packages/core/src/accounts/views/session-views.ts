@@ -15,22 +15,23 @@
  * ```
  * @module
  */
+
+import { PermissionDenied } from '../../errors/api-exception.ts';
+import type { Request } from '../../http/request.ts';
+import { Response } from '../../http/response.ts';
+import type { MaybePromise } from '../../utils/maybe-promise.ts';
+import { ViewSet } from '../../views/viewsets.ts';
+import type { Auth, UserRow } from '../auth.ts';
 import { authOf } from '../authentication/basic-authentication.ts';
 import { SessionAuthentication } from '../authentication/session-authentication.ts';
-import { PermissionDenied } from '../errors/api-exception.ts';
-import type { Request } from '../http/request.ts';
-import { Response } from '../http/response.ts';
-import type { MaybePromise } from '../utils/maybe-promise.ts';
-import { ViewSet } from '../views/viewsets.ts';
-import type { Auth, UserRow } from './auth.ts';
-import { LoginView } from './login-view.ts';
 import {
   endSession,
   ensureCsrfCookie,
   loginCsrfFailure,
   originFailure,
   startSession,
-} from './sessions.ts';
+} from '../sessions.ts';
+import { LoginView } from './login-view.ts';
 
 /**
  * Starts a session for good credentials (see the module); throttled as logins.

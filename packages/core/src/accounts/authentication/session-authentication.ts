@@ -15,9 +15,10 @@
  * ```
  * @module
  */
-import { csrfFailure, findSession } from '../auth/sessions.ts';
-import { PermissionDenied } from '../errors/api-exception.ts';
-import type { Request, RequestUser } from '../http/request.ts';
+
+import { PermissionDenied } from '../../errors/api-exception.ts';
+import type { Request, RequestUser } from '../../http/request.ts';
+import { csrfFailure, findSession } from '../sessions.ts';
 import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authOf } from './basic-authentication.ts';
 

@@ -15,18 +15,19 @@
  * ```
  * @module
  */
+
+import type { QuerySet } from '../../db/query-set.ts';
+import { CharField } from '../../fields/char-field.ts';
+import type { Request } from '../../http/request.ts';
+import type { Response } from '../../http/response.ts';
+import { Serializer } from '../../serializers/serializer.ts';
+import type { ThrottleClass } from '../../throttling/throttles.ts';
+import type { SerializerClass } from '../../views/generic-api-view.ts';
+import { GenericViewSet } from '../../views/viewsets.ts';
+import type { Auth, UserRow } from '../auth.ts';
 import { authOf } from '../authentication/basic-authentication.ts';
-import type { QuerySet } from '../db/query-set.ts';
-import { CharField } from '../fields/char-field.ts';
-import type { Request } from '../http/request.ts';
-import type { Response } from '../http/response.ts';
-import { Serializer } from '../serializers/serializer.ts';
-import type { ThrottleClass } from '../throttling/throttles.ts';
-import type { SerializerClass } from '../views/generic-api-view.ts';
-import { GenericViewSet } from '../views/viewsets.ts';
-import type { Auth, UserRow } from './auth.ts';
-import { LoginRateThrottle, userFromCredentials } from './login-credentials.ts';
-import { MAX_PASSWORD_LENGTH } from './password-hashers.ts';
+import { LoginRateThrottle, userFromCredentials } from '../login-credentials.ts';
+import { MAX_PASSWORD_LENGTH } from '../password-hashers.ts';
 
 /**
  * The fields of a login (DRF's `AuthTokenSerializer`): the password kept as typed, masked in forms.

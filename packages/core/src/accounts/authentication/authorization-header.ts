@@ -3,7 +3,7 @@
  * and what follows, at runs of whitespace.
  * @module
  */
-import type { Request } from '../http/request.ts';
+import type { Request } from '../../http/request.ts';
 
 const SEPARATORS = /[ \t]+/;
 
