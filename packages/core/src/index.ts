@@ -346,6 +346,7 @@ export {
   type Permission,
   type PermissionClass,
 } from './permissions/permissions.ts';
+export { defaultSettings, resolveSettings } from './plugin/default-settings.ts';
 export {
   type RestFrameworkOptions,
   type RestFrameworkState,
@@ -420,7 +421,6 @@ export type {
   UpdateInput,
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
-export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
 export { parseRate, type Rate } from './throttling/parse-rate.ts';
 export {
   RedisThrottleStore,

@@ -41,12 +41,12 @@ import { mountBrowsableApi } from '../renderers/browsable-api/browsable-api-plug
 import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
-import { resolveSettings } from '../settings/default-settings.ts';
 import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
 import { contextOutsideView, type ExceptionHandler } from '../views/exception-handler.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
 import { guardConnections } from './connection-guard.ts';
+import { resolveSettings } from './default-settings.ts';
 
 /** Options of {@link restFramework}. */
 export interface RestFrameworkOptions {

@@ -1,5 +1,7 @@
 /**
- * The default settings.
+ * The default settings: the values of `settings/default-values.ts` plus the concrete classes
+ * this plugin supplies (JSON and form parsers, the JSON renderer, `AllowAny`, `SimpleMetadata`,
+ * `exceptionHandler`), and the check of a settings input at registration.
  * @module
  */
 
@@ -10,42 +12,18 @@ import { JSONParser } from '../parsers/json-parser.ts';
 import { MultiPartParser } from '../parsers/multi-part-parser.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
+import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
+import { defaultValues } from '../settings/default-values.ts';
 import { parseRate } from '../throttling/parse-rate.ts';
 import { exceptionHandler } from '../views/exception-handler.ts';
-import type { APISettings, SettingsInput } from './api-settings.ts';
-
-const MiB = 1024 * 1024;
 
 /** Every setting's default. */
 export const defaultSettings: APISettings = Object.freeze({
+  ...defaultValues,
   DEFAULT_RENDERER_CLASSES: [JSONRenderer],
   DEFAULT_PARSER_CLASSES: [JSONParser, FormParser, MultiPartParser],
-  DEFAULT_AUTHENTICATION_CLASSES: [],
-  AUTH: null,
   DEFAULT_PERMISSION_CLASSES: [AllowAny],
-  DEFAULT_FILTER_BACKENDS: [],
-  DEFAULT_THROTTLE_CLASSES: [],
-  DEFAULT_THROTTLE_RATES: {},
-  THROTTLE_STORE: null,
-  DEFAULT_PAGINATION_CLASS: null,
-  PAGE_SIZE: null,
   DEFAULT_METADATA_CLASS: SimpleMetadata,
-  ORDERING_PARAM: 'ordering',
-  SEARCH_PARAM: 'search',
-  URL_FORMAT_OVERRIDE: 'format',
-  ALLOWED_HOSTS: ['127.0.0.1', 'localhost', '[::1]'],
-  MAX_BODY_SIZE: 2.5 * MiB,
-  MAX_BODY_DEPTH: 64,
-  MAX_UPLOAD_BODY_SIZE: 100 * MiB,
-  MAX_UPLOAD_PARTS: 1000,
-  MAX_UPLOAD_FIELD_SIZE: 2.5 * MiB,
-  RESPONSE_WRITE_TIMEOUT: 30_000,
-  MAX_PENDING_RESPONSES: 32,
-  MEDIA_ROOT: 'media',
-  MEDIA_URL: '/media/',
-  STORAGE: null,
-  FILE_UPLOAD_TEMP_DIR: null,
-  DELETE_ORPHANED_FILES: true,
   EXCEPTION_HANDLER: exceptionHandler,
 });
 
