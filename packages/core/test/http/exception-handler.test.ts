@@ -14,6 +14,7 @@ import {
   exceptionHandler,
   ImproperlyConfigured,
   ModelViewSet,
+  PermissionDenied,
   resolveSettings,
   restFramework,
   type SettingsInput,
@@ -71,6 +72,10 @@ async function start(db: Database, settings: SettingsInput): Promise<TestApp> {
   router.register('books', BookViewSet, { basename: 'book' });
   router.register('broken', BrokenViewSet, { basename: 'broken' });
   await app.register(router.plugin, { prefix: '/api' });
+  // A route of the app's own, outside the views, that raises an HTTP error.
+  app.get('/plain-denied', () => {
+    throw new PermissionDenied('Not for you.');
+  });
   await app.ready();
   return { app, errors };
 }
@@ -150,6 +155,12 @@ describe('EXCEPTION_HANDLER', () => {
         assert.equal(response.statusCode, 404, url);
         assert.deepEqual(response.json(), { error: { detail: 'Not found.' }, view: null }, url);
       }
+    });
+
+    it("an HTTP error raised by a route of the app's own, with its status", async () => {
+      const response = await request(test.app, { method: 'GET', url: '/plain-denied' });
+      assert.equal(response.statusCode, 403);
+      assert.deepEqual(response.json(), { error: { detail: 'Not for you.' }, view: null });
     });
 
     it('a host that is not allowed', async () => {
