@@ -70,6 +70,25 @@ describe('restframework createsuperuser and changepassword', () => {
     assert.match(again.stderr, /A user with that username already exists\./);
   });
 
+  it('createsuperuser --noinput refuses an invalid e-mail address and creates nobody', async () => {
+    for (const [args, env] of [
+      [['--email', 'root@'], {}],
+      [[], { RESTFRAMEWORK_SUPERUSER_EMAIL: 'no at sign' }],
+    ] as const) {
+      const run = await cli(
+        ['createsuperuser', '--noinput', '--username', 'bademail', ...args],
+        '',
+        {
+          RESTFRAMEWORK_SUPERUSER_PASSWORD: 'violet staircase morning',
+          ...env,
+        },
+      );
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /Error: Enter a valid email address\./);
+      assert.equal(await user('bademail'), undefined);
+    }
+  });
+
   it('createsuperuser --noinput needs a username, and without a password makes it unusable', async () => {
     const missing = await cli(['createsuperuser', '--noinput']);
     assert.equal(missing.code, 1);
@@ -86,6 +105,8 @@ describe('restframework createsuperuser and changepassword', () => {
     const answers = [
       'root', // taken: asked again
       'ada',
+      'not an address', // refused as Django's EmailValidator refuses it: asked again
+      'ü@exämple.com',
       'ada@example.org',
       'xq7',
       'xq7',
@@ -98,6 +119,7 @@ describe('restframework createsuperuser and changepassword', () => {
     const run = await cli(['createsuperuser'], `${answers.join('\n')}\n`);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /Error: That username is already taken\./);
+    assert.equal(run.stderr.match(/Error: Enter a valid email address\./g)?.length, 2);
     assert.match(run.stderr, /This password is too short\./);
     assert.match(run.stderr, /Error: Your passwords didn't match\./);
     assert.match(run.stdout, /Password \(again\): /);
@@ -105,6 +127,7 @@ describe('restframework createsuperuser and changepassword', () => {
     for (const secret of [good, 'xq7', 'first of two words'])
       assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), secret);
     assert.equal((await user('ada'))?.is_superuser, true);
+    assert.equal((await user('ada'))?.email, 'ada@example.org');
     assert.ok(await logsIn('ada', good));
   });
 
