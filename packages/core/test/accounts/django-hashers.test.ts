@@ -17,8 +17,8 @@ import {
   PasswordHashers,
   ScryptPasswordHasher,
 } from '@restframework/core';
+import { requireOptional } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { requireOptional } from '../../src/utils/optional-dependency.ts';
 
 const require = createRequire(import.meta.url);
 const PASSWORD = 'Ada Lovelace 1815';

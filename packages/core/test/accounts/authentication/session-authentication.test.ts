@@ -24,7 +24,7 @@ import {
   type SessionLogin,
   sessionApp,
   sessionLogin,
-} from '../fixtures/session-app.ts';
+} from '../../fixtures/session-app.ts';
 
 const auth = createAuth({
   hashers: new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 10 })]),

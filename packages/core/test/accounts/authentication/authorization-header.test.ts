@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAuth, type Request } from '@restframework/core';
+import { authorizationWords } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { authorizationWords } from '../../src/accounts/authentication/authorization-header.ts';
 
 /** What `authorizationWords` answered before its quick path. */
 function reference(header: unknown, scheme: string): string[] | null {

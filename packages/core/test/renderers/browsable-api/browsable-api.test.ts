@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  attrs,
   BasePermission,
   BooleanField,
   BrowsableAPIRenderer,
@@ -17,6 +18,7 @@ import {
   DateTimeField,
   DecimalField,
   EmailField,
+  escapeHtml,
   FileField,
   html,
   IntegerField,
@@ -24,20 +26,22 @@ import {
   PageNumberPagination,
   ReadOnlyField,
   type Request,
+  SafeHtml,
   Serializer,
   URLField,
 } from '@restframework/core';
+import {
+  hasFileField,
+  htmlForm,
+  jsonToHtml,
+  staticUrl,
+  valueLookup,
+} from '@restframework/core/internal';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { hasFileField } from '../../src/renderers/browsable-api/form-skeleton.ts';
-import { valueLookup } from '../../src/renderers/browsable-api/form-values.ts';
-import { htmlForm } from '../../src/renderers/browsable-api/html-form.ts';
-import { jsonToHtml } from '../../src/renderers/browsable-api/json-html.ts';
-import { staticUrl } from '../../src/renderers/browsable-api/static-assets.ts';
-import { attrs, escapeHtml, SafeHtml } from '../../src/renderers/html.ts';
-import { buildApp } from '../fixtures/http-app.ts';
-import { Book, BookSerializer, STORE_MODELS } from '../fixtures/store-models.ts';
-import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../fixtures/store-views.ts';
+import { buildApp } from '../../fixtures/http-app.ts';
+import { Book, BookSerializer, STORE_MODELS } from '../../fixtures/store-models.ts';
+import { BookViewSet, GOLDEN_BOOK, seedBooks } from '../../fixtures/store-views.ts';
 
 /** The start tag of the element with `id` (attributes in a map), or undefined. */
 function tagById(

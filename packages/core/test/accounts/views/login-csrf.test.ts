@@ -18,8 +18,8 @@ import {
 } from '@restframework/core';
 import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { countPasswordHashes } from '../fixtures/hash-counter.ts';
-import { assertLoginCyclesKey, sessionApp, sessionLogin } from '../fixtures/session-app.ts';
+import { countPasswordHashes } from '../../fixtures/hash-counter.ts';
+import { assertLoginCyclesKey, sessionApp, sessionLogin } from '../../fixtures/session-app.ts';
 
 const PASSWORD = 'analytical engine';
 

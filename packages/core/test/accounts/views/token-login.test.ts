@@ -19,7 +19,7 @@ import {
 } from '@restframework/core';
 import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../fixtures/http-app.ts';
+import { buildApp } from '../../fixtures/http-app.ts';
 
 const hashers = new PasswordHashers([new ScryptPasswordHasher({ workFactor: 2 ** 4 })]);
 const SECRET = 'a token secret of thirty-two characters, shared';

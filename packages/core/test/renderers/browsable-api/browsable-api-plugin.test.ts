@@ -20,8 +20,8 @@ import {
   type SettingsInput,
   ViewSet,
 } from '@restframework/core';
+import { STATIC_ROUTE } from '@restframework/core/internal';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { STATIC_ROUTE } from '../../src/renderers/browsable-api/static-route.ts';
 
 const HOST = { host: '127.0.0.1' };
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CharField, ChoiceField, FileField, IntegerField, Serializer } from '@restframework/core';
-import { formSkeleton } from '../../src/renderers/browsable-api/form-skeleton.ts';
+import { formSkeleton } from '@restframework/core/internal';
 
 class AddressSerializer extends Serializer.with({
   fields: {
