@@ -25,6 +25,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';
 import { type AnyModel, defineModel, type Model } from '../models/model.ts';
 import { models } from '../models/model-fields.ts';
+import { BoundedCache } from '../utils/bounded-cache.ts';
 import { unusableCharacter } from './credential-characters.ts';
 import { Jwt, type JwtOptions } from './jwt.ts';
 import { PasswordHashers, unusablePassword } from './password-hashers.ts';
@@ -43,6 +44,9 @@ import { defineUserModel } from './user-model.ts';
 
 /** Stops the table-write listener of an `Auth` once that `Auth` is collected. */
 const stopListening = new FinalizationRegistry<() => void>((stop) => stop());
+
+/** The most token lookups an `Auth` keeps (`tokenCacheSeconds`); the oldest goes first. */
+const TOKEN_CACHE_SIZE = 10_000;
 
 /** A stored user, as the user model's row. */
 export type UserRow = Record<string, unknown> & { id: number; password: string };
@@ -76,7 +80,8 @@ export interface AuthOptions {
    * price: a token deleted, or a user made inactive, keeps working for up to this long in the
    * other processes, or after a change made with raw SQL. A change made through the query sets
    * (`delete`, `update`, `updateRow` of the user or token model) empties this process's cache
-   * at once; `auth.forgetTokens()` empties it by hand.
+   * at once; `auth.forgetTokens()` empties it by hand. At most 10,000 keys are kept, the
+   * oldest going first.
    */
   readonly tokenCacheSeconds?: number;
   /**
@@ -138,10 +143,13 @@ export class Auth {
   readonly Session;
   /** Refresh tokens that were used or revoked (JWT rotation and logout). */
   readonly BlacklistedToken;
-  readonly #permissionsOf = new WeakMap<object, Promise<ReadonlySet<string>>>();
   /** See {@link AuthOptions.tokenCacheSeconds}. */
   readonly tokenCacheSeconds: number;
-  readonly #tokenCache = new Map<string, { value: unknown; expires: number }>();
+  /** Token digest → what it authenticated, until it expires (empty unless tokenCacheSeconds). */
+  readonly #tokenCache = new BoundedCache<string, { value: unknown; expires: number }>(
+    'token lookups',
+    TOKEN_CACHE_SIZE,
+  );
   /** Bumped by each {@link forgetTokens}: a lookup begun before it must not be cached. */
   #tokenEpoch = 0;
   readonly #tokenQueries = new WeakMap<Database, TokenUserQuery>();
@@ -302,8 +310,7 @@ export class Auth {
    */
   cacheToken(digest: string, value: unknown, epoch = this.#tokenEpoch): void {
     if (this.tokenCacheSeconds === 0 || epoch !== this.#tokenEpoch) return;
-    // Bounded: clients sending many valid tokens cannot make it grow past this.
-    if (this.#tokenCache.size >= 10_000) this.#tokenCache.clear();
+    // Bounded (oldest first): clients sending many valid tokens cannot make it grow past it.
     this.#tokenCache.set(digest, { value, expires: Date.now() + this.tokenCacheSeconds * 1000 });
   }
 
@@ -510,16 +517,14 @@ export class Auth {
   }
 
   /**
-   * The permission names (`books.change_book`) a user has, directly and through groups:
-   * asked once per user object, and only when a permission class asks (`hasPerms`).
+   * The permission names (`books.change_book`) a user has, directly and through groups, read
+   * when a permission class asks (`hasPerms`; `DjangoModelPermissions` asks once per request).
+   * Each call reads them: nothing is kept in this long-lived `Auth` (a map keyed by the user
+   * objects of requests would keep each request's user alive past it), so a grant or a
+   * revocation counts from the next request on.
    */
   getAllPermissions(user: { id: number }): Promise<ReadonlySet<string>> {
-    let found = this.#permissionsOf.get(user);
-    if (!found) {
-      found = this.#loadPermissions(user.id);
-      this.#permissionsOf.set(user, found);
-    }
-    return found;
+    return this.#loadPermissions(user.id);
   }
 
   async #loadPermissions(userId: number): Promise<ReadonlySet<string>> {

@@ -121,6 +121,14 @@ describe('token cache invalidation', () => {
     cached.forgetTokens();
   });
 
+  it('keeps at most 10,000 tokens, the oldest going first', () => {
+    const bounded = createAuth({ hashers, tokenCacheSeconds: 60 });
+    for (let i = 0; i <= 10_000; i++) bounded.cacheToken(`digest ${i}`, i);
+    assert.equal(bounded.cachedToken('digest 0'), undefined, 'the oldest went');
+    assert.equal(bounded.cachedToken('digest 1'), 1);
+    assert.equal(bounded.cachedToken('digest 10000'), 10_000);
+  });
+
   it('caches nothing by default', async () => {
     const plain = createAuth({ hashers });
     plain.cacheToken('digest', 'value');

@@ -276,6 +276,22 @@ for (const dialect of testDialects()) {
       });
     });
 
+    it('reads the permissions when asked, keeping nothing of a request in the Auth', async () => {
+      await db.run(async () => {
+        const keeper = await auth.createUser({ username: 'keeper', password: 'x' });
+        await auth.grant(keeper, 'books.change_book');
+        const user = auth.requestUser(keeper);
+        assert.deepEqual([...(await auth.getAllPermissions(user as never))], ['books.change_book']);
+        // A grant counts at the next question, for the same user object too.
+        await auth.grant(keeper, 'books.view_book');
+        assert.deepEqual([...(await auth.getAllPermissions(user as never))].sort(), [
+          'books.change_book',
+          'books.view_book',
+        ]);
+        assert.equal(await auth.hasPerms(user, ['books.view_book']), true);
+      });
+    });
+
     it('createSuperuser validates the password; changePassword sets a new one', async () => {
       await assert.rejects(
         createSuperuser(db, { username: 'root', password: '123' }, auth),
