@@ -118,14 +118,18 @@ export {
   type DialectCapabilities,
   type TextMatchMode,
   type ValueReader,
-} from './db/dialect-adapter.ts';
+} from './db/dialect/dialect-adapter.ts';
+export { MysqlAdapter, type MysqlAdapterOptions } from './db/dialect/mysql/mysql-adapter.ts';
+export {
+  PostgresAdapter,
+  type PostgresAdapterOptions,
+} from './db/dialect/postgres/postgres-adapter.ts';
+export { SqliteAdapter, type SqliteAdapterOptions } from './db/dialect/sqlite/sqlite-adapter.ts';
 export { foldAccents } from './db/fold-accents.ts';
 export { foldCase } from './db/fold-case.ts';
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
-export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
-export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
-export type { ResolvedColumn } from './db/query-paths.ts';
+export type { ResolvedColumn } from './db/plan/query-paths.ts';
 export {
   type ColumnRef,
   type ConditionBuilder,
@@ -134,7 +138,6 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
-export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
 export {
   API_EXCEPTIONS,
   APIException,

@@ -19,7 +19,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import { onTableWrite } from '../db/table-writes.ts';
+import { onTableWrite } from '../db/plan/table-writes.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { RequestUser } from '../http/request.ts';

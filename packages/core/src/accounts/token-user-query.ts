@@ -15,7 +15,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { type ColumnRead, compileRowReader, type RowReader } from '../db/row-reader.ts';
+import { type ColumnRead, compileRowReader, type RowReader } from '../db/plan/row-reader.ts';
 import type { AnyModel } from '../models/model.ts';
 
 /** What the statement finds: the user's row (no password hash) and the token's row. */

@@ -22,12 +22,15 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError, unavailable } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
-import type { DialectAdapter } from './dialect-adapter.ts';
+import type { DialectAdapter } from './dialect/dialect-adapter.ts';
+import { MysqlAdapter } from './dialect/mysql/mysql-adapter.ts';
+import {
+  PostgresAdapter,
+  type PostgresAdapterOptions,
+} from './dialect/postgres/postgres-adapter.ts';
+import { SqliteAdapter } from './dialect/sqlite/sqlite-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
-import { MysqlAdapter } from './mysql-adapter.ts';
-import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
-import { SqliteAdapter } from './sqlite-adapter.ts';
-import type { StatementSlot } from './statement-cache.ts';
+import type { StatementSlot } from './plan/statement-cache.ts';
 
 /** Options of {@link Database.connect}. */
 export interface DatabaseOptions {

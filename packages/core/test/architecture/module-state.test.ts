@@ -37,14 +37,14 @@ const PENDING_MODULE_MAPS: ReadonlySet<string> = new Set([
   'throttling/parse-rate.ts',
   'views/generic-api-view.ts',
   // h38-db: db/
-  'db/lookup-plan.ts',
+  'db/plan/lookup-plan.ts',
   'db/lookups.ts',
-  'db/postgres-client.ts',
-  'db/query-paths.ts',
-  'db/row-writes.ts',
-  'db/select-plan.ts',
-  'db/statement-cache.ts',
-  'db/table-writes.ts',
+  'db/dialect/postgres/postgres-client.ts',
+  'db/plan/query-paths.ts',
+  'db/plan/row-writes.ts',
+  'db/plan/select-plan.ts',
+  'db/plan/statement-cache.ts',
+  'db/plan/table-writes.ts',
 ]);
 
 /** `instanceof Promise` tests being replaced by `isPromiseLike` (h38-pipeline). */

@@ -5,7 +5,7 @@
  * of its kind (a 503).
  * @module
  */
-import type { AnyModel } from '../models/model.ts';
+import type { AnyModel } from '../../../models/model.ts';
 import {
   CheckViolationError,
   DataError,
@@ -16,8 +16,8 @@ import {
   type UnavailableKind,
   UniqueViolationError,
   unavailable,
-} from './database-errors.ts';
-import { constraintName, fieldsForColumns } from './dialect-adapter.ts';
+} from '../../database-errors.ts';
+import { constraintName, fieldsForColumns } from '../dialect-adapter.ts';
 
 /** Server error numbers (the same on MySQL and MariaDB unless noted). */
 const ER = {

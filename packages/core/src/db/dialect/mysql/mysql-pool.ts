@@ -6,8 +6,8 @@
  * @module
  */
 import type { MysqlPool, MysqlPoolConnection } from 'kysely';
-import { requireOptional } from '../utils/optional-dependency.ts';
-import { poolTimeout } from './database-errors.ts';
+import { requireOptional } from '../../../utils/optional-dependency.ts';
+import { poolTimeout } from '../../database-errors.ts';
 
 /** What the adapter asks of the pool. */
 export interface MysqlPoolOptions {

@@ -13,10 +13,10 @@ import {
   sql,
 } from 'kysely';
 import type pg from 'pg';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import { requireOptional } from '../utils/optional-dependency.ts';
+import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../../models/model.ts';
+import type { AnyModelField } from '../../../models/model-field.ts';
+import { requireOptional } from '../../../utils/optional-dependency.ts';
 import {
   CheckViolationError,
   DataError,
@@ -26,8 +26,10 @@ import {
   type UnavailableKind,
   UniqueViolationError,
   unavailable,
-} from './database-errors.ts';
-import { requireBoolean, requireServerOptions } from './database-options.ts';
+} from '../../database-errors.ts';
+import { requireBoolean, requireServerOptions } from '../../database-options.ts';
+import { COMBINING_MARKS } from '../../fold-accents.ts';
+import { foldCase } from '../../fold-case.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -37,11 +39,9 @@ import {
   SESSION_LOCK_HELD,
   type TextMatchMode,
   type ValueReader,
-} from './dialect-adapter.ts';
-import { COMBINING_MARKS } from './fold-accents.ts';
-import { foldCase } from './fold-case.ts';
+} from '../dialect-adapter.ts';
+import { holdSessionLock } from '../session-lock.ts';
 import { postgresClients, renameStatements } from './postgres-client.ts';
-import { holdSessionLock } from './session-lock.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {

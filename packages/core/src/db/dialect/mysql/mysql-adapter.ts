@@ -14,10 +14,10 @@ import {
   type SelectQueryBuilder,
   sql,
 } from 'kysely';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import { requireServerOptions } from './database-options.ts';
+import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../../models/model.ts';
+import type { AnyModelField } from '../../../models/model-field.ts';
+import { requireServerOptions } from '../../database-options.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -28,10 +28,10 @@ import {
   SESSION_LOCK_HELD,
   type TextMatchMode,
   type ValueReader,
-} from './dialect-adapter.ts';
+} from '../dialect-adapter.ts';
+import { holdSessionLock } from '../session-lock.ts';
 import { translateMysqlError } from './mysql-errors.ts';
 import { createMysqlPool } from './mysql-pool.ts';
-import { holdSessionLock } from './session-lock.ts';
 
 /** Options of the MySQL/MariaDB adapter. */
 export interface MysqlAdapterOptions {

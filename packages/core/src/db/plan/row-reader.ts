@@ -5,7 +5,7 @@
  * shape. Without: the driver's row is the record, its values read in place.
  * @module
  */
-import type { ValueReader } from './dialect-adapter.ts';
+import type { ValueReader } from '../dialect/dialect-adapter.ts';
 
 /** A column of the flat row: its key there, its name in the record, how its value is read. */
 export type ColumnRead = readonly [key: string, attname: string, reader: ValueReader | null];

@@ -12,12 +12,12 @@
  * shapes they had (a `null` or an out-of-range key goes the general way).
  * @module
  */
-import type { AnyModel } from '../models/model.ts';
-import type { Database } from './database.ts';
-import { bindLookup, type Lookup, splitLookup } from './lookups.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { Database } from '../database.ts';
+import { bindLookup, type Lookup, splitLookup } from '../lookups.ts';
+import type { Filter, QueryState } from '../query-state.ts';
 import type { PreparedSelect } from './prepared-select.ts';
 import { JoinSet, type ResolvedColumn } from './query-paths.ts';
-import type { Filter, QueryState } from './query-state.ts';
 import type { SelectPlan } from './select-plan.ts';
 import { type CompiledStatement, cachedStatement } from './statement-cache.ts';
 

@@ -13,12 +13,12 @@ import {
   type SelectQueryBuilder,
   sql,
 } from 'kysely';
-import { MigrationError } from '../migrations/migration-error.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import { DatabaseError, UniqueViolationError } from './database-errors.ts';
-import { foldAccents } from './fold-accents.ts';
-import type { StatementSlot } from './statement-cache.ts';
+import { MigrationError } from '../../migrations/migration-error.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { AnyModelField } from '../../models/model-field.ts';
+import { DatabaseError, UniqueViolationError } from '../database-errors.ts';
+import { foldAccents } from '../fold-accents.ts';
+import type { StatementSlot } from '../plan/statement-cache.ts';
 
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, at its start or end. */
 export type TextMatchMode = 'exact' | 'contains' | 'startswith' | 'endswith';

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Compilable } from 'kysely';
-import type { AnyModel } from '../models/model.ts';
-import type { Database } from './database.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { Database } from '../database.ts';
 
 /** SQL and its parameters, ready to run. */
 export interface CompiledStatement {

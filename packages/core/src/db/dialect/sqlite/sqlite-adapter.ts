@@ -13,10 +13,10 @@ import {
   sql,
   Transaction,
 } from 'kysely';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import { requireOptional } from '../utils/optional-dependency.ts';
+import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../../models/model.ts';
+import type { AnyModelField } from '../../../models/model-field.ts';
+import { requireOptional } from '../../../utils/optional-dependency.ts';
 import {
   CheckViolationError,
   ForeignKeyViolationError,
@@ -25,9 +25,12 @@ import {
   type UnavailableKind,
   UniqueViolationError,
   unavailable,
-} from './database-errors.ts';
-import { requireWholeNumber } from './database-options.ts';
-import { formatDecimal } from './decimal-text.ts';
+} from '../../database-errors.ts';
+import { requireWholeNumber } from '../../database-options.ts';
+import { foldAccents } from '../../fold-accents.ts';
+import { foldCase } from '../../fold-case.ts';
+import type { StatementSlot } from '../../plan/statement-cache.ts';
+import { formatDecimal } from '../decimal-text.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -38,11 +41,8 @@ import {
   readIntegerBoolean,
   type TextMatchMode,
   type ValueReader,
-} from './dialect-adapter.ts';
-import { foldAccents } from './fold-accents.ts';
-import { foldCase } from './fold-case.ts';
+} from '../dialect-adapter.ts';
 import { isSqliteBusy, LockAwareSqliteDialect } from './sqlite-driver.ts';
-import type { StatementSlot } from './statement-cache.ts';
 
 /** Options of the SQLite adapter. */
 export interface SqliteAdapterOptions {

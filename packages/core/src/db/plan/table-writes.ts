@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import type { Database } from './database.ts';
+import type { Database } from '../database.ts';
 
 /** Called after a write to one of its tables, with the database written to. */
 export type TableWriteListener = (db: Database) => void;

@@ -5,12 +5,12 @@
  * @module
  */
 import { type Compilable, type SelectQueryBuilder, sql } from 'kysely';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { Database } from '../database.ts';
+import type { QueryState } from '../query-state.ts';
 import { type BoundWhere, bindWhere } from './bound-where.ts';
-import type { Database } from './database.ts';
 import { JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
-import type { QueryState } from './query-state.ts';
 import {
   type CompiledStatement,
   cachedStatement,

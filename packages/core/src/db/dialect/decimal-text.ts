@@ -2,7 +2,7 @@
  * Formatting of decimals read from a driver as numbers (SQLite's NUMERIC affinity).
  * @module
  */
-import { Decimal } from '../utils/decimal.ts';
+import { Decimal } from '../../utils/decimal.ts';
 
 const MAX_FAST_PLACES = 15;
 const FAST_LIMIT = 2 ** 51;

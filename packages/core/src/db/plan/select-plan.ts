@@ -4,10 +4,10 @@
  * @module
  */
 import type { Compilable, OperationNodeSource, SelectQueryBuilder } from 'kysely';
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import type { Database } from './database.ts';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { AnyModelField } from '../../models/model-field.ts';
+import type { Database } from '../database.ts';
 import { JoinSet } from './query-paths.ts';
 import {
   type ColumnRead,

@@ -14,7 +14,7 @@ import {
   SqliteDriver,
   type SqliteStatement,
 } from 'kysely';
-import { poolTimeout } from './database-errors.ts';
+import { poolTimeout } from '../../database-errors.ts';
 
 /** What the driver needs to know of the connection besides running statements. */
 export interface TransactionState {

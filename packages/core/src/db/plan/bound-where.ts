@@ -5,11 +5,11 @@
  * @module
  */
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
-import type { AnyModel } from '../models/model.ts';
-import type { Database } from './database.ts';
-import { bindLookup, type LookupBinding, splitLookup } from './lookups.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { Database } from '../database.ts';
+import { bindLookup, type LookupBinding, splitLookup } from '../lookups.ts';
+import type { ColumnRef, Condition, CustomCondition, Filter } from '../query-state.ts';
 import type { JoinSet } from './query-paths.ts';
-import type { ColumnRef, Condition, CustomCondition, Filter } from './query-state.ts';
 import type { Slot } from './statement-cache.ts';
 
 /**

@@ -11,9 +11,9 @@
  * @module
  */
 import type { Compilable } from 'kysely';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
-import type { Database } from './database.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { AnyModelField } from '../../models/model-field.ts';
+import type { Database } from '../database.ts';
 import type { RowReader } from './row-reader.ts';
 import { selectPlan } from './select-plan.ts';
 import { type CompiledStatement, keptStatement, type Shape, type Slot } from './statement-cache.ts';

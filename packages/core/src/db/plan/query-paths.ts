@@ -4,9 +4,9 @@
  * NOT NULL foreign keys). Only declared model names ever become identifiers.
  * @module
  */
-import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
-import type { AnyModelField } from '../models/model-field.ts';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
+import type { AnyModel } from '../../models/model.ts';
+import type { AnyModelField } from '../../models/model-field.ts';
 
 /** The join of a relation path (`user`, `user__company`): LEFT JOIN when `nullable`. */
 export interface Join {
