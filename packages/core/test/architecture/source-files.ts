@@ -107,3 +107,62 @@ export function folderOf(file: string): string {
   const slash = file.indexOf('/');
   return slash === -1 ? '.' : file.slice(0, slash);
 }
+
+/** A module-level `Map`, `WeakMap`, `WeakSet`, `BoundedCache` or `CacheSet` of a file. */
+export interface ModuleState {
+  readonly file: string;
+  readonly line: number;
+  readonly name: string;
+  readonly kind: 'Map' | 'WeakMap' | 'WeakSet' | 'BoundedCache' | 'CacheSet';
+}
+
+const MODULE_STATE =
+  /^(?:export\s+)?(?:const|let|var)\s+([\w$]+)(?:\s*:[^=]+)?\s*=\s*new\s+(Map|WeakMap|WeakSet|BoundedCache|CacheSet)\b/;
+
+/**
+ * The module-level maps and caches of a file of `src/`: declarations at the start of a line
+ * (a class's or a function's own are indented), the value on the same line or the next.
+ */
+export function moduleStateOf(file: string): ModuleState[] {
+  const lines = sourceText(file).split('\n');
+  const out: ModuleState[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] as string;
+    if (!/^(export\s+)?(const|let|var)\s/.test(line)) continue;
+    if (/=\s*$/.test(line)) line += ` ${(lines[i + 1] ?? '').trim()}`;
+    const match = MODULE_STATE.exec(line);
+    if (match)
+      out.push({
+        file,
+        line: i + 1,
+        name: match[1] as string,
+        kind: match[2] as ModuleState['kind'],
+      });
+  }
+  return out;
+}
+
+/** Whether a file of `src/` makes a cache of the cache home (outside its comments). */
+export function usesCacheHome(file: string): boolean {
+  return sourceText(file)
+    .split('\n')
+    .some(
+      (line) =>
+        !/^\s*(\*|\/\/|\/\*)/.test(line) &&
+        /\bnew BoundedCache\b|\bnew CacheSet\b|\bownPlan\(|\bprocessCaches\.cache\(|\.caches\.cache\(/.test(
+          line,
+        ),
+    );
+}
+
+/** The lines of a file of `src/` (outside comments) that test `instanceof Promise`. */
+export function promiseInstanceofOf(file: string): number[] {
+  const out: number[] = [];
+  sourceText(file)
+    .split('\n')
+    .forEach((line, i) => {
+      if (!/^\s*(\*|\/\/|\/\*)/.test(line) && /\binstanceof\s+Promise\b/.test(line))
+        out.push(i + 1);
+    });
+  return out;
+}
