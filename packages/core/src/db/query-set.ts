@@ -18,6 +18,7 @@ import { CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
@@ -372,7 +373,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * The rows matching `filter`, in no particular order, at most `limit`: the query of `get()`
    * and of a detail view's `getObject()`. The rows at once where the driver answered
    * synchronously (SQLite, its connection idle), else a promise of them (see
-   * `Database.queryNow`).
+   * `Database.execute`).
    *
    * The lookup is planned once per shape (see `lookup-plan.ts`): the database, the model,
    * the related paths, the paging, the shape of this query set's conditions, the filter's keys
@@ -820,7 +821,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
   /**
    * Runs a compiled statement on the current executor, errors translated: the rows at once
-   * where the driver runs it synchronously (see `Database.queryNow`), else a promise of them.
+   * where the driver runs it synchronously (see `Database.execute`), else a promise of them.
    * `single`: it answers at most one row (the RETURNING of one row's write).
    */
   #query(
@@ -828,19 +829,17 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     statement: CompiledStatement,
     single = false,
   ): unknown[] | Promise<unknown[]> {
-    let rows: unknown[] | undefined;
+    let rows: MaybePromise<unknown[]>;
     try {
-      rows = db.queryNow(statement.sql, statement.parameters, statement.slot, single);
+      rows = db.execute(statement, single);
     } catch (error) {
       throw db.translateError(error, this.model);
     }
-    // `Database.query` sends it again after a lock wait or a deadlock itself.
-    return (
-      rows ??
-      db.query(statement.sql, statement.parameters).catch((error: unknown) => {
-        throw db.translateError(error, this.model);
-      })
-    );
+    // `Database.execute` sends it again after a lock wait or a deadlock itself.
+    if (!isPromiseLike(rows)) return rows;
+    return Promise.resolve(rows).catch((error: unknown) => {
+      throw db.translateError(error, this.model);
+    });
   }
 
   /**
