@@ -66,6 +66,18 @@ export interface DatabaseOptions {
    */
   readonly preparedStatements?: boolean;
   /**
+   * PostgreSQL: the collation whose `upper`/`lower` fold text for the case-insensitive lookups
+   * and search (default: the database's own). Needed only on a database created with
+   * `LC_CTYPE` C, which folds ASCII letters only: name a UTF-8 one `pg_collation` lists
+   * (`C.utf8`, `en_US.utf8`, `und-x-icu`). `migrate` checks it.
+   *
+   * @example
+   * ```ts
+   * const db = Database.connect('postgres://postgres@127.0.0.1:5432/shop', { caseFoldCollation: 'C.utf8' });
+   * ```
+   */
+  readonly caseFoldCollation?: string;
+  /**
    * SQLite: how much of the file is read through a memory map, in bytes (default 256 MiB; 0
    * turns it off): reads of pages in random order then cost no system call each.
    */
@@ -555,6 +567,9 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
       ...serverOptions(options),
       ...(options.preparedStatements !== undefined
         ? { preparedStatements: options.preparedStatements }
+        : {}),
+      ...(options.caseFoldCollation !== undefined
+        ? { caseFoldCollation: options.caseFoldCollation }
         : {}),
     };
     return new PostgresAdapter(pgOptions);

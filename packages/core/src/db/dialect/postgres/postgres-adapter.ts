@@ -284,7 +284,7 @@ export class PostgresAdapter extends DialectAdapterBase {
       `PostgreSQL: the collation "${name}" ${folded === undefined ? 'does not exist in this database' : `folds "${FOLD_PROBE}" to "${folded}" (ASCII letters only)`}, ` +
         'so case-insensitive lookups and search would not find "café" for "CAFÉ" as on the other databases. ' +
         "Create the database with a UTF-8 locale (CREATE DATABASE ... TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'), " +
-        'or pass caseFoldCollation to PostgresAdapter naming a collation with one (C.utf8, en_US.utf8 or und-x-icu, as pg_collation lists them).',
+        'or set the database option caseFoldCollation naming a collation with one (C.utf8, en_US.utf8 or und-x-icu, as pg_collation lists them).',
     );
   }
 
