@@ -116,6 +116,8 @@ export {
   type DialectAdapter,
   DialectAdapterBase,
   type DialectCapabilities,
+  type OpenTransaction,
+  type RunStatement,
   type TextMatchMode,
   type ValueReader,
 } from './db/dialect/dialect-adapter.ts';
@@ -130,6 +132,7 @@ export { foldCase } from './db/fold-case.ts';
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export type { ResolvedColumn } from './db/plan/query-paths.ts';
+export type { CompiledStatement, StatementSlot } from './db/plan/statement-cache.ts';
 export {
   type ColumnRef,
   type ConditionBuilder,
@@ -446,6 +449,7 @@ export {
   type ThrottledView,
   UserRateThrottle,
 } from './throttling/throttles.ts';
+export { isPromiseLike, type MaybePromise } from './utils/maybe-promise.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
 export {
   type ExceptionContext,

@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { type ColumnRead, compileRowReader, type RowReader } from '../db/plan/row-reader.ts';
 import type { AnyModel } from '../models/model.ts';
+import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 
 /** What the statement finds: the user's row (no password hash) and the token's row. */
 export interface TokenMatch {
@@ -71,14 +72,14 @@ export class TokenUserQuery {
   find(digest: string): TokenMatch | undefined | Promise<TokenMatch | undefined> {
     const db = this.#db;
     const parameters = [digest];
-    let rows: unknown[] | undefined;
+    let rows: MaybePromise<unknown[]>;
     try {
-      rows = db.queryNow(this.sql, parameters);
+      rows = db.execute({ sql: this.sql, parameters });
     } catch (error) {
       throw db.translateError(error, undefined);
     }
-    if (rows) return this.#match(rows, digest);
-    return db.query(this.sql, parameters).then(
+    if (!isPromiseLike(rows)) return this.#match(rows, digest);
+    return Promise.resolve(rows).then(
       (later) => this.#match(later, digest),
       (error: unknown) => {
         throw db.translateError(error, undefined);

@@ -20,6 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { DatabaseError, DatabaseUnavailableError, unavailable } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
 import type { DialectAdapter } from './dialect/dialect-adapter.ts';
@@ -30,7 +31,7 @@ import {
 } from './dialect/postgres/postgres-adapter.ts';
 import { SqliteAdapter } from './dialect/sqlite/sqlite-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
-import type { StatementSlot } from './plan/statement-cache.ts';
+import type { CompiledStatement } from './plan/statement-cache.ts';
 
 /** Options of {@link Database.connect}. */
 export interface DatabaseOptions {
@@ -111,11 +112,6 @@ function pauseBeforeRetry(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Calls `fn` (what {@link Database.statement} hands its private loop). */
-function call<T>(fn: () => Promise<T>): Promise<T> {
-  return fn();
-}
-
 /** What a query listener receives: the SQL, its parameters, and the time it took. */
 export interface QueryEvent {
   readonly sql: string;
@@ -166,16 +162,14 @@ export class Database {
     this.adapter = adapter;
     this.kysely = new Kysely<any>({
       dialect: adapter.createDialect(),
-      log: (event: LogEvent) => {
-        if (this.#listeners.size === 0) return;
-        const query: QueryEvent = {
-          sql: event.query.sql,
-          parameters: event.query.parameters,
-          durationMs: event.queryDurationMillis,
-          ...(event.level === 'error' ? { error: event.error } : {}),
-        };
-        for (const listener of this.#listeners) listener(query);
-      },
+      // What Kysely's executor runs (a statement the adapter leaves to it, a query built and
+      // run with `kysely`, BEGIN and COMMIT of its transactions) is timed by Kysely.
+      log: (event: LogEvent) =>
+        this.#notify(
+          event.query,
+          performance.now() - event.queryDurationMillis,
+          event.level === 'error' ? event.error : undefined,
+        ),
     });
   }
 
@@ -233,18 +227,82 @@ export class Database {
   }
 
   /**
-   * Runs compiled SQL and returns its rows: at once where the dialect can (SQLite), else
-   * through Kysely's executor (in the current transaction, if any). Query listeners hear of
-   * it either way. Outside a transaction it is sent again after a lock wait or a deadlock, as
-   * {@link statement} does.
+   * Runs compiled SQL and resolves to its rows, in the current transaction if any: what
+   * {@link execute} does, always as a promise.
+   *
+   * @example
+   * ```ts
+   * const rows = await db.query('select count(*) as "n" from "books_book"', []);
+   * ```
    */
   async query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    return this.queryNow(sql, parameters) ?? this.#statement(this.#queryLater, sql, parameters);
+    return this.execute({ sql, parameters });
   }
 
-  /** {@link query} of a statement the dialect could not run at once. */
-  #queryLater(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    return this.#queryPooled(sql, parameters) ?? this.#queryThroughKysely(sql, parameters);
+  /**
+   * Runs one compiled statement, the one way the toolkit runs SQL: on the current
+   * transaction's connection if any, else on one of its own. Its rows come at once where the
+   * dialect answers at once (SQLite, when no other request holds the connection), else as a
+   * promise. Query listeners hear of it, success or failure. Outside a transaction a statement
+   * that waited past one slice of the lock wait, or lost a deadlock, is sent again as
+   * {@link statement} does. Errors are the driver's: {@link translateError} types them.
+   * `single` says it answers at most one row (see `DialectAdapter.execute`).
+   *
+   * @example
+   * ```ts
+   * const found = db.execute({ sql: 'select 1 as "one"', parameters: [] });
+   * const rows = isPromiseLike(found) ? await found : found; // at once on SQLite
+   * ```
+   */
+  execute(statement: CompiledStatement, single = false): MaybePromise<unknown[]> {
+    const inTransaction = this.inTransaction;
+    const rows = this.#run(statement, inTransaction, single);
+    if (inTransaction || !isPromiseLike(rows)) return rows;
+    const started = Date.now();
+    return Promise.resolve(rows).then(undefined, (error: unknown) =>
+      this.#sendAgain(() => this.#run(statement, false, single), error, started),
+    );
+  }
+
+  /**
+   * Runs `statement` once: through the adapter, or Kysely's executor where the adapter
+   * leaves it (Kysely's log then tells the listeners: see the constructor). Listeners hear
+   * of what the adapter ran here, the one place that times it.
+   */
+  #run(
+    statement: CompiledStatement,
+    inTransaction: boolean,
+    single: boolean,
+  ): MaybePromise<unknown[]> {
+    const listening = this.#listeners.size !== 0;
+    const started = listening ? performance.now() : 0;
+    let rows: MaybePromise<unknown[]> | undefined;
+    try {
+      rows = this.adapter.execute(statement, inTransaction, single);
+    } catch (error) {
+      if (listening) this.#notify(statement, started, error);
+      throw error;
+    }
+    if (rows === undefined) {
+      return this.executor
+        .executeQuery(CompiledQuery.raw(statement.sql, statement.parameters as unknown[]))
+        .then((result) => result.rows as unknown[]);
+    }
+    if (!listening) return rows;
+    if (!isPromiseLike(rows)) {
+      this.#notify(statement, started);
+      return rows;
+    }
+    return Promise.resolve(rows).then(
+      (found) => {
+        this.#notify(statement, started);
+        return found;
+      },
+      (error: unknown) => {
+        this.#notify(statement, started, error);
+        throw error;
+      },
+    );
   }
 
   /**
@@ -253,36 +311,37 @@ export class Database {
    * the wait (until `lockTimeoutMs`) or as a deadlock's victim (up to `transactionRetries`
    * times): a statement that failed so did nothing, and between attempts it holds no
    * connection. Inside a transaction it runs once (a transaction that may run again is what
-   * runs again). The query sets send their writes through it.
+   * runs again). The query sets send the writes they build with Kysely through it.
    *
    * @example
    * ```ts
    * await db.statement(() => db.kysely.deleteFrom('books_book').where('pages', '<', 10).execute());
    * ```
    */
-  statement<T>(statement: () => Promise<T>): Promise<T> {
-    return this.#statement(call, statement, undefined);
+  async statement<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) return statement();
+    const started = Date.now();
+    try {
+      return await statement();
+    } catch (error) {
+      return this.#sendAgain(statement, error, started);
+    }
   }
 
   /**
-   * {@link statement} of `send(a, b)`, called as a method of this database: {@link query}
-   * passes its method and arguments, so that a read makes no closure for it.
+   * Sends a statement that failed with `error` again, after a pause, while {@link #runsAgain}
+   * says so; else throws the last error. `started`: when its first attempt began.
    */
-  async #statement<A, B, T>(
-    send: (this: Database, a: A, b: B) => Promise<T>,
-    a: A,
-    b: B,
-  ): Promise<T> {
-    if (this.inTransaction) return send.call(this, a, b);
-    const started = Date.now();
+  async #sendAgain<T>(send: () => MaybePromise<T>, error: unknown, started: number): Promise<T> {
     for (let attempt = 0, conflicts = 0; ; attempt++) {
+      const again = this.#runsAgain(error, started, conflicts);
+      if (!again) throw error;
+      if (again === 'conflict') conflicts++;
+      await pauseBeforeRetry(attempt);
       try {
-        return await send.call(this, a, b);
-      } catch (error) {
-        const again = this.#runsAgain(error, started, conflicts);
-        if (!again) throw error;
-        if (again === 'conflict') conflicts++;
-        await pauseBeforeRetry(attempt);
+        return await send();
+      } catch (failed) {
+        error = failed;
       }
     }
   }
@@ -309,75 +368,16 @@ export class Database {
     return undefined;
   }
 
-  /**
-   * Outside a transaction, on a pooled connection without Kysely's executor where the dialect
-   * can (see `DialectAdapter.runPooled`): Kysely's connection provider, executor and result
-   * handling cost more than pg's own work for a read of one row.
-   */
-  #queryPooled(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
-    const pooled = this.adapter.runPooled;
-    if (!pooled || this.inTransaction) return undefined;
-    const started = this.#listeners.size ? performance.now() : 0;
-    const rows = pooled.call(this.adapter, sql, parameters);
-    if (rows === undefined || this.#listeners.size === 0) return rows;
-    return rows.then(
-      (found) => {
-        this.#notify(sql, parameters, started);
-        return found;
-      },
-      (error: unknown) => {
-        this.#notify(sql, parameters, started, error);
-        throw error;
-      },
-    );
-  }
-
-  /**
-   * {@link query} without a promise where the dialect runs statements synchronously (SQLite,
-   * when no other request holds the connection): the rows, or undefined when the statement
-   * must go through {@link query}. The toolkit's own queries try this first: a read of one
-   * row otherwise cost three promises and their microtask turns on top of the statement.
-   * `slot` is a compiled shape's place for the dialect's prepared statement, and `single` says
-   * the statement answers at most one row (see `DialectAdapter.runDirect`).
-   *
-   * @example
-   * ```ts
-   * const sql = 'select count(*) as "n" from "books_book"';
-   * const rows = db.queryNow(sql, []) ?? (await db.query(sql, []));
-   * ```
-   */
-  queryNow(
-    sql: string,
-    parameters: readonly unknown[],
-    slot?: StatementSlot,
-    single = false,
-  ): unknown[] | undefined {
-    const direct = this.adapter.runDirect;
-    if (!direct) return undefined;
-    const started = this.#listeners.size ? performance.now() : 0;
-    let rows: unknown[] | undefined;
-    try {
-      rows = direct.call(this.adapter, sql, parameters, this.inTransaction, slot, single);
-    } catch (error) {
-      this.#notify(sql, parameters, started, error);
-      throw error;
-    }
-    if (rows) this.#notify(sql, parameters, started);
-    return rows;
-  }
-
-  async #queryThroughKysely(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    const result = await this.executor.executeQuery(
-      CompiledQuery.raw(sql, parameters as unknown[]),
-    );
-    return result.rows as unknown[];
-  }
-
-  #notify(sql: string, parameters: readonly unknown[], started: number, error?: unknown): void {
+  /** Tells the listeners of a statement that began at `started` (`performance.now()`). */
+  #notify(
+    query: { readonly sql: string; readonly parameters: readonly unknown[] },
+    started: number,
+    error?: unknown,
+  ): void {
     if (this.#listeners.size === 0) return;
     const event: QueryEvent = {
-      sql,
-      parameters,
+      sql: query.sql,
+      parameters: query.parameters,
       durationMs: performance.now() - started,
       ...(error === undefined ? {} : { error }),
     };
@@ -418,27 +418,25 @@ export class Database {
       const onRollback: Hook[] = [];
       let began = false;
       try {
-        const open = this.adapter.beginNow?.(this.kysely);
-        if (open) {
-          // Begun by the adapter at once: committed or rolled back here (not in a function
-          // of its own, whose promise and turns every write would pay for).
-          began = true;
-          try {
-            result = await scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
-          } catch (error) {
-            open.end(false);
-            throw error;
-          }
-          open.end(true);
-        } else {
-          result = await this.kysely.transaction().execute((trx) => {
-            began = true;
-            const run = () => scopes.run({ db: this, trx, onCommit, onRollback }, fn);
-            return rerun || !this.adapter.lengthenLockWaits
-              ? run()
-              : this.#waitingWholeLockTimeout(trx, run);
-          });
+        const opening = this.adapter.begin(this.kysely);
+        const open = isPromiseLike(opening) ? await opening : opening;
+        began = true;
+        // Committed or rolled back here, not in a function of its own, whose promise and
+        // turns every write would pay for; SQLite's end is synchronous.
+        try {
+          const run = () => scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
+          result = await (rerun || !this.adapter.lengthenLockWaits
+            ? run()
+            : this.#waitingWholeLockTimeout(open.executor, run));
+        } catch (error) {
+          // A ROLLBACK that fails (the server went away) reports its own error, as Kysely's
+          // transactions do.
+          const ended = open.end(false);
+          if (isPromiseLike(ended)) await ended;
+          throw error;
         }
+        const ended = open.end(true);
+        if (isPromiseLike(ended)) await ended;
         break;
       } catch (error) {
         if (onRollback.length) await runHooks(onRollback);

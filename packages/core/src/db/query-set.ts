@@ -18,6 +18,7 @@ import { CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
@@ -27,7 +28,7 @@ import {
   keepLookupPlan,
   type LookupPurpose,
   type LookupSelect,
-  lookupKindKey,
+  lookupIdentity,
 } from './plan/lookup-plan.ts';
 import {
   compileSelect,
@@ -372,7 +373,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * The rows matching `filter`, in no particular order, at most `limit`: the query of `get()`
    * and of a detail view's `getObject()`. The rows at once where the driver answered
    * synchronously (SQLite, its connection idle), else a promise of them (see
-   * `Database.queryNow`).
+   * `Database.execute`).
    *
    * The lookup is planned once per shape (see `lookup-plan.ts`): the database, the model,
    * the related paths, the paging, the shape of this query set's conditions, the filter's keys
@@ -394,40 +395,37 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const db = this.db;
     const state = this.#state;
     const keys = Object.keys(filter);
-    const kind = lookupKindKey(keys);
     // The query set's own conditions are bound on every lookup: their values are this
     // request's (a view filtering by the request's user), and their shape is part of the plan's.
     let base: BoundWhere | null = null;
     if (state.conditions.length !== 0) {
       base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
       // A custom condition without a shape compiles each time: nothing to plan.
-      if (!base.cacheable) return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, null);
+      if (!base.cacheable) return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
     }
-    const baseShape = base === null ? '' : base.shape;
-    const baseCount = base === null ? 0 : base.parameters.length;
-    const plan = findLookupPlan(purpose, db, this.model, state, baseShape, keys, kind, limit);
+    const identity = lookupIdentity(purpose, limit, keys, state, base === null ? '' : base.shape);
+    if (identity === null) return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
+    const plan = findLookupPlan(db, this.model, identity);
     if (plan !== undefined) {
       const statement = boundLookup(db, plan, filter, base === null ? [] : base.parameters);
       if (statement) return this.#rows(db, plan.select, statement);
     }
-    return this.#lookupAndPlan(purpose, db, filter, keys, kind, limit, {
-      shape: baseShape,
-      count: baseCount,
-    });
+    const conditionsCount = base === null ? 0 : base.parameters.length;
+    return this.#lookupAndPlan(purpose, db, filter, keys, limit, identity, conditionsCount);
   }
 
   /**
-   * A lookup the general way; its plan is kept when its shape allows one (`base`: the shape
-   * and number of parameters of this query set's conditions, null when they allow none).
+   * A lookup the general way; its plan is kept under `identity` (see `lookupIdentity`) when
+   * there is one (`conditionsCount`: how many parameters this query set's conditions bind).
    */
   #lookupAndPlan(
     purpose: LookupPurpose,
     db: Database,
     filter: Filter,
     keys: readonly string[],
-    kind: string,
     limit: number,
-    base: { readonly shape: string; readonly count: number } | null,
+    identity: string | null,
+    conditionsCount: number,
   ): Row<M>[] | Promise<Row<M>[]> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
@@ -444,20 +442,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       prepared = prepareSelect(this.model, query.#state, db, 'exists-lookup', EXISTS_OPTIONS);
     }
     const statement = compileSelect(db, prepared, select.select);
-    if (base !== null) {
-      keepLookupPlan(
-        purpose,
-        db,
-        this.model,
-        state,
-        base,
-        filter,
-        keys,
-        kind,
-        limit,
-        prepared,
-        select,
-      );
+    if (identity !== null) {
+      keepLookupPlan(db, this.model, identity, { conditionsCount, filter, keys, prepared, select });
     }
     return this.#rows(db, select, statement);
   }
@@ -820,7 +806,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
 
   /**
    * Runs a compiled statement on the current executor, errors translated: the rows at once
-   * where the driver runs it synchronously (see `Database.queryNow`), else a promise of them.
+   * where the driver runs it synchronously (see `Database.execute`), else a promise of them.
    * `single`: it answers at most one row (the RETURNING of one row's write).
    */
   #query(
@@ -828,19 +814,17 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     statement: CompiledStatement,
     single = false,
   ): unknown[] | Promise<unknown[]> {
-    let rows: unknown[] | undefined;
+    let rows: MaybePromise<unknown[]>;
     try {
-      rows = db.queryNow(statement.sql, statement.parameters, statement.slot, single);
+      rows = db.execute(statement, single);
     } catch (error) {
       throw db.translateError(error, this.model);
     }
-    // `Database.query` sends it again after a lock wait or a deadlock itself.
-    return (
-      rows ??
-      db.query(statement.sql, statement.parameters).catch((error: unknown) => {
-        throw db.translateError(error, this.model);
-      })
-    );
+    // `Database.execute` sends it again after a lock wait or a deadlock itself.
+    if (!isPromiseLike(rows)) return rows;
+    return Promise.resolve(rows).catch((error: unknown) => {
+      throw db.translateError(error, this.model);
+    });
   }
 
   /**

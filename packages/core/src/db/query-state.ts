@@ -71,3 +71,55 @@ export const INITIAL_STATE: QueryState = {
   only: null,
   db: null,
 };
+
+/**
+ * The identity of a state as a whole, for the plans kept across query sets (`lookup-plan.ts`):
+ * two states with the same identity make the same SQL. Every property counts, by name and
+ * value, so a property added to {@link QueryState} later is part of it without anyone listing
+ * it; only two are read otherwise: `conditions`, by `conditionsShape` (their bound shape: the
+ * values change per request, the SQL does not), and `db`, since the plans belong to the
+ * database. A property whose value has no identity here (a function, an object other than an
+ * array) makes the whole state's null: such a state is never planned, it runs the general way.
+ *
+ * @example
+ * ```ts
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~'
+ * stateIdentity({ ...INITIAL_STATE, limit: 10 }, ''); // another identity
+ * ```
+ */
+export function stateIdentity(state: QueryState, conditionsShape: string): string | null {
+  let identity = conditionsShape;
+  for (const name in state) {
+    if (name === 'conditions' || name === 'db') continue;
+    const part = valueIdentity((state as unknown as Record<string, unknown>)[name]);
+    if (part === null) return null;
+    identity += `|${name}=${part}`;
+  }
+  return identity;
+}
+
+/** A value's part of {@link stateIdentity}; null for a value it cannot tell apart. */
+export function valueIdentity(value: unknown): string | null {
+  if (value === null) return '~';
+  switch (typeof value) {
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+    case 'bigint':
+      return String(value);
+    case 'string':
+      return JSON.stringify(value);
+    case 'object': {
+      if (!Array.isArray(value)) return null;
+      let identity = '[';
+      for (let i = 0; i < value.length; i++) {
+        const part = valueIdentity(value[i]);
+        if (part === null) return null;
+        identity += i === 0 ? part : `,${part}`;
+      }
+      return `${identity}]`;
+    }
+    default:
+      return null;
+  }
+}

@@ -11,14 +11,15 @@ import {
   type Filter,
   ModelSerializer,
   type QueryEvent,
-  type QuerySet,
+  QuerySet,
   ReadOnlyModelViewSet,
   type Row,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { lookupPlansMade } from '../../src/db/plan/lookup-plan.ts';
+import { lookupPlansMade, MAX_LOOKUP_PLANS } from '../../src/db/plan/lookup-plan.ts';
+import { INITIAL_STATE, type QueryState, stateIdentity } from '../../src/db/query-state.ts';
 import { buildApp, request } from '../fixtures/http-app.ts';
 import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
@@ -267,14 +268,88 @@ for (const dialect of testDialects()) {
         if (!Array.isArray(rows)) rows = await rows;
         return lookupPlansMade() - before;
       };
-      for (let n = 1; n <= 40; n++) assert.equal(await planned(n), 1, `shape ${n} is new`);
-      // The latest shapes are kept; the first ones went to make room.
-      assert.equal(await planned(40), 0);
-      assert.equal(await planned(39), 0);
+      const shapes = MAX_LOOKUP_PLANS + 1;
+      for (let n = 1; n <= shapes; n++) assert.equal(await planned(n), 1, `shape ${n} is new`);
+      // The latest shapes are kept; the first one went to make room.
+      assert.equal(await planned(shapes), 0);
+      assert.equal(await planned(shapes - 1), 0);
       assert.equal(await planned(1), 1);
+    });
+
+    it('plans a state with a property of its own anew: the identity is the whole state', async () => {
+      const pk = books[1]?.id;
+      const lookup = async (state: QueryState) => {
+        const before = lookupPlansMade();
+        let rows = new QuerySet(Book, state).lookup({ pk });
+        if (!Array.isArray(rows)) rows = await rows;
+        return { rows, planned: lookupPlansMade() - before };
+      };
+      const plain: QueryState = { ...INITIAL_STATE, db };
+      const first = await lookup(plain);
+      assert.equal((await lookup(plain)).planned, 0, 'the same state: its plan');
+      // A property the plans have never heard of, as a later feature would add one.
+      const withExtra = (extra: unknown) => ({ ...plain, extra }) as QueryState;
+      const one = await lookup(withExtra(1));
+      assert.equal(one.planned, 1, 'a new property: a new plan');
+      assert.deepEqual(one.rows, first.rows);
+      assert.equal((await lookup(withExtra(1))).planned, 0);
+      assert.equal((await lookup(withExtra(2))).planned, 1, 'another value: another plan');
+      assert.equal((await lookup(withExtra('2'))).planned, 1, 'a text is not a number');
+      // A value without an identity (a function): never planned, the general way each time.
+      const opaque = withExtra(() => 1);
+      assert.equal((await lookup(opaque)).planned, 0);
+      assert.deepEqual((await lookup(opaque)).rows, first.rows);
     });
   });
 }
+
+describe('the identity of a query state', () => {
+  it('changes with every property of the state, and with one added later', () => {
+    const base = stateIdentity(INITIAL_STATE, '');
+    assert.notEqual(base, null);
+    const changed: Record<string, unknown> = {
+      order: ['title'],
+      limit: 10,
+      offset: 5,
+      related: ['owner'],
+      only: ['title'],
+      extra: true,
+    };
+    for (const [name, value] of Object.entries(changed)) {
+      const state = { ...INITIAL_STATE, [name]: value } as QueryState;
+      assert.notEqual(stateIdentity(state, ''), base, name);
+    }
+    // Every property of today's state but the two read otherwise is covered above.
+    for (const name of Object.keys(INITIAL_STATE))
+      if (name !== 'conditions' && name !== 'db') assert.ok(name in changed, name);
+    // The conditions count by their bound shape, not by their objects.
+    assert.notEqual(stateIdentity(INITIAL_STATE, 'title=?'), base);
+    assert.equal(
+      stateIdentity({ ...INITIAL_STATE, conditions: [] }, ''),
+      base,
+      'a new conditions array of the same shape',
+    );
+  });
+
+  it('tells apart generated states that differ, and only those', () => {
+    const text = fc.string({ maxLength: 4 });
+    const state = fc.record({
+      order: fc.option(fc.array(text, { maxLength: 3 })),
+      limit: fc.option(fc.nat(20)),
+      offset: fc.nat(20),
+      related: fc.array(text, { maxLength: 3 }),
+      only: fc.option(fc.array(text, { maxLength: 3 })),
+    });
+    fc.assert(
+      fc.property(state, state, (a, b) => {
+        const same = JSON.stringify(a) === JSON.stringify(b);
+        const identityA = stateIdentity({ ...INITIAL_STATE, ...a }, '');
+        const identityB = stateIdentity({ ...INITIAL_STATE, ...b }, '');
+        assert.equal(identityA === identityB, same);
+      }),
+    );
+  });
+});
 
 /** A generated condition of the query set itself (its values vary the shape too). */
 function condition(): fc.Arbitrary<(qs: QuerySet<typeof Book>) => QuerySet<typeof Book>> {

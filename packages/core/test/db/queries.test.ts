@@ -307,7 +307,7 @@ for (const dialect of testDialects()) {
       ]);
     });
 
-    it('runs a statement at once where the driver is synchronous (queryNow)', async () => {
+    it('runs a statement at once where the driver is synchronous (execute)', async () => {
       await seedBooks();
       // Compiled by the dialect: its quotes and placeholders.
       const { sql } =
@@ -316,18 +316,27 @@ for (const dialect of testDialects()) {
         );
       const heard: string[] = [];
       const stop = db.onQuery((q) => heard.push(q.sql));
-      const rows = db.queryNow(sql, ['5']);
+      const rows = db.execute({ sql, parameters: ['5'] });
       if (db.vendor === 'sqlite') {
         // The rows themselves, not a promise; listeners hear of it as of any query.
         assert.ok(Array.isArray(rows));
         assert.equal(Number((rows[0] as { n: unknown }).n), 3);
         assert.deepEqual(heard, [sql]);
-        assert.throws(() => db.queryNow('select * from no_such_table', []), /no_such_table/);
+        assert.throws(() => db.execute({ sql: 'select * from no_such_table', parameters: [] }), {
+          message: /no_such_table/,
+        });
       } else {
-        // An asynchronous driver: nothing ran, the caller goes through query().
-        assert.equal(rows, undefined);
-        assert.deepEqual(heard, []);
+        // An asynchronous driver: a promise of the same rows, heard once when it ran.
+        assert.ok(!Array.isArray(rows));
+        const later = await rows;
+        assert.equal(Number((later[0] as { n: unknown }).n), 3);
+        assert.deepEqual(heard, [sql]);
+        await assert.rejects(
+          Promise.resolve(db.execute({ sql: 'select * from no_such_table', parameters: [] })),
+          { message: /no_such_table/ },
+        );
       }
+      assert.equal(heard.length, 2, 'the failed statement was heard too');
       stop();
       // query() gives the same rows either way.
       assert.equal(Number(((await db.query(sql, ['5']))[0] as { n: unknown }).n), 3);

@@ -16,9 +16,10 @@ import {
 import { MigrationError } from '../../migrations/migration-error.ts';
 import type { AnyModel } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
+import type { MaybePromise } from '../../utils/maybe-promise.ts';
 import { DatabaseError, UniqueViolationError } from '../database-errors.ts';
 import { foldAccents } from '../fold-accents.ts';
-import type { StatementSlot } from '../plan/statement-cache.ts';
+import type { CompiledStatement } from '../plan/statement-cache.ts';
 
 /** How a text lookup compares: whole value (`iexact`), anywhere in it, at its start or end. */
 export type TextMatchMode = 'exact' | 'contains' | 'startswith' | 'endswith';
@@ -54,12 +55,29 @@ export interface DialectCapabilities {
 /** Converts a value read from the driver into the value a row holds. */
 export type ValueReader = (value: unknown) => unknown;
 
-/** A transaction begun by {@link DialectAdapter.beginNow}. */
+/**
+ * A transaction begun by {@link DialectAdapter.begin}.
+ *
+ * @example
+ * ```ts
+ * const open = await db.adapter.begin(db.kysely);
+ * try {
+ *   await open.executor.deleteFrom('books_book').execute();
+ * } catch (error) {
+ *   await open.end(false);
+ *   throw error;
+ * }
+ * await open.end(true);
+ * ```
+ */
 export interface OpenTransaction {
   /** Kysely on the transaction's connection, for the queries of the transaction built with it. */
   readonly executor: Kysely<any>;
-  /** Commits (or rolls back) and frees the connection; throws what a failed COMMIT throws. */
-  end(commit: boolean): void;
+  /**
+   * Commits (or rolls back) and frees the connection, at once or as a promise; throws what a
+   * failed COMMIT throws (the transaction is then rolled back and its connection freed).
+   */
+  end(commit: boolean): MaybePromise<void>;
 }
 
 /** Runs one SQL statement in the migration's connection (or transaction) and returns its rows. */
@@ -178,35 +196,41 @@ export interface DialectAdapter {
   /** The month (1-12) or day of the month (1-31) of a date column, as an integer. */
   datePart(column: Expression<unknown>, part: 'month' | 'day'): RawBuilder<number>;
   /**
-   * Runs a statement at once, without Kysely's executor, when the driver can do so safely
-   * (SQLite, synchronous, when no other request holds the connection); returns undefined when
-   * it cannot, and the statement then goes through Kysely. `ownsConnection` is true inside
-   * the caller's own transaction. `slot`, when given, is where the adapter keeps what it
-   * prepared for this SQL (the statement cache's, one per compiled shape), so that the next
-   * run finds it without looking the SQL text up. `single` says the statement answers at most
-   * one row (a written row's RETURNING): the driver's call for one row may serve it.
+   * Runs one statement where the driver can do it better than Kysely's executor: SQLite at
+   * once (synchronously, when no other request holds the connection, or `inTransaction`, the
+   * caller's own transaction, does), PostgreSQL outside a transaction on a pooled connection of
+   * its own. Returns its rows (at once or as a promise), or undefined when the statement is to
+   * go through Kysely's executor (the transaction's connection, if any), which `Database`
+   * then uses. This is the only way the toolkit runs SQL it compiled; `Database.execute` calls
+   * it and tells query listeners, retries and error translation apply around it.
+   *
+   * `statement.slot`, when given, is where the adapter keeps what it prepared for this SQL
+   * (the statement cache's, one per compiled shape), so that the next run finds it without
+   * looking the SQL text up. `single` says the statement answers at most one row (a written
+   * row's RETURNING): the driver's call for one row may serve it.
+   *
+   * @example
+   * ```ts
+   * class MyAdapter extends SqliteAdapter {
+   *   override execute(statement: CompiledStatement, inTransaction: boolean, single?: boolean) {
+   *     console.log(statement.sql);
+   *     return super.execute(statement, inTransaction, single);
+   *   }
+   * }
+   * ```
    */
-  runDirect?(
-    sql: string,
-    parameters: readonly unknown[],
-    ownsConnection: boolean,
-    slot?: StatementSlot,
+  execute(
+    statement: CompiledStatement,
+    inTransaction: boolean,
     single?: boolean,
-  ): unknown[] | undefined;
+  ): MaybePromise<unknown[]> | undefined;
   /**
-   * Runs a statement outside any transaction on a pooled connection of its own, without
-   * Kysely's executor, where the driver allows (PostgreSQL): a promise of its rows, or
-   * undefined when it cannot (the statement then goes through Kysely). Never called inside a
-   * transaction: its statements must run on the transaction's connection.
+   * Begins a transaction on a connection of its own: at once where the driver can do so
+   * safely (SQLite, synchronous, when no other request holds the connection), else through
+   * Kysely (the base class). Throws (or rejects with) what a failed `BEGIN` throws (see
+   * {@link isBusy}). `Database.transaction` is the only caller.
    */
-  runPooled?(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined;
-  /**
-   * Begins a transaction at once, without Kysely's asynchronous connection handling, where
-   * the driver can do so safely (SQLite, synchronous, when no other request holds the
-   * connection); returns undefined when it cannot, and the transaction then goes through
-   * Kysely. Throws what a failed `BEGIN` throws (see {@link isBusy}).
-   */
-  beginNow?(kysely: Kysely<any>): OpenTransaction | undefined;
+  begin(kysely: Kysely<any>): MaybePromise<OpenTransaction>;
   /**
    * True when LIMIT and OFFSET should be written into the SQL as numbers rather than bound as
    * parameters (they are always integers the toolkit computed, never client text).
@@ -425,6 +449,20 @@ export abstract class DialectAdapterBase implements DialectAdapter {
       : sql<number>`extract(day from ${column})`;
   }
 
+  /** Kysely's executor runs every statement (see {@link DialectAdapter.execute}). */
+  execute(
+    _statement: CompiledStatement,
+    _inTransaction: boolean,
+    _single?: boolean,
+  ): MaybePromise<unknown[]> | undefined {
+    return undefined;
+  }
+
+  /** Kysely's controlled transaction, on a connection of its pool. */
+  begin(kysely: Kysely<any>): MaybePromise<OpenTransaction> {
+    return beginThroughKysely(kysely);
+  }
+
   translateError(error: unknown, _model: AnyModel | undefined): unknown {
     return error;
   }
@@ -520,6 +558,29 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   async endSchemaChange(_run: RunStatement): Promise<void> {}
 
   async destroy(): Promise<void> {}
+}
+
+/** {@link DialectAdapterBase.begin}: a transaction of Kysely's, committed or rolled back by `end`. */
+async function beginThroughKysely(kysely: Kysely<any>): Promise<OpenTransaction> {
+  const trx = await kysely.startTransaction().execute();
+  return {
+    executor: trx,
+    async end(commit) {
+      if (!commit) return trx.rollback().execute();
+      try {
+        await trx.commit().execute();
+      } catch (error) {
+        // A COMMIT that failed and left the transaction open (a deferred constraint): rolled
+        // back, which frees the connection; the COMMIT's error is the one to report.
+        if (!trx.isCommitted && !trx.isRolledBack)
+          await trx
+            .rollback()
+            .execute()
+            .catch(() => {});
+        throw error;
+      }
+    },
+  };
 }
 
 /** The SQL types of a dialect, one per kind of column (see {@link columnTypeOf}). */

@@ -3,19 +3,19 @@
  * a lookup of one shape keeps so that later lookups of that shape only bind their values,
  * instead of resolving the filter's paths, preparing the query and keying its shape again.
  *
- * A plan is keyed by the lookup's shape — what it answers (rows, or whether one matches), the
- * database, the model, the related paths, the paging, the shape of the query set's own
- * conditions, the filter's keys and the limit —
- * never by a query set object, so a view whose `getQueryset()` builds a new query set per
- * request finds the plan of the previous one. A plan is used only when every part of the
- * shape equals its own (checked on each use), and only while the filter's values bind to the
- * shapes they had (a `null` or an out-of-range key goes the general way).
+ * A plan is kept by the database and the model under the lookup's identity: what it answers
+ * (rows, or whether one matches), the limit, the filter's keys, and the query set's state as a
+ * whole (`stateIdentity`: every property of it, the conditions by their shape) — never by a
+ * query set object, so a view whose `getQueryset()` builds a new query set per request finds
+ * the plan of the previous one, and a property added to the state changes the identity
+ * without being listed here. A plan is used only while the filter's values bind to the shapes
+ * they had (a `null` or an out-of-range key goes the general way).
  * @module
  */
 import type { AnyModel } from '../../models/model.ts';
 import type { Database } from '../database.ts';
 import { bindLookup, type Lookup, splitLookup } from '../lookups.ts';
-import type { Filter, QueryState } from '../query-state.ts';
+import { type Filter, type QueryState, stateIdentity, valueIdentity } from '../query-state.ts';
 import type { PreparedSelect } from './prepared-select.ts';
 import { JoinSet, type ResolvedColumn } from './query-paths.ts';
 import type { SelectPlan } from './select-plan.ts';
@@ -30,22 +30,11 @@ interface LookupEntry {
 }
 
 /**
- * A lookup of one shape (see the module): the parts of its shape, checked on every use, the
- * paging parameters that follow the filter's, the key of its statement, and how to read its
- * rows.
+ * A lookup of one shape (see the module): the paging parameters that follow the filter's,
+ * the key of its statement, and how to read its rows. It is found by its identity (see
+ * {@link lookupIdentity}), never by comparing some of its parts.
  */
 export interface LookupPlan {
-  /** What the lookup answers: the rows, or whether there is one (`QuerySet.exists(filter)`). */
-  readonly purpose: LookupPurpose;
-  readonly limit: number;
-  readonly stateLimit: number | null;
-  readonly stateOffset: number;
-  readonly related: readonly string[];
-  /** The fields of `only()`, null for every field. */
-  readonly only: readonly string[] | null;
-  /** The shape of the query set's own conditions (`BoundWhere.shape`). */
-  readonly baseShape: string;
-  readonly keys: readonly string[];
   readonly entries: readonly LookupEntry[];
   /** The paging parameters, on dialects that bind LIMIT and OFFSET: after the conditions'. */
   readonly after: readonly unknown[];
@@ -63,15 +52,13 @@ export type LookupPurpose = 'rows' | 'exists';
 export type LookupSelect = Pick<SelectPlan, 'select' | 'read'>;
 
 /**
- * Plans per database and model, then by the filter's keys (`pk`, `slug,owner`), then a short
- * list of shapes. Both levels are bounded: the keys and the shape of a query set's conditions
- * can come from a client (a filter backend applies to detail views too: `?id__in=1,2,3`).
+ * Plans per database and model, by identity. Bounded: the keys and the shape of a query set's
+ * conditions can come from a client (a filter backend applies to detail views too:
+ * `?id__in=1,2,3`); past the bound the oldest goes.
  */
-const lookupPlans = new WeakMap<Database, WeakMap<AnyModel, Map<string, LookupPlan[]>>>();
-/** Kinds of filter keys per database and model; past it the kinds start over. */
-const MAX_KEY_KINDS = 64;
-/** Shapes per kind of filter keys; past it the oldest goes. */
-const MAX_SHAPES_PER_KIND = 8;
+const lookupPlans = new WeakMap<Database, WeakMap<AnyModel, Map<string, LookupPlan>>>();
+/** Plans per database and model; past it the oldest goes. */
+export const MAX_LOOKUP_PLANS = 512;
 
 let plansMade = 0;
 
@@ -83,59 +70,53 @@ export function lookupPlansMade(): number {
   return plansMade;
 }
 
-/** The filter's keys as one string, the first level of the plans' key. */
-export function lookupKindKey(keys: readonly string[]): string {
-  return keys.length === 1 ? (keys[0] as string) : keys.join(',');
+/**
+ * The identity of a lookup (see the module): what it answers, its limit, the filter's keys,
+ * and the query set's state as a whole (`stateIdentity`, its conditions by `conditionsShape`).
+ * Null when the state has no identity: the lookup is then never planned. For a lookup by
+ * `pk` on a model's `objects`: `rows|2|["pk"]||order=~|limit=~|offset=0|related=[]|only=~`.
+ */
+export function lookupIdentity(
+  purpose: LookupPurpose,
+  limit: number,
+  keys: readonly string[],
+  state: QueryState,
+  conditionsShape: string,
+): string | null {
+  const identity = stateIdentity(state, conditionsShape);
+  if (identity === null) return null;
+  return `${purpose}|${limit}|${valueIdentity(keys)}|${identity}`;
 }
 
-/** The plan of a lookup of this shape (see the module), or undefined. */
+/** The plan of the lookup of this identity (see {@link lookupIdentity}), or undefined. */
 export function findLookupPlan(
-  purpose: LookupPurpose,
   db: Database,
   model: AnyModel,
-  state: QueryState,
-  baseShape: string,
-  keys: readonly string[],
-  kind: string,
-  limit: number,
+  identity: string,
 ): LookupPlan | undefined {
-  const candidates = lookupPlans.get(db)?.get(model)?.get(kind);
-  if (candidates === undefined) return undefined;
-  for (let i = 0; i < candidates.length; i++) {
-    const plan = candidates[i] as LookupPlan;
-    if (
-      plan.purpose === purpose &&
-      plan.limit === limit &&
-      plan.stateLimit === state.limit &&
-      plan.stateOffset === state.offset &&
-      plan.baseShape === baseShape &&
-      sameStrings(plan.related, state.related) &&
-      (plan.only === state.only ||
-        (plan.only !== null && state.only !== null && sameStrings(plan.only, state.only))) &&
-      sameStrings(plan.keys, keys)
-    )
-      return plan;
-  }
-  return undefined;
+  return lookupPlans.get(db)?.get(model)?.get(identity);
+}
+
+/** What {@link keepLookupPlan} plans from: a lookup just prepared the general way. */
+export interface PlannedLookup {
+  /** How many parameters the query set's own conditions bind (they come first). */
+  readonly conditionsCount: number;
+  readonly filter: Filter;
+  readonly keys: readonly string[];
+  /** The query set's state filtered by `filter`, unordered, sliced to the lookup's limit. */
+  readonly prepared: PreparedSelect;
+  readonly select: LookupSelect;
 }
 
 /**
- * Makes and keeps the plan of a lookup just prepared (`prepared`: the query set's state
- * filtered by `filter`, unordered, sliced to `limit`), unless its SQL could change with more
+ * Makes and keeps the plan of the lookup of `identity`, unless its SQL could change with more
  * than the shape: a custom condition compiled each time, or a key across a relation.
  */
 export function keepLookupPlan(
-  purpose: LookupPurpose,
   db: Database,
   model: AnyModel,
-  state: QueryState,
-  base: { readonly shape: string; readonly count: number },
-  filter: Filter,
-  keys: readonly string[],
-  kind: string,
-  limit: number,
-  prepared: PreparedSelect,
-  select: LookupSelect,
+  identity: string,
+  { conditionsCount, filter, keys, prepared, select }: PlannedLookup,
 ): void {
   if (prepared.key === null) return;
   const where = `${model.name}.filter()`;
@@ -151,34 +132,19 @@ export function keepLookupPlan(
     count += binding.parameters.length;
   }
   const plan: LookupPlan = {
-    purpose,
-    limit,
-    stateLimit: state.limit,
-    stateOffset: state.offset,
-    related: state.related,
-    only: state.only,
-    baseShape: base.shape,
-    keys,
     entries,
-    after: prepared.parameters.slice(base.count + count),
+    after: prepared.parameters.slice(conditionsCount + count),
     key: prepared.key,
     select,
     where,
   };
   let byModel = lookupPlans.get(db);
   if (!byModel) lookupPlans.set(db, (byModel = new WeakMap()));
-  let byKind = byModel.get(model);
-  if (!byKind) byModel.set(model, (byKind = new Map()));
-  let candidates = byKind.get(kind);
-  if (!candidates) {
-    if (byKind.size >= MAX_KEY_KINDS) byKind.clear();
-    byKind.set(kind, (candidates = []));
-  }
-  // Several plans of one kind of keys differ in their shape: replace a stale twin, if any.
-  const twin = findLookupPlan(purpose, db, model, state, base.shape, keys, kind, limit);
-  if (twin) candidates.splice(candidates.indexOf(twin), 1);
-  else if (candidates.length >= MAX_SHAPES_PER_KIND) candidates.shift();
-  candidates.push(plan);
+  let plans = byModel.get(model);
+  if (!plans) byModel.set(model, (plans = new Map()));
+  if (plans.size >= MAX_LOOKUP_PLANS && !plans.has(identity))
+    plans.delete(plans.keys().next().value as string);
+  plans.set(identity, plan);
   plansMade++;
 }
 
@@ -210,11 +176,4 @@ export function boundLookup(
   }
   for (let i = 0; i < plan.after.length; i++) parameters.push(plan.after[i]);
   return cachedStatement(db, plan.key, parameters);
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

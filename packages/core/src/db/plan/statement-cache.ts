@@ -19,7 +19,7 @@ export interface CompiledStatement {
 
 /**
  * What a dialect prepared for one compiled shape's SQL, kept with the shape (see
- * `DialectAdapter.runDirect`): SQLite's prepared statement, found again with the shape
+ * `DialectAdapter.execute`): SQLite's prepared statement, found again with the shape
  * instead of by its SQL text in a map per query. `owner` is the connection it belongs to: a
  * statement of another (closed, reopened) connection is prepared again.
  */

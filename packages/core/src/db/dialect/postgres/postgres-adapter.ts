@@ -30,6 +30,7 @@ import {
 import { requireBoolean, requireServerOptions } from '../../database-options.ts';
 import { COMBINING_MARKS } from '../../fold-accents.ts';
 import { foldCase } from '../../fold-case.ts';
+import type { CompiledStatement } from '../../plan/statement-cache.ts';
 import {
   type ColumnTypes,
   columnTypeOf,
@@ -343,13 +344,17 @@ export class PostgresAdapter extends DialectAdapterBase {
   #pool: pg.Pool | undefined;
 
   /**
-   * A statement outside a transaction: on a pool connection taken for it alone and given
+   * Outside a transaction, a statement runs on a pool connection taken for it alone and given
    * back at once, as Kysely's driver does, without Kysely's executor around it. The client's
    * `query(text, values)` runs it as a named prepared statement (see `postgres-client.ts`).
    */
-  runPooled(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
+  override execute(
+    { sql, parameters }: CompiledStatement,
+    inTransaction: boolean,
+  ): Promise<unknown[]> | undefined {
     const pool = this.#pool;
-    if (pool === undefined) return undefined;
+    // In a transaction, on the transaction's connection, which Kysely holds.
+    if (pool === undefined || inTransaction) return undefined;
     return new Promise((resolve, reject) => {
       pool.connect((error, client, release) => {
         if (error || !client) {

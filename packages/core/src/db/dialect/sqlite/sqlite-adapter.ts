@@ -16,6 +16,7 @@ import {
 import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../../models/model.ts';
 import type { AnyModelField } from '../../../models/model-field.ts';
+import type { MaybePromise } from '../../../utils/maybe-promise.ts';
 import { requireOptional } from '../../../utils/optional-dependency.ts';
 import {
   CheckViolationError,
@@ -29,7 +30,7 @@ import {
 import { requireWholeNumber } from '../../database-options.ts';
 import { foldAccents } from '../../fold-accents.ts';
 import { foldCase } from '../../fold-case.ts';
-import type { StatementSlot } from '../../plan/statement-cache.ts';
+import type { CompiledStatement } from '../../plan/statement-cache.ts';
 import { formatDecimal } from '../decimal-text.ts';
 import {
   type ColumnTypes,
@@ -167,15 +168,13 @@ export class SqliteAdapter extends DialectAdapterBase {
    * instead of a second that finds no more rows; SQLite makes a write's every change in its
    * first step.
    */
-  runDirect(
-    sql: string,
-    parameters: readonly unknown[],
-    ownsConnection: boolean,
-    slot?: StatementSlot,
+  override execute(
+    { sql, parameters, slot }: CompiledStatement,
+    inTransaction: boolean,
     single = false,
   ): unknown[] | undefined {
     const driver = this.#dialect?.driver;
-    if (!driver || !this.#statements || (!ownsConnection && !driver.idle)) return undefined;
+    if (!driver || !this.#statements || (!inTransaction && !driver.idle)) return undefined;
     let statement: BetterSqlite3.Statement;
     if (slot === undefined) statement = this.#statements.prepare(sql) as BetterSqlite3.Statement;
     else if (slot.owner === this.#database) statement = slot.prepared as BetterSqlite3.Statement;
@@ -193,7 +192,7 @@ export class SqliteAdapter extends DialectAdapterBase {
       statement.run(parameters);
       return [];
     } catch (error) {
-      if (!ownsConnection && isSqliteBusy(error)) return undefined;
+      if (!inTransaction && isSqliteBusy(error)) return undefined;
       throw error;
     }
   }
@@ -203,11 +202,12 @@ export class SqliteAdapter extends DialectAdapterBase {
    * 11 µs for an empty one): when no other request holds the connection, the transaction
    * begins here at once and takes the connection until it ends; requests that need the
    * connection meanwhile wait for it in the driver, as they would for a Kysely transaction.
+   * When another request holds the connection, the transaction waits for it through Kysely.
    */
-  beginNow(kysely: Kysely<any>): OpenTransaction | undefined {
+  override begin(kysely: Kysely<any>): MaybePromise<OpenTransaction> {
     const driver = this.#dialect?.driver;
     const connection = driver?.beginNow();
-    if (!driver || !connection) return undefined;
+    if (!driver || !connection) return super.begin(kysely);
     // The connection never changes: one Kysely on it serves every such transaction.
     this.#onConnection ??= new Transaction<any>({
       config: { dialect: this.#dialect as Dialect },
