@@ -440,6 +440,7 @@ export {
   type ThrottledView,
   UserRateThrottle,
 } from './throttling/throttles.ts';
+export { isPromiseLike, type MaybePromise } from './utils/maybe-promise.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
 export {
   type ExceptionContext,

@@ -66,6 +66,15 @@ export {
   ownPlan,
   processCaches,
 } from './utils/bounded-cache.ts';
-export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
+export {
+  allMaybe,
+  catchMaybe,
+  eachMaybe,
+  firstMaybe,
+  isPromiseLike,
+  type MaybePromise,
+  reduceMaybe,
+  thenMaybe,
+} from './utils/maybe-promise.ts';
 export { labelFromName } from './utils/text.ts';
 export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
