@@ -81,11 +81,14 @@ describe('Field.runValidators', () => {
     assert.deepEqual(order, ['check ok', 'db ok']);
     order.length = 0;
     // Refused at once by the other check: the database validator never ran, so nothing waited.
-    assert.throws(() => field.runValidators('bad', ctx), (error) => {
-      assert.ok(error instanceof ValidationError);
-      assert.deepEqual(error.detail, ['Bad.']);
-      return true;
-    });
+    assert.throws(
+      () => field.runValidators('bad', ctx),
+      (error) => {
+        assert.ok(error instanceof ValidationError);
+        assert.deepEqual(error.detail, ['Bad.']);
+        return true;
+      },
+    );
     assert.deepEqual(order, ['check bad']);
     await assert.rejects(Promise.resolve(field.runValidators('taken', ctx)), (error) => {
       assert.ok(error instanceof ValidationError);
