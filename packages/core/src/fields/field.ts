@@ -23,6 +23,7 @@
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import { allMaybe, catchMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 import { interpolate, labelFromName } from '../utils/text.ts';
@@ -197,7 +198,8 @@ export interface FieldDescription {
   [key: string]: unknown;
 }
 
-const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>();
+/** Where a field class keeps its merged error messages (with `ownPlan`). */
+const MESSAGES = Symbol('merged error messages');
 
 /** What an unbound field reads: nothing. Shared, as a root serializer is made per request. */
 const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
@@ -221,16 +223,16 @@ const UNNAMED = (() => {
 
 /** The error messages of a field class, merged along its class chain (subclasses win). */
 function classMessages(ctor: Function): Readonly<Record<string, string>> {
-  const cached = mergedMessages.get(ctor);
-  if (cached) return cached;
+  return ownPlan(ctor, MESSAGES, () => mergeMessages(ctor));
+}
+
+function mergeMessages(ctor: Function): Readonly<Record<string, string>> {
   const parent = Object.getPrototypeOf(ctor);
   const inherited = parent && parent !== Function.prototype ? classMessages(parent) : {};
   const own = Object.hasOwn(ctor, 'defaultErrorMessages')
     ? (ctor as unknown as { defaultErrorMessages: Record<string, string> }).defaultErrorMessages
     : {};
-  const merged = Object.freeze({ ...inherited, ...own });
-  mergedMessages.set(ctor, merged);
-  return merged;
+  return Object.freeze({ ...inherited, ...own });
 }
 
 /**

@@ -12,7 +12,17 @@ import { catchMaybe, eachMaybe, type MaybePromise, thenMaybe } from '../utils/ma
 
 /** What OPTIONS answers. */
 export interface Metadata {
-  /** At once, or a promise when something it asks had to wait (callers handle both). */
+  /**
+   * The OPTIONS body: at once, or a promise when something it asks had to wait, so a
+   * {@link MaybePromise} (`@restframework/core` exports it, with `isPromiseLike`); callers
+   * handle both, and an implementation may be `async`.
+   *
+   * @example
+   * ```ts-fragment
+   * const body = await new SimpleMetadata().determineMetadata(request, view);
+   * body.name; // 'Book List'
+   * ```
+   */
   determineMetadata(request: Request, view: any): MaybePromise<Record<string, unknown>>;
 }
 

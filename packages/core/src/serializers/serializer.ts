@@ -41,6 +41,7 @@ import {
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import {
   catchMaybe,
   eachMaybe,
@@ -93,12 +94,12 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 };
 
 /**
- * Per serializer class, its plan (see `prepare-serializer.ts`). Key: the class itself, so a
+ * Where a serializer class keeps its plan (see `prepare-serializer.ts`), with `ownPlan`: a
  * subclass prepared after its parent gets its own plan (its own declaration, hooks, fields);
- * bound: one entry per class, weakly held; never invalidated, because a class's declaration is
- * fixed once `.with()` made it, and fields added later would be another class.
+ * never invalidated, because a class's declaration is fixed once `.with()` made it, and fields
+ * added later would be another class.
  */
-const prepared = new WeakMap<Function, PreparedSerializer>();
+const PREPARED = Symbol('prepared serializer');
 const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 /** The options `many()` keeps for the list (the others go to the child). */
@@ -243,22 +244,21 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    * built on first use (at the latest when a route registers it) and then shared.
    */
   static prepare(): PreparedSerializer {
-    const cached = prepared.get(this);
-    if (cached) return cached;
-    this.checkDeclarationOptions();
-    const result = prepareSerializer(
-      this,
-      this.buildFields(),
-      this.serializerModel(),
-      Serializer.prototype,
-      (field) =>
-        field instanceof Serializer && field.sourceAttrs.length === 0
-          ? (field.constructor as typeof Serializer).prepare()
-          : undefined,
-    );
-    prepared.set(this, result);
-    this.checkDeclaration(result);
-    return result;
+    return ownPlan(this, PREPARED, () => {
+      this.checkDeclarationOptions();
+      const result = prepareSerializer(
+        this,
+        this.buildFields(),
+        this.serializerModel(),
+        Serializer.prototype,
+        (field) =>
+          field instanceof Serializer && field.sourceAttrs.length === 0
+            ? (field.constructor as typeof Serializer).prepare()
+            : undefined,
+      );
+      this.checkDeclaration(result);
+      return result;
+    });
   }
 
   /**

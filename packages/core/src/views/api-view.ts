@@ -338,8 +338,14 @@ export class APIView {
 
   /**
    * The body, parsed by the parser for its `Content-Type` (415 when none takes it): at once
-   * when the parser answers at once (JSON, url-encoded), a promise when it waits (multipart).
+   * when the parser answers at once (JSON, url-encoded), a promise when it waits (multipart),
+   * so a {@link MaybePromise} (`@restframework/core` exports it, with `isPromiseLike`).
    * Throws or rejects with the parser's error. An override may be `async`.
+   *
+   * @example
+   * ```ts-fragment
+   * const data = await view.parseBody(request); // awaiting works for both answers
+   * ```
    */
   parseBody(request: Request): MaybePromise<unknown> {
     const mediaType = requestMediaType(request);

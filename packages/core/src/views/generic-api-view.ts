@@ -31,6 +31,7 @@ import {
   Serializer as SerializerBase,
   type SerializerOptions,
 } from '../serializers/serializer.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import { catchMaybe, reduceMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { APIView } from './api-view.ts';
 import { instancesOf } from './instances-of.ts';
@@ -197,14 +198,10 @@ export class GenericAPIView extends APIView {
   override getParserContext(): ParserContext {
     const serializerClass = this.serializerClass;
     if (!serializerClass) return super.getParserContext();
-    let files = fileFieldsOf.get(serializerClass);
-    if (!files)
-      fileFieldsOf.set(
-        serializerClass,
-        (files = fileFields(serializerClass.prepare().writable, '')),
-      );
-    const found = files;
-    return { fileField: (name) => found.get(name) };
+    const files = ownPlan(serializerClass, FILE_FIELDS, () =>
+      fileFields(serializerClass.prepare().writable, ''),
+    );
+    return { fileField: (name) => files.get(name) };
   }
 }
 
@@ -263,8 +260,9 @@ function permittedObject(
   return thenMaybe(view.checkObjectPermissions(view.request, obj), () => obj);
 }
 
-// A serializer class's fields are fixed once prepared: their file fields are found once.
-const fileFieldsOf = new WeakMap<object, ReadonlyMap<string, AnyField>>();
+// A serializer class's fields are fixed once prepared: their file fields are found once and
+// kept on the class (with `ownPlan`).
+const FILE_FIELDS = Symbol('file fields');
 
 function fileFields(
   fields: readonly AnyField[],
