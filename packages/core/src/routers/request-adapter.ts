@@ -55,7 +55,8 @@ export function viewRouteHandler(
   return (req, reply) => {
     try {
       const done = handleRequest(req, reply, plan, state);
-      if (isPromiseLike(done)) done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+      if (isPromiseLike(done))
+        done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
     } catch (error) {
       handlerFailed(req, reply, error);
     }

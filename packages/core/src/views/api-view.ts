@@ -14,7 +14,10 @@
  * ```
  * @module
  */
-import type { Authentication, AuthenticationClass } from '../authentication/authentication.ts';
+import type {
+  Authentication,
+  AuthenticationClass,
+} from '../accounts/authentication/authentication.ts';
 import type { Database, TransactionOptions } from '../db/database.ts';
 import {
   AuthenticationFailed,
