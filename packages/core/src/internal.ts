@@ -87,7 +87,16 @@ export {
 } from './utils/bounded-cache.ts';
 export { Decimal } from './utils/decimal.ts';
 export { deepFreeze, isDeepFrozen } from './utils/immutable.ts';
-export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
+export {
+  allMaybe,
+  catchMaybe,
+  eachMaybe,
+  firstMaybe,
+  isPromiseLike,
+  type MaybePromise,
+  reduceMaybe,
+  thenMaybe,
+} from './utils/maybe-promise.ts';
 export { requireOptional } from './utils/optional-dependency.ts';
 export { interpolate, labelFromName } from './utils/text.ts';
 export { quotePlus, removeQueryParam, replaceQueryParam } from './utils/urls.ts';

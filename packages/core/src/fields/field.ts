@@ -23,7 +23,8 @@
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
+import { allMaybe, catchMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 import { interpolate, labelFromName } from '../utils/text.ts';
 import { compileGetter } from './attribute-getter.ts';
@@ -197,7 +198,8 @@ export interface FieldDescription {
   [key: string]: unknown;
 }
 
-const mergedMessages = new WeakMap<Function, Readonly<Record<string, string>>>();
+/** Where a field class keeps its merged error messages (with `ownPlan`). */
+const MESSAGES = Symbol('merged error messages');
 
 /** What an unbound field reads: nothing. Shared, as a root serializer is made per request. */
 const NO_ATTRIBUTE = (_instance: unknown): unknown => undefined;
@@ -221,16 +223,16 @@ const UNNAMED = (() => {
 
 /** The error messages of a field class, merged along its class chain (subclasses win). */
 function classMessages(ctor: Function): Readonly<Record<string, string>> {
-  const cached = mergedMessages.get(ctor);
-  if (cached) return cached;
+  return ownPlan(ctor, MESSAGES, () => mergeMessages(ctor));
+}
+
+function mergeMessages(ctor: Function): Readonly<Record<string, string>> {
   const parent = Object.getPrototypeOf(ctor);
   const inherited = parent && parent !== Function.prototype ? classMessages(parent) : {};
   const own = Object.hasOwn(ctor, 'defaultErrorMessages')
     ? (ctor as unknown as { defaultErrorMessages: Record<string, string> }).defaultErrorMessages
     : {};
-  const merged = Object.freeze({ ...inherited, ...own });
-  mergedMessages.set(ctor, merged);
-  return merged;
+  return Object.freeze({ ...inherited, ...own });
 }
 
 /**
@@ -452,86 +454,35 @@ export abstract class Field<
     const [isEmpty, value] = this.validateEmptyValues(data, ctx);
     if (isEmpty) return value as TValue;
     const internal = this.toInternalValue(value, ctx);
-    // No closure unless the conversion waits: this runs for every field of every write.
-    return isPromiseLike(internal)
-      ? validatorsAfter(this, internal, ctx)
-      : this.runValidators(internal, ctx);
+    return thenMaybe(internal, (converted) => this.runValidators(converted, ctx));
   }
 
   /**
-   * Runs every validator, collecting all their messages. Validators that query the database
-   * ({@link queriesDatabase}, such as `uniqueValidator`) run last, and only when every other
-   * check accepted the value: a value already refused (a NUL character, a string too long for
-   * the column) never reaches a query, where the database might refuse it with an error of
-   * its own instead of the field's message.
+   * Runs every validator, collecting all their messages; those that wait are waited on side
+   * by side. Validators that query the database ({@link queriesDatabase}, such as
+   * `uniqueValidator`) run last, and only when every other check accepted the value: a value
+   * already refused (a NUL character, a string too long for the column) never reaches a
+   * query, where the database might refuse it with an error of its own instead of the
+   * field's message. At once when no validator waited.
    */
   runValidators(value: TValue, ctx: RunContext): TValue | Promise<TValue> {
-    // The usual run: every validator answers at once and accepts the value. It allocates
-    // nothing; the first validator that waits, or queries the database, hands the rest over
-    // to `#runValidatorsLater`, which keeps the rules above.
     const validators = this.validators;
+    if (validators.length === 0) return value;
     let errors: string[] | undefined;
-    for (let i = 0; i < validators.length; i++) {
-      const validator = validators[i] as Validator<any>;
-      if (queriesDatabase(validator)) return this.#runValidatorsLater(value, ctx, i, errors);
-      let result: void | Promise<void>;
-      try {
-        result = validator(value, ctx, this);
-      } catch (error) {
-        errors = collectMessages(errors, error);
-        continue;
-      }
-      if (isPromiseLike(result)) return this.#runValidatorsLater(value, ctx, i, errors, result);
-    }
-    if (errors) throw new ValidationError(errors);
-    return value;
-  }
-
-  /**
-   * {@link runValidators} from the validator at `start` on, once one waited (`first`, its
-   * answer) or queries the database: the others run now, the database ones after them all.
-   */
-  #runValidatorsLater(
-    value: TValue,
-    ctx: RunContext,
-    start: number,
-    collected: string[] | undefined,
-    first?: PromiseLike<void>,
-  ): Promise<TValue> {
-    const errors: string[] = collected ?? [];
-    const pending: Promise<void>[] = [];
-    const collect = (error: unknown) => {
-      collectMessages(errors, error);
+    const collect = (error: unknown): void => {
+      errors = collectMessages(errors, error);
     };
-    const run = (validator: Validator<any>) => {
-      try {
-        const result = validator(value, ctx, this);
-        if (isPromiseLike(result)) pending.push(Promise.resolve(result).catch(collect));
-      } catch (error) {
-        collect(error);
-      }
-    };
-    let next = start;
-    if (first !== undefined) {
-      pending.push(Promise.resolve(first).catch(collect));
-      next++;
-    }
-    let deferred = false;
-    for (let i = next; i < this.validators.length; i++) {
-      const validator = this.validators[i] as Validator<any>;
-      if (queriesDatabase(validator)) deferred = true;
-      else run(validator);
-    }
-    const finish = () => {
-      if (errors.length) throw new ValidationError(errors);
+    const run = (database: boolean) =>
+      allMaybe(validators, (validator) =>
+        queriesDatabase(validator) === database
+          ? catchMaybe(() => validator(value, ctx, this), collect)
+          : undefined,
+      );
+    const finish = (): TValue => {
+      if (errors) throw new ValidationError(errors);
       return value;
     };
-    if (!deferred) return Promise.all(pending).then(finish);
-    return Promise.all(pending).then(() => {
-      if (errors.length) return finish();
-      for (const validator of this.validators) if (queriesDatabase(validator)) run(validator);
-      return Promise.all(pending).then(finish);
-    });
+    return thenMaybe(run(false), () => (errors ? finish() : thenMaybe(run(true), finish)));
   }
 
   /** Converts and validates what a client sent. Throw with {@link fail}. */
@@ -624,15 +575,6 @@ Object.assign(Field.prototype, {
   attributeKey: undefined,
   getAttribute: NO_ATTRIBUTE,
 });
-
-/** {@link Field.runValidators} once a conversion that waited gave its value. */
-function validatorsAfter<T>(
-  field: Field<T, any, any>,
-  internal: PromiseLike<T>,
-  ctx: RunContext,
-): Promise<T> {
-  return Promise.resolve(internal).then((value) => field.runValidators(value, ctx));
-}
 
 /**
  * Adds the messages of a validator's `ValidationError` to `errors` (made when undefined) and

@@ -21,6 +21,7 @@ import type { QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
+import { BoundedCache, ownPlan } from '../utils/bounded-cache.ts';
 import { BaseFilterBackend, type FilterBackend } from './filter-backend.ts';
 import {
   type BoundFilter,
@@ -60,15 +61,8 @@ export interface FilterParameters {
 const CODE = 'REST_ERR_FILTERSET';
 const MAX_VALUE_LENGTH = 1000;
 
-// Built once per view class and backend class (at registration, by check()).
-const plans = new WeakMap<object, WeakMap<object, FilterParameters | null>>();
-// The last of them asked for: two comparisons instead of two WeakMap lookups per request.
-// Classes are compared by identity and a plan never changes, so it is never stale.
-const last: { view: unknown; backend: unknown; plan: FilterParameters | null } = {
-  view: undefined,
-  backend: undefined,
-  plan: null,
-};
+/** Where a view class keeps its parameters, by backend class (built at registration by check()). */
+const PARAMETERS = Symbol('filter parameters by backend');
 
 /**
  * Filters a list by django-filter's query parameters. Steps, each a method to override:
@@ -136,12 +130,13 @@ export class DjangoFilterBackend extends BaseFilterBackend {
 
   /** The parameters of `view`, built once per view class (null: no filter set). */
   parametersOf(view: FilterView): FilterParameters | null {
-    // The last answer first: a route asks with the same view and backend class every time.
-    if (view.constructor === last.view && this.constructor === last.backend) return last.plan;
-    const plan = parametersOfClass(this, view);
-    last.view = view.constructor;
-    last.backend = this.constructor;
-    last.plan = plan;
+    const byBackend = ownPlan(
+      view.constructor,
+      PARAMETERS,
+      () => new BoundedCache<Function, FilterParameters | null>('filter parameters', 16),
+    );
+    let plan = byBackend.get(this.constructor);
+    if (plan === undefined) byBackend.set(this.constructor, (plan = parametersOfClass(this, view)));
     return plan;
   }
 
@@ -270,21 +265,15 @@ export class DjangoFilterBackend extends BaseFilterBackend {
   }
 }
 
-/** The parameters of a view class for a backend class, from `plans` or built and kept there. */
+/** The parameters of a view class for a backend class. */
 function parametersOfClass(
   backend: DjangoFilterBackend,
   view: FilterView,
 ): FilterParameters | null {
-  let byBackend = plans.get(view.constructor);
-  if (!byBackend) plans.set(view.constructor, (byBackend = new WeakMap()));
-  const known = byBackend.get(backend.constructor);
-  if (known !== undefined) return known;
   const filterset = backend.getFiltersetClass(view, view.queryset ?? querysetOf(view));
-  const plan = filterset
+  return filterset
     ? { filterset, byName: backend.getFilterParameters(filterset.prepare(), view) }
     : null;
-  byBackend.set(backend.constructor, plan);
-  return plan;
 }
 
 /**

@@ -27,6 +27,8 @@ import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
+import { reduceMaybe } from '../utils/maybe-promise.ts';
 import { labelFromName } from '../utils/text.ts';
 import {
   FieldFilter,
@@ -80,7 +82,7 @@ export interface PreparedFilterSet {
 export type FilterErrors = Record<string, string[]>;
 
 const CODE = 'REST_ERR_FILTERSET';
-const prepared = new WeakMap<typeof FilterSet, PreparedFilterSet>();
+const PREPARED = Symbol('prepared filter set');
 
 /**
  * A filter set: declare it with {@link FilterSet.with}; a backend ({@link DjangoFilterBackend})
@@ -117,12 +119,7 @@ export class FilterSet {
    * (`REST_ERR_FILTERSET`) naming the class, the filter and what to change.
    */
   static prepare(): PreparedFilterSet {
-    let found = prepared.get(this);
-    if (!found) {
-      found = buildFilterSet(this);
-      prepared.set(this, found);
-    }
-    return found;
+    return ownPlan(this, PREPARED, () => buildFilterSet(this));
   }
 
   readonly data: ReadonlyMap<string, string>;
@@ -192,36 +189,16 @@ export class FilterSet {
       else plain[bound.key] = value;
     }
     if (plain) queryset = queryset.filter(plain);
-    return this.#applyLater(queryset, later);
-  }
-
-  #applyLater(
-    queryset: QuerySet<any>,
-    later: readonly [BoundFilter, unknown][],
-  ): QuerySet<any> | Promise<QuerySet<any>> {
-    for (let i = 0; i < later.length; i++) {
-      const [bound, value] = later[i] as [BoundFilter, unknown];
+    return reduceMaybe(later, queryset, (filtered, [bound, value]) => {
       const method = bound.filter.options.method;
-      if (method) {
-        const fn =
-          typeof method === 'string'
-            ? ((this as unknown as Record<string, FilterMethod>)[method] as FilterMethod)
-            : method;
-        const result = fn.call(this, queryset, bound.param, value);
-        if (!isQuerySetLike(result)) {
-          return result.then((next) => this.#applyLater(next, later.slice(i + 1)));
-        }
-        queryset = result;
-      } else {
-        queryset = queryset.exclude({ [bound.key]: value });
-      }
-    }
-    return queryset;
+      if (!method) return filtered.exclude({ [bound.key]: value });
+      const fn =
+        typeof method === 'string'
+          ? ((this as unknown as Record<string, FilterMethod>)[method] as FilterMethod)
+          : method;
+      return fn.call(this, filtered, bound.param, value);
+    });
   }
-}
-
-function isQuerySetLike(value: unknown): value is QuerySet<any> {
-  return typeof (value as { then?: unknown }).then !== 'function';
 }
 
 function buildFilterSet(cls: typeof FilterSet): PreparedFilterSet {

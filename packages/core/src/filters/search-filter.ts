@@ -26,6 +26,7 @@ import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import { defaultValues } from '../settings/default-values.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
 import { missingCapability } from './missing-capability.ts';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms.ts';
@@ -49,7 +50,8 @@ export interface SearchField {
 const CODE = 'REST_ERR_SEARCH_FIELDS';
 /** What a search path ends with to fold accents (`'title__unaccent'`). */
 const UNACCENT = '__unaccent';
-const prepared = new WeakMap<object, readonly SearchField[]>();
+/** Where a view class keeps its prepared search fields. */
+const SEARCH_FIELDS = Symbol('search fields');
 
 /**
  * Searches a list (see the module). Steps, each a method to override: {@link getSearchFields}
@@ -79,12 +81,7 @@ export class SearchFilter extends BaseFilterBackend {
 
   /** The view's search fields, prepared and checked once per view class. */
   getSearchFields(view: SearchView): readonly SearchField[] {
-    let found = prepared.get(view.constructor);
-    if (!found) {
-      found = prepareSearchFields(this, view);
-      prepared.set(view.constructor, found);
-    }
-    return found;
+    return ownPlan(view.constructor, SEARCH_FIELDS, () => prepareSearchFields(this, view));
   }
 
   /**

@@ -6,6 +6,7 @@
 import { NotAcceptable, NotFound } from '../errors/api-exception.ts';
 import type { Parser } from '../parsers/parser.ts';
 import type { Renderer } from '../renderers/renderer.ts';
+import { processCaches } from '../utils/bounded-cache.ts';
 import type { Request } from './request.ts';
 
 interface MediaRange {
@@ -17,21 +18,13 @@ interface MediaRange {
 }
 
 // Clients send few distinct Accept headers: each is parsed once (a bounded cache).
-const parsedAccept = new Map<string, MediaRange[]>();
-const MAX_PARSED_ACCEPT = 256;
+const parsedAccept = processCaches.cache<string, MediaRange[]>('parsed Accept headers', 256);
 
 /** Parses an `Accept` header into media ranges, best first (q, then specificity). */
 export function parseAccept(header: string | undefined): MediaRange[] {
   // No header at all, or `*/*` (most API clients): anything goes, and nothing to look up.
   if (header === undefined || header === '*/*') return ANY_MEDIA;
-  let ranges = parsedAccept.get(header);
-  if (!ranges) {
-    ranges = parseAcceptHeader(header);
-    if (parsedAccept.size >= MAX_PARSED_ACCEPT)
-      parsedAccept.delete(parsedAccept.keys().next().value as string);
-    parsedAccept.set(header, ranges);
-  }
-  return ranges;
+  return parsedAccept.getOrCreate(header, parseAcceptHeader);
 }
 
 // Shared, as every parsed header is (see parsedAccept): never changed.
@@ -65,17 +58,20 @@ function parseAcceptHeader(header: string): MediaRange[] {
 }
 
 // Renderers' media types, split once: there are a handful, and each request checks some.
-const splitMediaTypes = new Map<string, readonly [string, string]>();
+const splitMediaTypes = processCaches.cache<string, readonly [string, string]>(
+  'split media types',
+  256,
+);
+
+function splitMediaType(mediaType: string): readonly [string, string] {
+  return mediaType.toLowerCase().split('/') as unknown as readonly [string, string];
+}
 
 /** True when `mediaType` (`application/json`) falls within `range`. */
 function matches(mediaType: string, range: MediaRange): boolean {
   // `*/*` (most clients send it, or nothing) takes any renderer: nothing to split.
   if (range.type === '*' && range.subtype === '*') return true;
-  let split = splitMediaTypes.get(mediaType);
-  if (!split) {
-    split = mediaType.toLowerCase().split('/') as unknown as readonly [string, string];
-    if (splitMediaTypes.size < 256) splitMediaTypes.set(mediaType, split);
-  }
+  const split = splitMediaTypes.getOrCreate(mediaType, splitMediaType);
   const type = split[0];
   const subtype = split[1];
   return (

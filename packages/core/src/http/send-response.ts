@@ -6,15 +6,15 @@ import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
 import type { RenderContext, Renderer } from '../renderers/renderer.ts';
+import { isPromiseLike, thenMaybe } from '../utils/maybe-promise.ts';
 import type { Request } from './request.ts';
 import type { Response } from './response.ts';
 
 const FALLBACK = new JSONRenderer();
 
 /**
- * Renders and sends. A 204 has no body and no `Content-Type`; a renderer that failed
- * negotiation (406) falls back to JSON, as DRF does. A renderer that answers with a promise
- * (the browsable API) is awaited; its own headers (`getHeaders`) are added.
+ * {@link renderResponse}, answering with the reply, as Fastify's hooks and error handlers
+ * return it once it is sent.
  */
 export function sendResponse(
   request: Request | undefined,
@@ -23,12 +23,33 @@ export function sendResponse(
   reply: FastifyReply,
   renderers: readonly Renderer[] = [],
 ): FastifyReply | Promise<FastifyReply> {
+  const sent = renderResponse(request, view, response, reply, renderers);
+  return isPromiseLike(sent) ? sent.then(() => reply) : reply;
+}
+
+/**
+ * Renders and sends. A 204 has no body and no `Content-Type`; a renderer that failed
+ * negotiation (406) falls back to JSON, as DRF does. A renderer that answers with a promise
+ * (the browsable API) is awaited; its own headers (`getHeaders`) are added. A promise only
+ * while a renderer is at work: the reply itself is a thenable, but waiting on it only waits
+ * for Fastify to say "already sent", so it is never returned here.
+ */
+export function renderResponse(
+  request: Request | undefined,
+  view: unknown,
+  response: Response,
+  reply: FastifyReply,
+  renderers: readonly Renderer[] = [],
+): void | Promise<void> {
   reply.code(response.status);
   const headers = response.headers;
   for (const name in headers) reply.header(name, headers[name]);
   if (request?.closeConnection) reply.header('connection', 'close');
   if (reply.getHeader('connection') === 'close') lingerOnClose(reply);
-  if (response.status === 204 || response.status === 304) return reply.send();
+  if (response.status === 204 || response.status === 304) {
+    reply.send();
+    return;
+  }
   const renderer: Renderer = request
     ? (request.acceptedRenderer ??
       renderers.find((r) => r.format === 'json') ??
@@ -37,9 +58,7 @@ export function sendResponse(
     : FALLBACK;
   const context = request ? { request, response, view } : undefined;
   const body = context ? renderer.render(response.data, context) : FALLBACK.render(response.data);
-  // Renderers mostly answer at once: no closure and no promise for them.
-  if (body instanceof Promise) return body.then((bytes) => send(reply, renderer, context, bytes));
-  return send(reply, renderer, context, body);
+  return thenMaybe(body, (bytes) => send(reply, renderer, context, bytes));
 }
 
 /** Sends rendered bytes with the renderer's `Content-Type` and own headers. */
@@ -48,7 +67,7 @@ function send(
   renderer: Renderer,
   context: RenderContext | undefined,
   bytes: string | Buffer,
-): FastifyReply {
+): void {
   reply.header(
     'content-type',
     renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
@@ -57,12 +76,15 @@ function send(
     for (const [name, value] of Object.entries(renderer.getHeaders(context)))
       reply.header(name, value);
   }
-  if (typeof bytes !== 'string') return reply.send(bytes);
+  if (typeof bytes !== 'string') {
+    reply.send(bytes);
+    return;
+  }
   // Text goes out as it is: Fastify leaves a string alone when the reply has a serializer of
   // its own (without one it adds "; charset=utf-8" to a JSON Content-Type). A string, not its
   // bytes: Node writes the head and a string body in one write, where a Buffer body costs a
   // copy here and a writev of two parts.
-  return reply.serializer(asItIs).send(bytes);
+  reply.serializer(asItIs).send(bytes);
 }
 
 function asItIs(text: string): string {

@@ -5,12 +5,24 @@
 import { APIException } from '../errors/api-exception.ts';
 import type { FieldDescription } from '../fields/field.ts';
 import type { Request } from '../http/request.ts';
+import type { RoutePlan } from '../routers/route-plan.ts';
+import { BoundedCache, ownPlan } from '../utils/bounded-cache.ts';
 import { deepFreeze } from '../utils/immutable.ts';
-import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
+import { catchMaybe, eachMaybe, type MaybePromise, thenMaybe } from '../utils/maybe-promise.ts';
 
 /** What OPTIONS answers. */
 export interface Metadata {
-  /** At once, or a promise when something it asks had to wait (callers handle both). */
+  /**
+   * The OPTIONS body: at once, or a promise when something it asks had to wait, so a
+   * {@link MaybePromise} (`@restframework/core` exports it, with `isPromiseLike`); callers
+   * handle both, and an implementation may be `async`.
+   *
+   * @example
+   * ```ts-fragment
+   * const body = await new SimpleMetadata().determineMetadata(request, view);
+   * body.name; // 'Book List'
+   * ```
+   */
   determineMetadata(request: Request, view: any): MaybePromise<Record<string, unknown>>;
 }
 
@@ -31,59 +43,25 @@ interface Built {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-/** The bodies built for one actions object. */
-interface BodiesOf {
-  /** By name, description and media types (one string). */
-  readonly byKey: Map<string, Built>;
-  /**
-   * The last body served per view class (a route's own subclass, under the router): checked
-   * first by comparing its inputs in place, since the same route asks again and again; joining
-   * the media types into a key and hashing it cost more than the rest of the body's lookup.
-   */
-  readonly lastByView: WeakMap<object, Built>;
-}
-
 /**
- * Bodies already built, per actions object (by identity), then per name, description and
- * media types. Keyed by what `determineActions` *returned*, not by which class decided it: the
- * default actions are interned (below), so they hit every time, whatever metadata subclass
- * asked, and a subclass whose `determineActions` only calls `super` gets the same objects and
- * the same hits; one that builds its own actions object gets a body of its own, never one built
- * for other actions. Weakly held: a per-request actions object is dropped with its body.
+ * The name of the route's cache of OPTIONS bodies (in its plan's `caches`): by the actions
+ * object `determineActions` returned (by identity), the body last built for it. Keyed by
+ * what was *returned*, not by which class decided it: the default actions are interned
+ * (below), so a metadata subclass whose `determineActions` only calls `super` gets the same
+ * objects and the same hits; one that builds its own actions object per request gets a body
+ * of its own, never one built for other actions, and costs one of the bounded entries.
  */
-const bodies = new WeakMap<Actions, BodiesOf>();
-/**
- * At most this many bodies per actions object: a view whose name or description changes per
- * request would otherwise grow the map without end; past it, bodies are built and not kept.
- */
-const MAX_BODIES_PER_ACTIONS = 64;
+export const OPTIONS_BODIES = 'OPTIONS bodies';
+/** Entries of a route's OPTIONS bodies: actions objects met on the route. */
+const MAX_OPTIONS_BODIES = 16;
 
 /**
  * The default actions, interned: per fields' descriptions object (the same frozen object for
  * a serializer class every time: see `Serializer.describeFields`), then per list of methods,
- * the frozen `{ METHOD: descriptions }`. Bound: per descriptions object (weakly held), one
- * entry per combination of PUT and POST (at most 3). Never invalidated: the value is a pure
- * function of the key, and the descriptions are frozen.
+ * the frozen `{ METHOD: descriptions }`: at most 3 per descriptions (PUT, POST or both). Kept
+ * on the serializer class (with `ownPlan`), so they live with it.
  */
-const internedActions = new WeakMap<object, Map<string, Actions>>();
-
-/** Counts the bodies built (not those served from the cache): a test hook. */
-let bodiesBuilt = 0;
-
-/**
- * How many OPTIONS bodies have been built so far, in this process: tests compare it before and
- * after requests to tell a body served from the cache from one built again.
- *
- * @example
- * ```ts-fragment
- * const before = metadataBodiesBuilt();
- * await app.inject({ method: 'OPTIONS', url: '/books/' });
- * metadataBodiesBuilt() - before; // 0 once the body was built by an earlier request
- * ```
- */
-export function metadataBodiesBuilt(): number {
-  return bodiesBuilt;
-}
+const INTERNED_ACTIONS = Symbol('interned OPTIONS actions');
 
 /**
  * `{name, description, renders, parses, actions}`: `actions` holds, for `POST` on lists and
@@ -112,10 +90,7 @@ export class SimpleMetadata implements Metadata {
    */
   determineMetadata(request: Request, view: any): MaybePromise<Record<string, unknown>> {
     if (typeof view.getSerializer !== 'function') return metadataOf(view, NO_ACTIONS);
-    const actions = this.determineActions(request, view);
-    return isPromiseLike(actions)
-      ? Promise.resolve(actions).then((settled) => metadataOf(view, settled))
-      : metadataOf(view, actions);
+    return thenMaybe(this.determineActions(request, view), (actions) => metadataOf(view, actions));
   }
 
   /**
@@ -125,10 +100,9 @@ export class SimpleMetadata implements Metadata {
    * cached per object returned.
    */
   determineActions(request: Request, view: any): MaybePromise<Actions> {
-    const methods = this.permittedActions(request, view);
-    return isPromiseLike(methods)
-      ? Promise.resolve(methods).then((settled) => defaultActions(view, settled))
-      : defaultActions(view, methods);
+    return thenMaybe(this.permittedActions(request, view), (methods) =>
+      defaultActions(view, methods),
+    );
   }
 
   /**
@@ -138,14 +112,13 @@ export class SimpleMetadata implements Metadata {
   permittedActions(request: Request, view: any): MaybePromise<string[]> {
     const permitted: string[] = [];
     const allowed: readonly string[] = view.allowedMethods;
-    for (let i = 0; i < WRITE_METHODS.length; i++) {
-      const method = WRITE_METHODS[i] as string;
-      if (!allowed.includes(method)) continue;
-      const may = mayUse(request, view, method);
-      if (may === true) permitted.push(method);
-      else if (may !== false) return permittedAfter(request, view, allowed, i, may, permitted);
-    }
-    return permitted;
+    const asked = eachMaybe(WRITE_METHODS, (method) => {
+      if (!allowed.includes(method)) return undefined;
+      return thenMaybe(mayUse(request, view, method), (may) => {
+        if (may) permitted.push(method);
+      });
+    });
+    return thenMaybe(asked, () => permitted);
   }
 }
 
@@ -156,64 +129,30 @@ const WRITE_METHODS: readonly string[] = ['PUT', 'POST'];
  * Whether the caller may use `method` (its permission checks pass as if the request used it,
  * DRF's `clone_request`, and for PUT the object is found): at once when every check answered
  * at once, else a promise of it. A refusal (any `APIException`) is `false`; other errors pass.
+ * The method stays overridden until every check settled.
  */
 function mayUse(request: Request, view: any, method: string): boolean | Promise<boolean> {
   request.methodOverride = method;
-  try {
-    const checked: unknown = view.checkPermissions(request);
-    if (isPromiseLike(checked)) return mayUseAfter(request, view, method, checked, true);
-    if (method === 'PUT' && typeof view.getObject === 'function') {
-      const found: unknown = view.getObject();
-      if (isPromiseLike(found)) return mayUseAfter(request, view, method, found, false);
-    }
-  } catch (error) {
-    request.methodOverride = undefined;
-    if (error instanceof APIException) return false;
-    throw error;
-  }
-  request.methodOverride = undefined;
-  return true;
+  return catchMaybe(
+    () =>
+      thenMaybe(
+        thenMaybe(view.checkPermissions(request), () => objectFor(view, method)),
+        () => {
+          request.methodOverride = undefined;
+          return true;
+        },
+      ),
+    (error) => {
+      request.methodOverride = undefined;
+      if (error instanceof APIException) return false;
+      throw error;
+    },
+  );
 }
 
-/**
- * `mayUse` from a check that had to wait: the method stays overridden until every check
- * settled, as when each was awaited in turn.
- */
-async function mayUseAfter(
-  request: Request,
-  view: any,
-  method: string,
-  pending: PromiseLike<unknown>,
-  thenGetObject: boolean,
-): Promise<boolean> {
-  try {
-    await pending;
-    if (thenGetObject && method === 'PUT' && typeof view.getObject === 'function')
-      await view.getObject();
-    return true;
-  } catch (error) {
-    if (error instanceof APIException) return false;
-    throw error;
-  } finally {
-    request.methodOverride = undefined;
-  }
-}
-
-/** `permittedActions` from the method at `from`, whose check had to wait. */
-async function permittedAfter(
-  request: Request,
-  view: any,
-  allowed: readonly string[],
-  from: number,
-  pending: Promise<boolean>,
-  permitted: string[],
-): Promise<string[]> {
-  if (await pending) permitted.push(WRITE_METHODS[from] as string);
-  for (let i = from + 1; i < WRITE_METHODS.length; i++) {
-    const method = WRITE_METHODS[i] as string;
-    if (allowed.includes(method) && (await mayUse(request, view, method))) permitted.push(method);
-  }
-  return permitted;
+/** For PUT, the object the URL names (its lookup and object permissions), else nothing. */
+function objectFor(view: any, method: string): unknown {
+  return method === 'PUT' && typeof view.getObject === 'function' ? view.getObject() : undefined;
 }
 
 /**
@@ -226,8 +165,14 @@ function metadataOf(view: any, actions: Actions): Record<string, unknown> {
   const description: string = view.getViewDescription();
   const renderers: readonly { mediaType: string }[] = view.getRenderers();
   const parsers: readonly { mediaType: string }[] = view.getParsers();
-  let known = bodies.get(actions);
-  const last = known?.lastByView.get(view.constructor);
+  // A view outside a router (no plan) builds its body every time.
+  const bodies = (view.routePlan as RoutePlan | undefined)?.caches.cache<Actions, Built>(
+    OPTIONS_BODIES,
+    MAX_OPTIONS_BODIES,
+  );
+  const last = bodies?.get(actions);
+  // Compared in place: joining the media types into a key and hashing it cost more than the
+  // rest of the lookup. A route whose name, description or media types changed gets a new body.
   if (
     last !== undefined &&
     last.name === name &&
@@ -238,24 +183,15 @@ function metadataOf(view: any, actions: Actions): Record<string, unknown> {
     return last.body as Record<string, unknown>;
   const renders = renderers.map((r) => r.mediaType);
   const parses = parsers.map((p) => p.mediaType);
-  // NUL cannot appear in names, descriptions or media types: the key is unambiguous.
-  const key = `${name}\0${description}\0${renders.join()}\0${parses.join()}`;
-  if (!known) bodies.set(actions, (known = { byKey: new Map(), lastByView: new WeakMap() }));
-  let built = known.byKey.get(key);
-  if (!built) {
-    bodiesBuilt++;
-    const body = deepFreeze({
-      name,
-      description,
-      renders,
-      parses,
-      ...(Object.keys(actions).length ? { actions } : {}),
-    });
-    built = { name, description, renders, parses, body };
-    if (known.byKey.size < MAX_BODIES_PER_ACTIONS) known.byKey.set(key, built);
-  }
-  known.lastByView.set(view.constructor, built);
-  return built.body as Record<string, unknown>;
+  const body = deepFreeze({
+    name,
+    description,
+    renders,
+    parses,
+    ...(Object.keys(actions).length ? { actions } : {}),
+  });
+  bodies?.set(actions, { name, description, renders, parses, body });
+  return body as Record<string, unknown>;
 }
 
 /** True when `instances` have these media types, in this order. */
@@ -270,26 +206,28 @@ function sameMediaTypes(
 }
 
 /**
- * Each method's fields, as the view's serializer for this request describes them, interned by
- * descriptions and methods (see `internedActions`).
+ * Each method's fields, as the view's serializer for this request describes them, interned on
+ * its class by methods (see `INTERNED_ACTIONS`).
  */
 function defaultActions(view: any, methods: readonly string[]): Actions {
   if (methods.length === 0) return NO_ACTIONS;
   // The serializer the view gives for this request (its getSerializer may choose by request),
   // described by its class's frozen descriptions.
-  const described: Readonly<Record<string, FieldDescription>> = view
-    .getSerializer()
-    .describeFields();
-  let byMethods = internedActions.get(described);
-  if (!byMethods) internedActions.set(described, (byMethods = new Map()));
+  const serializer = view.getSerializer();
+  const described: Readonly<Record<string, FieldDescription>> = serializer.describeFields();
+  const interned = ownPlan(
+    serializer.constructor,
+    INTERNED_ACTIONS,
+    () => new BoundedCache<string, Actions>('OPTIONS actions', 3),
+  );
   // One method (the usual case) is its own key: no string joined per request.
-  const key = methods.length === 1 ? (methods[0] as string) : methods.join();
-  let actions = byMethods.get(key);
-  if (!actions) {
-    const built: Record<string, Readonly<Record<string, FieldDescription>>> = {};
-    for (const method of methods) built[method] = described;
-    actions = Object.freeze(built);
-    byMethods.set(key, actions);
-  }
-  return actions;
+  const first = methods[0] as string;
+  const key = methods.length === 1 ? first : methods.join();
+  const found = interned.get(key);
+  // The class's descriptions are one frozen object; an override of describeFields that
+  // answers another gets actions of its own.
+  if (found !== undefined && found[first] === described) return found;
+  const built: Record<string, Readonly<Record<string, FieldDescription>>> = {};
+  for (const method of methods) built[method] = described;
+  return interned.set(key, Object.freeze(built));
 }

@@ -10,6 +10,7 @@ import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { BoundedCache, ownPlan } from '../utils/bounded-cache.ts';
 import { replaceQueryParam } from '../utils/urls.ts';
 import { clientPageSize, type Pagination } from './pagination.ts';
 
@@ -330,7 +331,7 @@ interface OrderingPlan {
  * view's declared ones (an ordering filter whitelists them), but a view may order by many, so
  * a model keeps at most {@link MAX_ORDERING_PLANS}, the oldest going first.
  */
-const orderingPlans = new WeakMap<AnyModel, Map<string, OrderingPlan>>();
+const ORDERING_PLANS = Symbol('cursor ordering plans');
 const MAX_ORDERING_PLANS = 256;
 
 /**
@@ -343,19 +344,20 @@ function orderingPlan(model: AnyModel, terms: readonly OrderTerm[]): OrderingPla
     const term = terms[i] as OrderTerm;
     key += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
   }
-  let byKey = orderingPlans.get(model);
-  if (!byKey) orderingPlans.set(model, (byKey = new Map()));
+  const byKey = ownPlan(
+    model,
+    ORDERING_PLANS,
+    () => new BoundedCache<string, OrderingPlan>('cursor ordering plans', MAX_ORDERING_PLANS),
+  );
   let plan = byKey.get(key);
   if (plan === undefined) {
     const paths = terms.map((term) => canonicalPath(model, term.path));
-    plan = {
+    plan = byKey.set(key, {
       key,
       fingerprint: orderingFingerprint(terms),
       paths,
       relations: relationPrefixes(paths),
-    };
-    if (byKey.size >= MAX_ORDERING_PLANS) byKey.delete(byKey.keys().next().value as string);
-    byKey.set(key, plan);
+    });
   }
   return plan;
 }

@@ -12,15 +12,16 @@
 import { TextDecoder } from 'node:util';
 import { ParseError, UnsupportedMediaType } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
+import { processCaches } from '../utils/bounded-cache.ts';
 import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
 
 // `fatal`: invalid bytes throw. `ignoreBOM`: a leading byte order mark is kept as U+FEFF
 // (the platform's default drops it at the start of every decode, so a form value sent as
 // `%EF%BB%BFabc` became `abc`).
 const STRICT = { fatal: true, ignoreBOM: true } as const;
-// One decoder per charset label, made when first asked for; a bounded set (the labels a
-// client may name are only those the platform knows, and unknown ones are not kept).
-const decoders = new Map<string, TextDecoder>();
+// One decoder per charset label, made when first asked for (the labels a client may name are
+// only those the platform knows, about 220, and unknown ones are not kept).
+const decoders = processCaches.cache<string, TextDecoder>('text decoders', 256);
 // The decoder of a body that names no charset (nearly all of them), without a lookup.
 const UTF8 = new TextDecoder('utf-8', STRICT);
 

@@ -21,6 +21,7 @@ import { FileField } from '../fields/file-field.ts';
 import { createFormInput } from '../fields/form-input.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
+import { processCaches } from '../utils/bounded-cache.ts';
 import { decodeStrictly, decodeWith, formKeyTooDeep, strictDecoder, tooDeep } from './body-text.ts';
 import { MultipartError } from './multipart-error.ts';
 import { type MultipartTextDecoder, multipartParts } from './multipart-parts.ts';
@@ -32,8 +33,9 @@ import { BaseParser, type ParserContext, UNPARSED_BODY } from './parser.ts';
  */
 export const DEFAULT_UPLOAD_TEMP_DIR: string = tmpdir();
 
-// One private folder per process and base folder, made when the first file part arrives.
-const privateDirs = new Map<string, Promise<string>>();
+// One private folder per process and base folder, made when the first file part arrives
+// (a base evicted gets a new one: the old one's files are each removed after their request).
+const privateDirs = processCaches.cache<string, Promise<string>>('private upload folders', 16);
 
 /**
  * A folder of this process's own under `base`, made with `mkdtemp` (mode 0700, a new name no

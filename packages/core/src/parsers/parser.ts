@@ -20,7 +20,15 @@ export interface Parser {
   /**
    * The parsed body, or a promise of it for a parser that waits (one that streams the body):
    * a parser that answers at once costs the request no promise. Throws (or rejects with) an
-   * `APIException` (400, 408, 413) for a body it cannot take.
+   * `APIException` (400, 408, 413) for a body it cannot take. The answer is a
+   * {@link MaybePromise}: a caller tests it with `isPromiseLike` (both from
+   * `@restframework/core`), or simply awaits it.
+   *
+   * @example
+   * ```ts-fragment
+   * const parsed = parser.parse(request, context);
+   * const data = isPromiseLike(parsed) ? await parsed : parsed;
+   * ```
    */
   parse(request: Request, context: ParserContext): MaybePromise<unknown>;
 }

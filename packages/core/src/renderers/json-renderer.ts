@@ -2,11 +2,16 @@
  * JSON output.
  * @module
  */
+import { processCaches } from '../utils/bounded-cache.ts';
 import { isDeepFrozen } from '../utils/immutable.ts';
 import { BaseRenderer } from './renderer.ts';
 
-/** The JSON of deeply frozen data: it cannot change, so it is stringified (and encoded) once. */
-const frozenJson = new WeakMap<object, Buffer>();
+/**
+ * The JSON of deeply frozen data (an OPTIONS body, say): it cannot change, so it is
+ * stringified (and encoded) once. Bounded: a frozen value made per request costs an entry
+ * until newer ones push it out.
+ */
+const frozenJson = processCaches.cache<object, Buffer>('JSON of frozen data', 256);
 
 /**
  * Compact JSON, UTF-8, `Content-Type: application/json` (no charset parameter: JSON is UTF-8
@@ -31,10 +36,12 @@ export class JSONRenderer extends BaseRenderer {
   render(data: unknown): string | Buffer {
     if (data === null || data === undefined) return '';
     if (typeof data === 'object' && isDeepFrozen(data)) {
-      let bytes = frozenJson.get(data);
-      if (bytes === undefined) frozenJson.set(data, (bytes = Buffer.from(JSON.stringify(data))));
-      return bytes;
+      return frozenJson.getOrCreate(data, stringifyToBuffer);
     }
     return JSON.stringify(data);
   }
+}
+
+function stringifyToBuffer(data: object): Buffer {
+  return Buffer.from(JSON.stringify(data));
 }

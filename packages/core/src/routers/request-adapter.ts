@@ -11,9 +11,10 @@ import { PayloadTooLarge } from '../errors/api-exception.ts';
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import type { UploadedFile } from '../files/uploaded-file.ts';
 import { Request } from '../http/request.ts';
-import { Response } from '../http/response.ts';
-import { sendResponse } from '../http/send-response.ts';
+import type { Response } from '../http/response.ts';
+import { renderResponse, sendResponse } from '../http/send-response.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
+import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { logUnhandled } from '../views/unhandled-error-log.ts';
@@ -54,7 +55,8 @@ export function viewRouteHandler(
   return (req, reply) => {
     try {
       const done = handleRequest(req, reply, plan, state);
-      if (done) done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+      if (isPromiseLike(done))
+        done.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
     } catch (error) {
       handlerFailed(req, reply, error);
     }
@@ -113,24 +115,14 @@ function handleRequest(
       ? view.dispatch(request, params)
       : db.run(() => view.dispatch(request, params));
   // A view that answered at once read no body, so it has no uploads to remove.
-  if (response instanceof Response && request.uploadedFiles.length === 0)
-    return rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+  if (!isPromiseLike(response) && request.uploadedFiles.length === 0)
+    return renderResponse(request, view, response, reply, view.getRenderers());
   // One reaction on the view's promise, which sends or reports: an async function here cost
   // a promise of its own, and the handler's catch on it another promise and microtask turn.
   Promise.resolve(response).then(
     (done) => sendWhenDone(req, reply, request, view, done),
     (error: unknown) => failWhenDone(req, reply, request, error),
   );
-}
-
-/**
- * What is left to wait for once `sendResponse` returned: only a renderer's promise. The reply
- * it returns otherwise is a thenable too, but waiting on it (`await`, `Promise.resolve`) only
- * waited for Fastify's `reply.then` to say "already sent": three promises and three microtask
- * turns per request for nothing.
- */
-function rendered(sent: FastifyReply | Promise<FastifyReply>): void | Promise<void> {
-  return sent instanceof Promise ? sent.then(ignore) : undefined;
 }
 
 /**
@@ -146,9 +138,10 @@ function sendWhenDone(
 ): void {
   try {
     const files = request.uploadedFiles;
-    const send = () => rendered(sendResponse(request, view, response, reply, view.getRenderers()));
+    const send = () => renderResponse(request, view, response, reply, view.getRenderers());
     const sent = files.length ? discardAll(files).then(send) : send();
-    if (sent) sent.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
+    if (isPromiseLike(sent))
+      sent.then(undefined, (error: unknown) => handlerFailed(req, reply, error));
   } catch (error) {
     handlerFailed(req, reply, error);
   }
@@ -176,8 +169,6 @@ function failWhenDone(
 function discardAll(files: readonly UploadedFile[]): Promise<unknown> {
   return Promise.all(files.map((file) => file.discard()));
 }
-
-function ignore(): void {}
 
 /** What escaped a view (its errors are responses): Fastify's error handler, or the log. */
 function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {

@@ -2,10 +2,12 @@
  * The plan of one route: what serving it needs that is the same for every request (the view
  * class carrying the route's extras, the action of each method, the allowed methods, the
  * `Allow` header, the view name), worked out once when the router registers the route and
- * kept in the route's Fastify `config`. The request path only reads it.
+ * kept in the route's Fastify `config`, and the caches the route fills on first use. The
+ * request path only reads it.
  * @module
  */
 import type { Database } from '../db/database.ts';
+import { CacheSet } from '../utils/bounded-cache.ts';
 import { allowedMethodsOf, defaultViewName } from '../views/api-view.ts';
 import type { ViewSetClass } from './default-router.ts';
 
@@ -39,6 +41,11 @@ export interface RoutePlan {
   readonly suffix: string | undefined;
   /** The view name with the suffix (`Book List`). */
   readonly viewName: string;
+  /**
+   * What serving the route keeps beyond a request, bounded (the OPTIONS bodies, see
+   * `metadata/simple-metadata.ts`): it lives and dies with the route.
+   */
+  readonly caches: CacheSet;
 }
 
 /**
@@ -82,6 +89,7 @@ export function buildRoutePlan(
     allow: allowedMethods.join(', '),
     suffix,
     viewName: defaultViewName(probe),
+    caches: new CacheSet(),
   });
   proto.routePlan = plan;
   return plan;

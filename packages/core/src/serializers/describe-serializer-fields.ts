@@ -3,6 +3,7 @@
  * @module
  */
 import type { FieldDescription } from '../fields/field.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import { deepFreeze } from '../utils/immutable.ts';
 import type { PreparedSerializer } from './prepare-serializer.ts';
 
@@ -10,10 +11,10 @@ import type { PreparedSerializer } from './prepare-serializer.ts';
  * Per prepared plan (so per serializer class), its fields' descriptions, frozen. Keyed by the
  * plan, not by the class of the serializer asking: a list serializer describes its child's
  * fields, and keyed by `ListSerializer` the first child described answered for every other
- * one. Bound: one entry per plan, weakly held; never invalidated, because a plan's fields are
+ * one. Kept on the plan (with `ownPlan`); never invalidated, because a plan's fields are
  * bound once and never change (a subclass has its own plan).
  */
-const descriptions = new WeakMap<PreparedSerializer, Readonly<Record<string, FieldDescription>>>();
+const DESCRIPTIONS = Symbol('field descriptions');
 
 /**
  * Every field's description by name, for the serializer whose plan is `plan`: built on first
@@ -28,12 +29,9 @@ const descriptions = new WeakMap<PreparedSerializer, Readonly<Record<string, Fie
 export function describeSerializerFields(
   plan: PreparedSerializer,
 ): Readonly<Record<string, FieldDescription>> {
-  let described = descriptions.get(plan);
-  if (!described) {
+  return ownPlan(plan, DESCRIPTIONS, () => {
     const built: Record<string, FieldDescription> = {};
     for (const field of plan.fields) built[field.fieldName] = field.describe();
-    described = deepFreeze(built);
-    descriptions.set(plan, described);
-  }
-  return described;
+    return deepFreeze(built);
+  });
 }

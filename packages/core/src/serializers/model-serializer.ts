@@ -37,6 +37,7 @@ import { UploadedFile } from '../files/uploaded-file.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import type { ModelProperty } from '../models/model-property.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
 import { isPromiseLike } from '../utils/maybe-promise.ts';
 import {
   buildModelField,
@@ -88,7 +89,8 @@ export interface ModelSerializerDeclaration<
 /** A path of serializer field names, from the root to a leaf. */
 export type FieldPath = readonly string[];
 
-const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
+/** Where a model serializer class keeps its source index (with `ownPlan`). */
+const SOURCE_INDEX = Symbol('source index');
 
 /** What a write of a model checks on every create and update, found once per model. */
 interface ModelWritePlan {
@@ -99,22 +101,35 @@ interface ModelWritePlan {
 }
 
 /**
- * Per model, its {@link ModelWritePlan}. Key: the model; bound: one entry per model, weakly
- * held; never invalidated, because a model's field list is frozen when it is defined.
+ * Where a model keeps its {@link ModelWritePlan} (with `ownPlan`); never invalidated, because
+ * a model's field list is frozen when it is defined.
  */
-const writePlans = new WeakMap<AnyModel, ModelWritePlan>();
+const WRITE_PLAN = Symbol('model write plan');
+
+/** Model field name → path of serializer fields, from a prepared serializer's writable fields. */
+function buildSourceIndex(prepared: PreparedSerializer): ReadonlyMap<string, FieldPath> {
+  const index = new Map<string, FieldPath>();
+  const walk = (fields: readonly AnyField[], prefix: FieldPath) => {
+    for (const field of fields) {
+      if (field.readOnly) continue;
+      const path = [...prefix, field.fieldName];
+      if (field instanceof Serializer && field.sourceAttrs.length === 0) {
+        walk(field.prepared.writable, path);
+      } else if (field.sourceAttrs.length === 1) {
+        index.set(field.sourceAttrs[0] as string, path);
+      }
+    }
+  };
+  walk(prepared.writable, []);
+  return index;
+}
 
 /** The write plan of `model`, found on first use. */
 function writePlanOf(model: AnyModel): ModelWritePlan {
-  let plan = writePlans.get(model);
-  if (!plan) {
-    plan = {
-      files: Object.freeze(model.fieldList.filter((field) => field.kind === 'file')),
-      requiredOnCreate: Object.freeze(model.fieldList.filter(requiredOnCreate)),
-    };
-    writePlans.set(model, plan);
-  }
-  return plan;
+  return ownPlan(model, WRITE_PLAN, () => ({
+    files: Object.freeze(model.fieldList.filter((field) => field.kind === 'file')),
+    requiredOnCreate: Object.freeze(model.fieldList.filter(requiredOnCreate)),
+  }));
 }
 
 /**
@@ -298,23 +313,7 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * (`isbn` → `['publishing_information', 'isbn']` when a `*`-sourced nested serializer holds it).
    */
   static sourceIndex(): ReadonlyMap<string, FieldPath> {
-    const cached = sourceIndexes.get(this);
-    if (cached) return cached;
-    const index = new Map<string, FieldPath>();
-    const walk = (fields: readonly AnyField[], prefix: FieldPath) => {
-      for (const field of fields) {
-        if (field.readOnly) continue;
-        const path = [...prefix, field.fieldName];
-        if (field instanceof Serializer && field.sourceAttrs.length === 0) {
-          walk(field.prepared.writable, path);
-        } else if (field.sourceAttrs.length === 1) {
-          index.set(field.sourceAttrs[0] as string, path);
-        }
-      }
-    };
-    walk(this.prepare().writable, []);
-    sourceIndexes.set(this, index);
-    return index;
+    return ownPlan(this, SOURCE_INDEX, () => buildSourceIndex(this.prepare()));
   }
 
   /** The model of this serializer. */

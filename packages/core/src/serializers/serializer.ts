@@ -41,7 +41,14 @@ import {
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
 import type { AnyModel } from '../models/model.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
+import {
+  catchMaybe,
+  eachMaybe,
+  isPromiseLike,
+  type MaybePromise,
+  thenMaybe,
+} from '../utils/maybe-promise.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import { checkDeclarationOptions } from './check-declaration-options.ts';
 import type { DeclarationCheck } from './declaration-check.ts';
@@ -87,12 +94,12 @@ export type SerializerClassWith<C, T> = Omit<C, 'prototype'> & {
 };
 
 /**
- * Per serializer class, its plan (see `prepare-serializer.ts`). Key: the class itself, so a
+ * Where a serializer class keeps its plan (see `prepare-serializer.ts`), with `ownPlan`: a
  * subclass prepared after its parent gets its own plan (its own declaration, hooks, fields);
- * bound: one entry per class, weakly held; never invalidated, because a class's declaration is
- * fixed once `.with()` made it, and fields added later would be another class.
+ * never invalidated, because a class's declaration is fixed once `.with()` made it, and fields
+ * added later would be another class.
  */
-const prepared = new WeakMap<Function, PreparedSerializer>();
+const PREPARED = Symbol('prepared serializer');
 const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 /** The options `many()` keeps for the list (the others go to the child). */
@@ -144,18 +151,13 @@ function fieldOptionsOf(options: SerializerOptions): SerializerOptions {
 }
 
 /**
- * A serializer's own error as its parent shows it: a list of messages (from its validators or
- * `validate`) goes under `non_field_errors`; any other error is returned as it is.
+ * Throws a serializer's own error as its parent shows it: a list of messages (from its
+ * validators or `validate`) goes under `non_field_errors`; any other error as it is.
  */
-function asNonFieldErrors(error: unknown): unknown {
-  if (error instanceof ValidationError && Array.isArray(error.detail))
-    return new ValidationError({ non_field_errors: error.detail }, error.code);
-  return error;
-}
-
-/** {@link asNonFieldErrors} for a promise's rejection. */
 function rethrowAsNonFieldErrors(error: unknown): never {
-  throw asNonFieldErrors(error);
+  if (error instanceof ValidationError && Array.isArray(error.detail))
+    throw new ValidationError({ non_field_errors: error.detail }, error.code);
+  throw error;
 }
 
 /**
@@ -242,22 +244,21 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    * built on first use (at the latest when a route registers it) and then shared.
    */
   static prepare(): PreparedSerializer {
-    const cached = prepared.get(this);
-    if (cached) return cached;
-    this.checkDeclarationOptions();
-    const result = prepareSerializer(
-      this,
-      this.buildFields(),
-      this.serializerModel(),
-      Serializer.prototype,
-      (field) =>
-        field instanceof Serializer && field.sourceAttrs.length === 0
-          ? (field.constructor as typeof Serializer).prepare()
-          : undefined,
-    );
-    prepared.set(this, result);
-    this.checkDeclaration(result);
-    return result;
+    return ownPlan(this, PREPARED, () => {
+      this.checkDeclarationOptions();
+      const result = prepareSerializer(
+        this,
+        this.buildFields(),
+        this.serializerModel(),
+        Serializer.prototype,
+        (field) =>
+          field instanceof Serializer && field.sourceAttrs.length === 0
+            ? (field.constructor as typeof Serializer).prepare()
+            : undefined,
+      );
+      this.checkDeclaration(result);
+      return result;
+    });
   }
 
   /**
@@ -369,46 +370,23 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
   override runValidation(data: unknown, ctx: RunContext): TValue | Promise<TValue> {
     const [isEmpty, value] = this.validateEmptyValues(data, ctx);
     if (isEmpty) return value as TValue;
-    const internal = this.toInternalValue(value, ctx);
-    if (isPromiseLike(internal))
-      return Promise.resolve(internal).then((resolved) => this.#validateObject(resolved, ctx));
-    return this.#validateObject(internal, ctx);
+    return thenMaybe(this.toInternalValue(value, ctx), (internal) =>
+      this.#validateObject(internal, ctx),
+    );
   }
 
   /** The validators and `validate` on converted data; list messages become `non_field_errors`. */
   #validateObject(internal: TValue, ctx: RunContext): TValue | Promise<TValue> {
-    let validated: TValue | Promise<TValue>;
-    try {
-      // Validators and `validate` mostly answer at once: waited on only when they did not.
-      const checked = this.runValidators(internal, ctx);
-      if (isPromiseLike(checked)) return this.#validateObjectLater(checked, internal, ctx);
-      validated = this.validate(internal, ctx);
-    } catch (error) {
-      throw asNonFieldErrors(error);
-    }
-    return isPromiseLike(validated)
-      ? Promise.resolve(validated).catch(rethrowAsNonFieldErrors)
-      : validated;
-  }
-
-  /** {@link #validateObject} once the validators waited. */
-  async #validateObjectLater(
-    checked: PromiseLike<TValue>,
-    internal: TValue,
-    ctx: RunContext,
-  ): Promise<TValue> {
-    try {
-      await checked;
-      return await this.validate(internal, ctx);
-    } catch (error) {
-      throw asNonFieldErrors(error);
-    }
+    return catchMaybe(
+      () => thenMaybe(this.runValidators(internal, ctx), () => this.validate(internal, ctx)),
+      rethrowAsNonFieldErrors,
+    );
   }
 
   /**
    * Validates every writable field, then its `validate<Field>` hook; errors nest by field.
    * Fields run one after another, each once the one before is done; the result comes at once
-   * when no field and no hook waited, else as a promise (see {@link #toInternalValueLater}).
+   * when no field and no hook waited, else as a promise.
    */
   toInternalValue(data: unknown, ctx: RunContext): TValue | Promise<TValue> {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -426,81 +404,32 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     const { writable, hooks } = this.prepared;
     const result: Record<string, unknown> = {};
     let errors: Record<string, ErrorTree> | undefined;
-    for (let i = 0; i < writable.length; i++) {
-      const field = writable[i] as AnyField;
+    const validateField = (field: AnyField): MaybePromise<void> => {
       const primitive = field.getValue(input, ctx);
       // A field not sent in a partial run is skipped as `validateEmptyValues` would by
       // answering `SKIPPED`: decided here by the run's declared kind (a PATCH skips all but a
       // few fields). Any other value, absent or not, goes to the field's own `runValidation`,
       // overridden or not; it answers `SKIPPED` (or throws `SkipField`) to be left out.
-      if (primitive === EMPTY && ctx.partial) continue;
-      let value: unknown;
-      try {
-        value = field.runValidation(primitive, ctx);
-        if (isPromiseLike(value))
-          return this.#toInternalValueLater(input, ctx, i, value, false, result, errors);
-        if (value === SKIPPED) continue;
-        const hook = hooks.size === 0 ? undefined : hooks.get(field.fieldName);
-        if (hook) {
-          value = hook.call(this, value);
-          if (isPromiseLike(value))
-            return this.#toInternalValueLater(input, ctx, i, value, true, result, errors);
-        }
-      } catch (error) {
-        errors = withFieldError(errors, field, error);
-        continue;
-      }
-      setValue(result, field.sourceAttrs, value);
-    }
-    if (errors) throw new ValidationError(errors);
-    return result as TValue;
-  }
-
-  /**
-   * {@link toInternalValue} from the field at `index` on, once that field (`hooked`: its hook)
-   * answered with `pending`: the same steps, each field waited on before the next starts.
-   */
-  async #toInternalValueLater(
-    input: Record<string, unknown>,
-    ctx: RunContext,
-    index: number,
-    pending: PromiseLike<unknown>,
-    hooked: boolean,
-    result: Record<string, unknown>,
-    failed: Record<string, ErrorTree> | undefined,
-  ): Promise<TValue> {
-    const { writable, hooks } = this.prepared;
-    let errors = failed;
-    for (let i = index; i < writable.length; i++) {
-      const field = writable[i] as AnyField;
-      let value: unknown;
-      let hookDone = false;
-      if (i === index) {
-        value = pending;
-        hookDone = hooked;
-      } else {
-        value = field.getValue(input, ctx);
-        if (value === EMPTY && ctx.partial) continue;
-      }
-      try {
-        if (i !== index) value = field.runValidation(value, ctx);
-        if (isPromiseLike(value)) value = await value;
-        if (!hookDone) {
-          if (value === SKIPPED) continue;
-          const hook = hooks.get(field.fieldName);
-          if (hook) {
-            value = hook.call(this, value);
-            if (isPromiseLike(value)) value = await value;
-          }
-        }
-      } catch (error) {
-        errors = withFieldError(errors, field, error);
-        continue;
-      }
-      setValue(result, field.sourceAttrs, value);
-    }
-    if (errors) throw new ValidationError(errors);
-    return result as TValue;
+      if (primitive === EMPTY && ctx.partial) return;
+      return catchMaybe(
+        () =>
+          thenMaybe(field.runValidation(primitive, ctx), (value) => {
+            if (value === SKIPPED) return;
+            const hook = hooks.size === 0 ? undefined : hooks.get(field.fieldName);
+            if (hook === undefined) return setValue(result, field.sourceAttrs, value);
+            return thenMaybe(hook.call(this, value), (hooked) =>
+              setValue(result, field.sourceAttrs, hooked),
+            );
+          }),
+        (error) => {
+          errors = withFieldError(errors, field, error);
+        },
+      );
+    };
+    return thenMaybe(eachMaybe(writable, validateField), () => {
+      if (errors) throw new ValidationError(errors);
+      return result as TValue;
+    });
   }
 
   /** Object-level validation: override to check fields together; return the attributes. */

@@ -9,6 +9,7 @@
  * @module
  */
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { processCaches } from '../utils/bounded-cache.ts';
 
 /** A parsed rate: at most `requests` in any window of `seconds`. */
 export interface Rate {
@@ -35,7 +36,7 @@ const PERIODS: Readonly<Record<string, number>> = {
   days: 86400,
 };
 
-const parsed = new Map<string, Rate>();
+const parsed = processCaches.cache<string, Rate>('throttle rates', 256);
 
 /**
  * The rate `text` stands for; `ImproperlyConfigured` (`REST_ERR_THROTTLE_RATE`) naming `where`

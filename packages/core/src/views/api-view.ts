@@ -17,7 +17,6 @@
 import type {
   Authentication,
   AuthenticationClass,
-  AuthenticationResult,
 } from '../accounts/authentication/authentication.ts';
 import type { Database, TransactionOptions } from '../db/database.ts';
 import {
@@ -39,7 +38,13 @@ import type { Renderer, RendererClass } from '../renderers/renderer.ts';
 import type { RoutePlan } from '../routers/route-plan.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
-import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
+import {
+  catchMaybe,
+  eachMaybe,
+  firstMaybe,
+  type MaybePromise,
+  thenMaybe,
+} from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
 import {
   type ExceptionContext,
@@ -69,6 +74,12 @@ const RERUN_WRITES: TransactionOptions = { rerun: true };
 type Handler = (request: Request) => Promise<Response> | Response;
 
 const NO_THROTTLES: Throttle[] = [];
+/** What a DELETE's handler finds in `request.data`: the request's own default, left alone. */
+const NO_BODY: unique symbol = Symbol('no body');
+
+function toResponse(body: unknown): Response {
+  return new Response(body);
+}
 
 /** The per-request instances of a view's classes (see {@link APIView.getRenderers}). */
 interface Made {
@@ -192,15 +203,15 @@ export class APIView {
   options(request: Request): Response | Promise<Response> {
     const metadata = this.getMetadata();
     if (!metadata) throw new MethodNotAllowed(request.method);
-    const body = metadata.determineMetadata(request, this);
-    return isPromiseLike(body)
-      ? Promise.resolve(body).then((settled) => new Response(settled))
-      : new Response(body);
+    return thenMaybe(metadata.determineMetadata(request, this), toResponse);
   }
 
   /**
-   * Runs the request: negotiation, authentication, permissions, body parsing, then the
-   * handler (in one transaction for writes). Errors become responses, never exceptions.
+   * Runs the request: negotiation, authentication, permissions, throttles, body parsing, then
+   * the handler (in one transaction for writes). Errors become responses, never exceptions.
+   * Each stage goes on at once when the one before answered at once, so a read whose policies
+   * and query answered at once is answered without a promise; a write always waits for its
+   * transaction.
    */
   dispatch(
     request: Request,
@@ -208,58 +219,31 @@ export class APIView {
   ): Response | Promise<Response> {
     this.request = request;
     this.kwargs = kwargs;
-    // A read whose steps all answer at once (no authenticator, permissions answering with
-    // booleans, a handler whose query the driver ran at once) is answered without a promise:
-    // each one cost the request a job. Anything else goes on in #dispatchRest.
-    let initial: void | Promise<void>;
-    try {
-      initial = this.initial(request);
-      if (!initial && request.isSafeMethod) {
-        const handler = this.handlerFor(request.method);
-        if (!handler) throw new MethodNotAllowed(request.method);
-        const response: unknown = handler.call(this, request);
-        if (response instanceof Response) return this.finalizeResponse(request, response);
-        return this.#finish(request, response as Promise<Response>);
-      }
-    } catch (error) {
-      return this.finalizeResponse(request, this.handleException(error));
-    }
-    return this.#dispatchRest(request, initial);
+    return catchMaybe(
+      () =>
+        thenMaybe(
+          thenMaybe(this.initial(request), () => this.#handle(request)),
+          (response) => this.finalizeResponse(request, response),
+        ),
+      (error) => this.finalizeResponse(request, this.handleException(error)),
+    );
   }
 
-  /** The response of a handler that did not answer at once, or of its error. */
-  async #finish(request: Request, pending: Promise<Response>): Promise<Response> {
-    try {
-      return this.finalizeResponse(request, await pending);
-    } catch (error) {
-      return this.finalizeResponse(request, this.handleException(error));
-    }
-  }
-
-  /** `dispatch` from where something had to wait, or for a method that may change data. */
-  async #dispatchRest(request: Request, initial: void | Promise<void>): Promise<Response> {
-    try {
-      // Each step below answers at once when nothing in it waits: awaited only when it did not.
-      if (initial) await initial;
-      const handler = this.handlerFor(request.method);
-      if (!handler) throw new MethodNotAllowed(request.method);
-      if (WITH_BODY.has(request.method)) {
-        const data = this.parseBody(request);
-        request.data = isPromiseLike(data) ? await data : data;
-      }
-      // A read runs the handler as it is; a write in a transaction (a closure only for it),
-      // which runs the handler again after a deadlock or a lock wait: it builds a response
-      // and sends nothing until the transaction is over.
-      const response = request.isSafeMethod
-        ? await handler.call(this, request)
-        : await this.database.transaction(
-            () => Promise.resolve(handler.call(this, request)),
-            RERUN_WRITES,
-          );
-      return this.finalizeResponse(request, response);
-    } catch (error) {
-      return this.finalizeResponse(request, this.handleException(error));
-    }
+  /** The handler's response: a read as it is, a write on its parsed body in a transaction. */
+  #handle(request: Request): Response | Promise<Response> {
+    const handler = this.handlerFor(request.method);
+    if (!handler) throw new MethodNotAllowed(request.method);
+    if (request.isSafeMethod) return handler.call(this, request);
+    const body = WITH_BODY.has(request.method) ? this.parseBody(request) : NO_BODY;
+    return thenMaybe(body, (data) => {
+      if (data !== NO_BODY) request.data = data;
+      // The handler may run again after a deadlock or a lock wait: it builds a response and
+      // sends nothing until the transaction is over.
+      return this.database.transaction(
+        () => Promise.resolve(handler.call(this, request)),
+        RERUN_WRITES,
+      );
+    });
   }
 
   /**
@@ -268,15 +252,10 @@ export class APIView {
    */
   initial(request: Request): void | Promise<void> {
     this.performContentNegotiation(request);
-    const authenticated = this.performAuthentication(request);
-    if (authenticated) return authenticated.then(() => this.#permitted(request));
-    return this.#permitted(request);
-  }
-
-  #permitted(request: Request): void | Promise<void> {
-    const checked = this.checkPermissions(request);
-    if (checked) return checked.then(() => this.checkThrottles(request));
-    return this.checkThrottles(request);
+    return thenMaybe(
+      thenMaybe(this.performAuthentication(request), () => this.checkPermissions(request)),
+      () => this.checkThrottles(request),
+    );
   }
 
   /**
@@ -285,31 +264,16 @@ export class APIView {
    */
   checkThrottles(request: Request): void | Promise<void> {
     const throttles = this.getThrottles();
-    // At once while each throttle answers at once (the in-process store does).
-    let waits: (number | null)[] | undefined;
-    for (let i = 0; i < throttles.length; i++) {
-      const throttle = throttles[i] as Throttle;
-      const allowed = throttle.allowRequest(request, this);
-      if (allowed === true) continue;
-      if (allowed === false) (waits ??= []).push(throttle.wait());
-      else return this.#throttleRest(request, throttles, i, allowed, waits ?? []);
-    }
-    if (waits) throw throttledAfter(waits);
-  }
-
-  async #throttleRest(
-    request: Request,
-    throttles: readonly Throttle[],
-    from: number,
-    pending: Promise<boolean>,
-    waits: (number | null)[],
-  ): Promise<void> {
-    if (!(await pending)) waits.push((throttles[from] as Throttle).wait());
-    for (let i = from + 1; i < throttles.length; i++) {
-      const throttle = throttles[i] as Throttle;
-      if (!(await throttle.allowRequest(request, this))) waits.push(throttle.wait());
-    }
-    if (waits.length) throw throttledAfter(waits);
+    if (throttles.length === 0) return;
+    const waits: (number | null)[] = [];
+    const asked = eachMaybe(throttles, (throttle) =>
+      thenMaybe(throttle.allowRequest(request, this), (allowed) => {
+        if (!allowed) waits.push(throttle.wait());
+      }),
+    );
+    return thenMaybe(asked, () => {
+      if (waits.length) throw throttledAfter(waits);
+    });
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -323,95 +287,39 @@ export class APIView {
 
   /**
    * Sets `request.user` from the first authenticator that recognises the request. A promise
-   * only when there is an authenticator to ask.
+   * only when an authenticator had to wait.
    */
   performAuthentication(request: Request): void | Promise<void> {
     const authenticators = this.getAuthenticators();
-    // Synchronous while each class answers at once (a token found by a lookup the driver
-    // answered at once); from the first promise on, the rest is awaited.
-    for (let i = 0; i < authenticators.length; i++) {
-      const result = (authenticators[i] as Authentication).authenticate(request);
-      // Any thenable waits, so that a promise is never taken for an answer.
-      if (isPromiseLike(result)) return this.#authenticateRest(request, authenticators, i, result);
+    if (authenticators.length === 0) return;
+    const found = firstMaybe(authenticators, (authenticator) =>
+      authenticator.authenticate(request),
+    );
+    return thenMaybe(found, (result) => {
       if (result) {
         // Indexed, not destructured: destructuring walks an iterator.
-        const found = result as Exclude<AuthenticationResult, null>;
-        request.user = found[0];
-        request.auth = found[1];
-        return;
+        request.user = result[0];
+        request.auth = result[1];
       }
-    }
-  }
-
-  async #authenticateRest(
-    request: Request,
-    authenticators: readonly Authentication[],
-    from: number,
-    pending: Promise<AuthenticationResult>,
-  ): Promise<void> {
-    let result = await pending;
-    for (let i = from + 1; !result && i < authenticators.length; i++)
-      result = await (authenticators[i] as Authentication).authenticate(request);
-    if (result) {
-      request.user = result[0];
-      request.auth = result[1];
-    }
+    });
   }
 
   /** Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited. */
   checkPermissions(request: Request): void | Promise<void> {
-    // A loop without a closure: this runs on every request.
-    const permissions = this.getPermissions();
-    for (let i = 0; i < permissions.length; i++) {
-      const permission = permissions[i] as Permission;
-      const allowed = permission.hasPermission(request, this);
-      if (allowed === true) continue;
-      if (allowed === false) this.permissionDenied(request, permission.message);
-      return this.#checkRest(
-        request,
-        (p) => p.hasPermission(request, this),
-        permissions,
-        i,
-        allowed,
-      );
-    }
+    return eachMaybe(this.getPermissions(), (permission) =>
+      thenMaybe(permission.hasPermission(request, this), (allowed) => {
+        if (!allowed) this.permissionDenied(request, permission.message);
+      }),
+    );
   }
 
   /** Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited. */
   checkObjectPermissions(request: Request, obj: unknown): void | Promise<void> {
-    // As checkPermissions: synchronous until a permission answers with something else (any
-    // thenable, so that a promise is never taken for a yes); only the rest is awaited, and
-    // only then is a closure made.
-    const permissions = this.getPermissions();
-    for (let i = 0; i < permissions.length; i++) {
-      const permission = permissions[i] as Permission;
-      const allowed = permission.hasObjectPermission(request, this, obj);
-      if (allowed === true) continue;
-      if (allowed === false) this.permissionDenied(request, permission.message);
-      return this.#checkRest(
-        request,
-        (p) => p.hasObjectPermission(request, this, obj),
-        permissions,
-        i,
-        allowed,
-      );
-    }
-  }
-
-  async #checkRest(
-    request: Request,
-    ask: (permission: Permission) => ReturnType<Permission['hasPermission']>,
-    permissions: readonly Permission[],
-    from: number,
-    pending: ReturnType<Permission['hasPermission']>,
-  ): Promise<void> {
-    if (!(await pending)) this.permissionDenied(request, (permissions[from] as Permission).message);
-    for (let i = from + 1; i < permissions.length; i++) {
-      const permission = permissions[i] as Permission;
-      let allowed = ask(permission);
-      if (allowed !== true && allowed !== false) allowed = await allowed;
-      if (!allowed) this.permissionDenied(request, permission.message);
-    }
+    return eachMaybe(this.getPermissions(), (permission) =>
+      thenMaybe(permission.hasObjectPermission(request, this, obj), (allowed) => {
+        if (!allowed) this.permissionDenied(request, permission.message);
+      }),
+    );
   }
 
   /**
@@ -433,8 +341,14 @@ export class APIView {
 
   /**
    * The body, parsed by the parser for its `Content-Type` (415 when none takes it): at once
-   * when the parser answers at once (JSON, url-encoded), a promise when it waits (multipart).
+   * when the parser answers at once (JSON, url-encoded), a promise when it waits (multipart),
+   * so a {@link MaybePromise} (`@restframework/core` exports it, with `isPromiseLike`).
    * Throws or rejects with the parser's error. An override may be `async`.
+   *
+   * @example
+   * ```ts-fragment
+   * const data = await view.parseBody(request); // awaiting works for both answers
+   * ```
    */
   parseBody(request: Request): MaybePromise<unknown> {
     const mediaType = requestMediaType(request);

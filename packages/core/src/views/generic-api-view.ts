@@ -16,7 +16,7 @@
  * @module
  */
 import { InvalidLookupValueError } from '../db/database-errors.ts';
-import { QuerySet } from '../db/query-set.ts';
+import type { QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField, SerializerContext } from '../fields/field.ts';
@@ -31,6 +31,8 @@ import {
   Serializer as SerializerBase,
   type SerializerOptions,
 } from '../serializers/serializer.ts';
+import { ownPlan } from '../utils/bounded-cache.ts';
+import { catchMaybe, reduceMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { APIView } from './api-view.ts';
 import { instancesOf } from './instances-of.ts';
 import { integerKey } from './integer-key.ts';
@@ -46,8 +48,8 @@ export interface SerializerClass {
  * A lookup value the column cannot hold (`/events/2023-02-30/` on a date) is no row: 404, as
  * DRF's `get_object_or_404` answers Django's ValueError and ValidationError.
  */
-function notFoundForValue(error: unknown): unknown {
-  return error instanceof InvalidLookupValueError ? new NotFound() : error;
+function notFoundForValue(error: unknown): never {
+  throw error instanceof InvalidLookupValueError ? new NotFound() : error;
 }
 
 /**
@@ -106,9 +108,9 @@ export class GenericAPIView extends APIView {
    * else a promise of it: a caller awaits the result either way.
    */
   getObject(): Record<string, unknown> | Promise<Record<string, unknown>> {
-    const queryset = this.filterQueryset(this.getQueryset());
-    if (queryset instanceof QuerySet) return objectIn(this, queryset);
-    return queryset.then((filtered) => objectIn(this, filtered));
+    return thenMaybe(this.filterQueryset(this.getQueryset()), (filtered) =>
+      objectIn(this, filtered),
+    );
   }
 
   getSerializerClass(): SerializerClass {
@@ -155,14 +157,9 @@ export class GenericAPIView extends APIView {
    * (a promise costs the request a job), else a promise of it.
    */
   filterQueryset(queryset: QuerySet<any>): QuerySet<any> | Promise<QuerySet<any>> {
-    const backends = this.getFilterBackends();
-    let result = queryset;
-    for (let i = 0; i < backends.length; i++) {
-      const filtered = (backends[i] as FilterBackend).filterQueryset(this.request, result, this);
-      if (!(filtered instanceof QuerySet)) return filterRest(this, filtered, backends, i + 1);
-      result = filtered;
-    }
-    return result;
+    return reduceMaybe(this.getFilterBackends(), queryset, (filtered, backend) =>
+      backend.filterQueryset(this.request, filtered, this),
+    );
   }
 
   getFilterBackends(): FilterBackend[] {
@@ -201,14 +198,10 @@ export class GenericAPIView extends APIView {
   override getParserContext(): ParserContext {
     const serializerClass = this.serializerClass;
     if (!serializerClass) return super.getParserContext();
-    let files = fileFieldsOf.get(serializerClass);
-    if (!files)
-      fileFieldsOf.set(
-        serializerClass,
-        (files = fileFields(serializerClass.prepare().writable, '')),
-      );
-    const found = files;
-    return { fileField: (name) => found.get(name) };
+    const files = ownPlan(serializerClass, FILE_FIELDS, () =>
+      fileFields(serializerClass.prepare().writable, ''),
+    );
+    return { fileField: (name) => files.get(name) };
   }
 }
 
@@ -254,19 +247,8 @@ function objectIn(
   const filter: Record<string, unknown> = {};
   filter[view.lookupField] = lookup;
   // Unordered, at most two rows; its SQL is planned once per query shape (see QuerySet.lookup).
-  let rows: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
-  try {
-    rows = queryset.lookup(filter);
-  } catch (error) {
-    throw notFoundForValue(error);
-  }
-  if (Array.isArray(rows)) return permittedObject(view, rows);
-  return rows.then(
-    (found) => permittedObject(view, found),
-    (error) => {
-      throw notFoundForValue(error);
-    },
-  );
+  const rows = catchMaybe(() => queryset.lookup(filter), notFoundForValue);
+  return thenMaybe(rows, (found) => permittedObject(view, found));
 }
 
 function permittedObject(
@@ -275,26 +257,12 @@ function permittedObject(
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (rows.length !== 1) throw new NotFound();
   const obj = rows[0] as Record<string, unknown>;
-  const checked = view.checkObjectPermissions(view.request, obj);
-  return checked ? checked.then(() => obj) : obj;
+  return thenMaybe(view.checkObjectPermissions(view.request, obj), () => obj);
 }
 
-/** `filterQueryset` from the first backend that answered with a promise. */
-async function filterRest(
-  view: GenericAPIView,
-  pending: QuerySet<any> | Promise<QuerySet<any>>,
-  backends: readonly FilterBackend[],
-  from: number,
-): Promise<QuerySet<any>> {
-  let result = await pending;
-  for (let i = from; i < backends.length; i++) {
-    result = await (backends[i] as FilterBackend).filterQueryset(view.request, result, view);
-  }
-  return result;
-}
-
-// A serializer class's fields are fixed once prepared: their file fields are found once.
-const fileFieldsOf = new WeakMap<object, ReadonlyMap<string, AnyField>>();
+// A serializer class's fields are fixed once prepared: their file fields are found once and
+// kept on the class (with `ownPlan`).
+const FILE_FIELDS = Symbol('file fields');
 
 function fileFields(
   fields: readonly AnyField[],

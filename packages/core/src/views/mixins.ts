@@ -16,12 +16,11 @@
  * ```
  * @module
  */
-import { QuerySet } from '../db/query-set.ts';
 import { deleteFilesOnCommit, storedFileNames } from '../files/delete-files-on-commit.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { Serializer } from '../serializers/serializer.ts';
-import { isPromiseLike } from '../utils/maybe-promise.ts';
+import { isPromiseLike, thenMaybe } from '../utils/maybe-promise.ts';
 import type { GenericAPIView } from './generic-api-view.ts';
 
 /** A class that extends `GenericAPIView`. */
@@ -80,8 +79,8 @@ export function ListModelMixin<B extends GenericViewClass>(
 ): WithActions<B, ListModelActions> {
   abstract class ListModel extends Base {
     async list(_request: Request): Promise<Response> {
-      let queryset = this.filterQueryset(this.getQueryset());
-      if (!(queryset instanceof QuerySet)) queryset = await queryset;
+      const filtered = this.filterQueryset(this.getQueryset());
+      const queryset = isPromiseLike(filtered) ? await filtered : filtered;
       const page = await this.paginateQueryset(queryset);
       if (page !== null)
         return this.getPaginatedResponse(
@@ -126,13 +125,26 @@ export function RetrieveModelMixin<B extends GenericViewClass>(
   abstract class RetrieveModel extends Base {
     /** The record's representation: at once when `getObject()` answered at once. */
     retrieve(_request: Request): Response | Promise<Response> {
-      const instance = this.getObject();
-      if (!(instance instanceof Promise))
-        return new Response(this.getSerializer({ instance }).data);
-      return instance.then((found) => new Response(this.getSerializer({ instance: found }).data));
+      return thenMaybe(
+        this.getObject(),
+        (instance) => new Response(this.getSerializer({ instance }).data),
+      );
     }
   }
   return RetrieveModel;
+}
+
+/** `update`'s work on the row found (a function, not a private method: see `objectIn`). */
+async function updated(
+  view: GenericAPIView & { performUpdate(serializer: Serializer<any, any>): Promise<void> },
+  instance: Record<string, unknown>,
+  request: Request,
+  partial: boolean,
+): Promise<Response> {
+  const serializer = view.getSerializer({ instance, data: request.data, partial });
+  await serializer.isValid({ raiseException: true });
+  await view.performUpdate(serializer);
+  return new Response(serializer.data);
 }
 
 /** `update` (PUT) and `partialUpdate` (PATCH). */
@@ -140,14 +152,11 @@ export function UpdateModelMixin<B extends GenericViewClass>(
   Base: B,
 ): WithActions<B, UpdateModelActions> {
   abstract class UpdateModel extends Base {
-    async update(request: Request, partial = false): Promise<Response> {
-      // Waited on only when it is a promise: an await of a row already there cost a turn.
-      const found = this.getObject();
-      const instance = isPromiseLike(found) ? await found : found;
-      const serializer = this.getSerializer({ instance, data: request.data, partial });
-      await serializer.isValid({ raiseException: true });
-      await this.performUpdate(serializer);
-      return new Response(serializer.data);
+    update(request: Request, partial = false): Promise<Response> {
+      // As retrieve: the row goes on at once when `getObject()` answered at once.
+      return Promise.resolve(
+        thenMaybe(this.getObject(), (instance) => updated(this, instance, request, partial)),
+      );
     }
 
     // Not async: update's promise as it is, where an async function returning it cost a
@@ -168,11 +177,12 @@ export function DestroyModelMixin<B extends GenericViewClass>(
   Base: B,
 ): WithActions<B, DestroyModelActions> {
   abstract class DestroyModel extends Base {
-    async destroy(_request: Request): Promise<Response> {
-      const found = this.getObject();
-      const instance = isPromiseLike(found) ? await found : found;
-      await this.performDestroy(instance);
-      return new Response(null, 204);
+    destroy(_request: Request): Promise<Response> {
+      return Promise.resolve(
+        thenMaybe(this.getObject(), (instance) =>
+          thenMaybe(this.performDestroy(instance), () => new Response(null, 204)),
+        ),
+      );
     }
 
     /**

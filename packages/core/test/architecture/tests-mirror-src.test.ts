@@ -30,8 +30,6 @@ const PENDING = new Set([
   'db/select-plans.test.ts',
   'db/statement-slots.test.ts',
   'fixtures/row-survival.ts',
-  'metadata/options.test.ts',
-  'serializers/serializer-overrides.test.ts',
 ]);
 
 function files(dir: string): string[] {

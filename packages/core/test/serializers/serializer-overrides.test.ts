@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PreparedSerializer } from '@restframework/core';
 import {
+  type APIView,
   BooleanField,
   CharField,
   type Database,
@@ -27,7 +28,6 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { metadataBodiesBuilt } from '../../src/metadata/simple-metadata.ts';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';
@@ -362,8 +362,11 @@ describe('OPTIONS with determineActions overridden', () => {
   let db: Database;
   let app: FastifyInstance;
 
+  /** The plan of the route SuperMetadata last answered for. */
+  let superPlan: APIView['routePlan'];
   class SuperMetadata extends SimpleMetadata {
-    override async determineActions(request: Request, view: unknown) {
+    override async determineActions(request: Request, view: APIView) {
+      superPlan = view.routePlan;
       return super.determineActions(request, view);
     }
   }
@@ -428,13 +431,21 @@ describe('OPTIONS with determineActions overridden', () => {
     const books = await request(app, { method: 'OPTIONS', url: '/api/books/' });
     assert.equal(books.statusCode, 200);
     assert.ok(books.json().actions.POST.title);
-    const built = metadataBodiesBuilt();
+    // The route's first OPTIONS builds its body; the next ones find it (each miss is a build).
+    const first = await request(app, { method: 'OPTIONS', url: '/api/super/' });
+    assert.equal(first.body, books.body);
+    const bodies = () => superPlan?.caches.stats().find((c) => c.name === 'OPTIONS bodies');
+    const before = bodies();
+    assert.ok(before);
     for (let i = 0; i < 2; i++) {
       const same = await request(app, { method: 'OPTIONS', url: '/api/super/' });
       assert.equal(same.body, books.body);
     }
-    // The same actions object, so the body built for the default view answered: none built.
-    assert.equal(metadataBodiesBuilt(), built);
+    // The same interned actions object each time, so the body built before answered.
+    assert.deepEqual(
+      { hits: bodies()?.hits, misses: bodies()?.misses, size: bodies()?.size },
+      { hits: before.hits + 2, misses: before.misses, size: before.size },
+    );
   });
 
   it('honours actions that change per request, never serving another request’s body', async () => {

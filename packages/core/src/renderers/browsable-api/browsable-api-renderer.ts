@@ -31,6 +31,7 @@ import type { Request } from '../../http/request.ts';
 import type { Response } from '../../http/response.ts';
 import type { Endpoint } from '../../routers/endpoint.ts';
 import type { Serializer } from '../../serializers/serializer.ts';
+import { ownPlan } from '../../utils/bounded-cache.ts';
 import { replaceQueryParam } from '../../utils/urls.ts';
 import { APIView } from '../../views/api-view.ts';
 import { GenericAPIView } from '../../views/generic-api-view.ts';
@@ -78,8 +79,8 @@ function loadPageCode(): Promise<PageCode> {
 }
 
 /** Breadcrumbs: each endpoint's path as a pattern and its view's name, made once per endpoint. */
-const viewNames = new WeakMap<Endpoint, string>();
-const templates = new WeakMap<Endpoint, RegExp>();
+const VIEW_NAME = Symbol('view name');
+const TEMPLATE = Symbol('path template');
 
 /**
  * See the module documentation.
@@ -264,25 +265,19 @@ function isDetail(view: PageView): boolean {
 }
 
 function templateOf(endpoint: Endpoint): RegExp {
-  let regex = templates.get(endpoint);
-  if (!regex) {
+  return ownPlan(endpoint, TEMPLATE, () => {
     const source = endpoint.path
       .split(/(:\w+)/)
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('');
-    regex = new RegExp(`^${source}$`);
-    templates.set(endpoint, regex);
-  }
-  return regex;
+    return new RegExp(`^${source}$`);
+  });
 }
 
 function viewNameOf(endpoint: Endpoint): string {
-  let name = viewNames.get(endpoint);
-  if (name === undefined) {
+  return ownPlan(endpoint, VIEW_NAME, () => {
     const view = new endpoint.viewset();
     view.suffix = endpoint.suffix;
-    name = view.getViewName();
-    viewNames.set(endpoint, name);
-  }
-  return name;
+    return view.getViewName();
+  });
 }

@@ -8,6 +8,7 @@ import type { AnyField } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
 import type { PreparedSerializer } from '../../serializers/serializer.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
+import { ownPlan } from '../../utils/bounded-cache.ts';
 
 /** The parts of a serializer's forms that do not depend on the request. */
 export interface FormSkeleton {
@@ -20,11 +21,11 @@ export interface FormSkeleton {
 }
 
 /**
- * One skeleton per prepared serializer class: a prepared class is frozen and shared by every
- * instance, so the entry is never stale; the map holds it weakly (classes made at run time go
- * with their class).
+ * One skeleton per prepared serializer class, kept on its plan (with `ownPlan`): a prepared
+ * class is fixed and shared by every instance, so the entry is never stale, and it goes with
+ * its class.
  */
-const skeletons = new WeakMap<PreparedSerializer, FormSkeleton>();
+const SKELETON = Symbol('form skeleton');
 
 /**
  * The skeleton of a serializer class's forms.
@@ -35,16 +36,13 @@ const skeletons = new WeakMap<PreparedSerializer, FormSkeleton>();
  * ```
  */
 export function formSkeleton(prepared: PreparedSerializer): FormSkeleton {
-  let skeleton = skeletons.get(prepared);
-  if (!skeleton) {
-    skeleton = Object.freeze({
+  return ownPlan(prepared, SKELETON, () =>
+    Object.freeze({
       hasFile: hasFileField(prepared.fields),
       defaults: defaultsOf(prepared.fields),
       createBody: JSON.stringify(rawTemplate(prepared.fields), null, 2),
-    });
-    skeletons.set(prepared, skeleton);
-  }
-  return skeleton;
+    }),
+  );
 }
 
 /** The declared defaults (values, not functions), nested like the data. */
