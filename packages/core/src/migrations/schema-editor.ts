@@ -144,7 +144,7 @@ export class SchemaEditor {
           (fk) => fk.onDelete(ON_DELETE[field.extra.onDelete ?? 'CASCADE']),
         );
       }
-      if (field.kind === 'positive_integer') {
+      if (field.isPositive) {
         builder = builder.addCheckConstraint(
           checkName(table, field.column),
           sql`${sql.ref(field.column)} >= 0`,
@@ -194,8 +194,7 @@ export class SchemaEditor {
     const adapter = this.db.adapter;
     // Existing rows get the value (as in Django, a nullable field with a default too).
     const needsFill = fill !== undefined && fill !== null;
-    const simple =
-      field.nullable && !needsFill && !field.isRelation && field.kind !== 'positive_integer';
+    const simple = field.nullable && !needsFill && !field.isRelation && !field.isPositive;
     if (!adapter.canAlterColumns && !simple) {
       const expressions = new Map<string, RawBuilder<unknown>>();
       expressions.set(field.column, this.#literal(field, fill));
@@ -213,7 +212,7 @@ export class SchemaEditor {
     if (needsFill)
       await this.execute(sql`alter table ${table} alter column ${column} drop default`);
     if (field.isRelation) await this.#addForeignKey(after.table, field);
-    if (field.kind === 'positive_integer') await this.#addCheck(after.table, field);
+    if (field.isPositive) await this.#addCheck(after.table, field);
     for (const index of modelIndexes(after, field)) await this.createIndex(after.table, index);
   }
 
@@ -273,7 +272,7 @@ export class SchemaEditor {
         const name = foreignKeyName(after.table, oldField.column);
         await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));
       }
-      if (oldField.kind === 'positive_integer') {
+      if (oldField.isPositive) {
         const name = checkName(after.table, oldField.column);
         await this.execute(adapter.dropConstraint(after.table, name, 'check'));
       }
@@ -314,7 +313,7 @@ export class SchemaEditor {
         await this.execute(adapter.alterColumnNull(after.table, newField, true));
       }
       if (newField.isRelation) await this.#addForeignKey(after.table, newField);
-      if (newField.kind === 'positive_integer') await this.#addCheck(after.table, newField);
+      if (newField.isPositive) await this.#addCheck(after.table, newField);
     }
     for (const index of newIndexes) {
       if (!oldIndexes.some((o) => sameIndex(o, index))) await this.createIndex(after.table, index);
@@ -399,7 +398,7 @@ export class SchemaEditor {
         'foreign_key',
       ]);
     }
-    if (oldField.kind === 'positive_integer') {
+    if (oldField.isPositive) {
       renames.push([
         checkName(before.table, oldField.column),
         checkName(after.table, newField.column),

@@ -28,9 +28,10 @@ import {
 } from '../db/database-errors.ts';
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyField, FieldOptions } from '../fields/field.ts';
+import type { AnyField, FieldOptions, RunContext, Validator } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ReadOnlyField } from '../fields/read-only-field.ts';
+import { runUniqueTogether, uniqueTogetherValidator } from '../fields/unique-together-validator.ts';
 import { deleteFilesOnCommit } from '../files/delete-files-on-commit.ts';
 import type { Storage } from '../files/storage.ts';
 import { UploadedFile } from '../files/uploaded-file.ts';
@@ -89,6 +90,7 @@ export interface ModelSerializerDeclaration<
 export type FieldPath = readonly string[];
 
 const sourceIndexes = new WeakMap<Function, ReadonlyMap<string, FieldPath>>();
+const togetherValidators = new WeakMap<Function, readonly Validator<Record<string, unknown>>[]>();
 
 /** What a write of a model checks on every create and update, found once per model. */
 interface ModelWritePlan {
@@ -317,6 +319,35 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     return index;
   }
 
+  /**
+   * DRF's `get_unique_together_validators`: one {@link uniqueTogetherValidator} per unique
+   * constraint of the model whose fields this serializer all writes (top-level fields), named
+   * by the serializer's field names. Made once per class.
+   */
+  static uniqueTogetherValidators(): readonly Validator<Record<string, unknown>>[] {
+    const cached = togetherValidators.get(this);
+    if (cached) return cached;
+    const { model } = this.meta;
+    const sources = this.sourceIndex();
+    const validators = model.uniqueConstraints
+      .filter((constraint) => constraint.fields.every((f) => sources.get(f)?.length === 1))
+      .map((constraint) =>
+        uniqueTogetherValidator(model.objects, constraint.fields, {
+          labels: constraint.fields.map((f) => sources.get(f)?.[0] as string),
+        }),
+      );
+    togetherValidators.set(this, validators);
+    return validators;
+  }
+
+  /** The serializer's validators, then (unless `validators` were given) the unique constraints'. */
+  override runValidators(value: TValue, ctx: RunContext): TValue | Promise<TValue> {
+    const checked = super.runValidators(value, ctx);
+    if (this.options.validators !== undefined) return checked;
+    const together = (this.constructor as typeof ModelSerializer).uniqueTogetherValidators();
+    return together.length === 0 ? checked : runUniqueTogether(checked, together, ctx, this);
+  }
+
   /** The model of this serializer. */
   get model(): AnyModel {
     return (this.constructor as typeof ModelSerializer).meta.model;
@@ -496,6 +527,23 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     if (!(error instanceof IntegrityError) || (error.model && error.model !== this.model))
       return error;
     let errors: Record<string, ErrorTree> = {};
+    // Two requests raced past the check of a unique constraint over several fields.
+    if (error instanceof UniqueViolationError && error.fields.length > 1) {
+      const together = (this.constructor as typeof ModelSerializer)
+        .uniqueTogetherValidators()
+        .map(
+          (v) =>
+            (v as { uniqueTogether?: { fields: readonly string[]; message: string } })
+              .uniqueTogether,
+        )
+        .find(
+          (t) =>
+            t &&
+            t.fields.length === error.fields.length &&
+            t.fields.every((f) => error.fields.includes(f)),
+        );
+      if (together) return new ValidationError({ non_field_errors: [together.message] }, 'unique');
+    }
     for (const name of error.fields) {
       const field = this.model.getField(name);
       if (!field) continue;
@@ -507,10 +555,9 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       else if (error instanceof ForeignKeyViolationError)
         message = `Invalid pk "${String(data[field.attname] ?? data[field.name])}" - object does not exist.`;
       else if (error instanceof CheckViolationError)
-        message =
-          field.kind === 'positive_integer'
-            ? 'Ensure this value is greater than or equal to 0.'
-            : 'Invalid value.';
+        message = field.isPositive
+          ? 'Ensure this value is greater than or equal to 0.'
+          : 'Invalid value.';
       else message = 'Invalid value.';
       errors = mergeErrors(errors, this.errorAt(field.name, [message]));
     }
