@@ -39,6 +39,13 @@ export function reverseName(field: AnyModelField | AnyManyToManyField): string |
  * The reverse relations of one model. A `relatedName` given twice, or taken by a field of the
  * target, fails with `REST_ERR_MODEL_RELATED_NAME`; a default name two relations would share is
  * kept by neither (asking for it says to give `relatedName`).
+ *
+ * @example
+ * ```ts-fragment
+ * Author.check(); // relations declared with a function as target register here
+ * Author.reverseRelations.get('books'); // { name: 'books', kind: 'foreign_key', model: Book, field: Book.fields.author }
+ * Author.reverseRelations.list().map((r) => r.name); // ['books']
+ * ```
  */
 export class ReverseRelations {
   readonly #target: AnyModel;
