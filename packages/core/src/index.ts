@@ -3,7 +3,7 @@
  * @module
  */
 
-export { type Argon2Library, Argon2PasswordHasher } from './auth/argon2-password-hasher.ts';
+export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
@@ -17,27 +17,29 @@ export {
   type NewUser,
   permissionCodename,
   type UserRow,
-} from './auth/auth.ts';
+} from './accounts/auth.ts';
+export {
+  type Authentication,
+  type AuthenticationClass,
+  type AuthenticationResult,
+  BaseAuthentication,
+} from './accounts/authentication/authentication.ts';
+export { BasicAuthentication } from './accounts/authentication/basic-authentication.ts';
+export { JWTAuthentication } from './accounts/authentication/jwt-authentication.ts';
+export { SessionAuthentication } from './accounts/authentication/session-authentication.ts';
+export { TokenAuthentication } from './accounts/authentication/token-authentication.ts';
 export {
   BCryptPasswordHasher,
   BCryptSHA256PasswordHasher,
-} from './auth/bcrypt-password-hashers.ts';
+} from './accounts/bcrypt-password-hashers.ts';
 export {
   Jwt,
   type JwtAlgorithm,
   type JwtClaims,
   type JwtOptions,
   type TokenPair,
-} from './auth/jwt.ts';
-export {
-  TokenBlacklistView,
-  TokenObtainPairView,
-  TokenRefreshView,
-  TokenVerifyView,
-} from './auth/jwt-views.ts';
-export { LoginRateThrottle } from './auth/login-credentials.ts';
-export { LoginSerializer, LoginView } from './auth/login-view.ts';
-export { ObtainAuthToken } from './auth/obtain-auth-token.ts';
+} from './accounts/jwt.ts';
+export { LoginRateThrottle } from './accounts/login-credentials.ts';
 export {
   defaultPasswordHashers,
   MAX_PASSWORD_LENGTH,
@@ -49,7 +51,7 @@ export {
   ScryptPasswordHasher,
   UNUSABLE_PASSWORD_PREFIX,
   unusablePassword,
-} from './auth/password-hashers.ts';
+} from './accounts/password-hashers.ts';
 export {
   CommonPasswordValidator,
   defaultPasswordValidators,
@@ -59,27 +61,28 @@ export {
   UserAttributeSimilarityValidator,
   type UserAttributes,
   validatePassword,
-} from './auth/password-validators.ts';
-export { RedisSessionStore, type RedisSessionStoreOptions } from './auth/redis-session-store.ts';
+} from './accounts/password-validators.ts';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from './accounts/redis-session-store.ts';
 export {
   DatabaseSessionStore,
   type SessionStore,
   type StoredSession,
-} from './auth/session-store.ts';
-export { SessionLoginView, SessionLogoutView } from './auth/session-views.ts';
-export { clearExpiredSessions, type SessionOptions } from './auth/sessions.ts';
-export { issueToken, obtainToken } from './auth/tokens.ts';
-export { defineUserModel, type UserModelDefinition, userFields } from './auth/user-model.ts';
+} from './accounts/session-store.ts';
+export { clearExpiredSessions, type SessionOptions } from './accounts/sessions.ts';
+export { issueToken, obtainToken } from './accounts/tokens.ts';
+export { defineUserModel, type UserModelDefinition, userFields } from './accounts/user-model.ts';
 export {
-  type Authentication,
-  type AuthenticationClass,
-  type AuthenticationResult,
-  BaseAuthentication,
-} from './authentication/authentication.ts';
-export { BasicAuthentication } from './authentication/basic-authentication.ts';
-export { JWTAuthentication } from './authentication/jwt-authentication.ts';
-export { SessionAuthentication } from './authentication/session-authentication.ts';
-export { TokenAuthentication } from './authentication/token-authentication.ts';
+  TokenBlacklistView,
+  TokenObtainPairView,
+  TokenRefreshView,
+  TokenVerifyView,
+} from './accounts/views/jwt-views.ts';
+export { LoginSerializer, LoginView } from './accounts/views/login-view.ts';
+export { ObtainAuthToken } from './accounts/views/obtain-auth-token.ts';
+export { SessionLoginView, SessionLogoutView } from './accounts/views/session-views.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,
@@ -115,14 +118,18 @@ export {
   type DialectCapabilities,
   type TextMatchMode,
   type ValueReader,
-} from './db/dialect-adapter.ts';
+} from './db/dialect/dialect-adapter.ts';
+export { MysqlAdapter, type MysqlAdapterOptions } from './db/dialect/mysql/mysql-adapter.ts';
+export {
+  PostgresAdapter,
+  type PostgresAdapterOptions,
+} from './db/dialect/postgres/postgres-adapter.ts';
+export { SqliteAdapter, type SqliteAdapterOptions } from './db/dialect/sqlite/sqlite-adapter.ts';
 export { foldAccents } from './db/fold-accents.ts';
 export { foldCase } from './db/fold-case.ts';
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
-export { MysqlAdapter, type MysqlAdapterOptions } from './db/mysql-adapter.ts';
-export { PostgresAdapter, type PostgresAdapterOptions } from './db/postgres-adapter.ts';
-export type { ResolvedColumn } from './db/query-paths.ts';
+export type { ResolvedColumn } from './db/plan/query-paths.ts';
 export {
   type ColumnRef,
   type ConditionBuilder,
@@ -131,7 +138,6 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
-export { SqliteAdapter, type SqliteAdapterOptions } from './db/sqlite-adapter.ts';
 export {
   API_EXCEPTIONS,
   APIException,
@@ -362,6 +368,7 @@ export {
   type Permission,
   type PermissionClass,
 } from './permissions/permissions.ts';
+export { defaultSettings, resolveSettings } from './plugin/default-settings.ts';
 export {
   type RestFrameworkOptions,
   type RestFrameworkState,
@@ -436,7 +443,6 @@ export type {
   UpdateInput,
 } from './serializers/serializer-types.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
-export { defaultSettings, resolveSettings } from './settings/default-settings.ts';
 export { parseRate, type Rate } from './throttling/parse-rate.ts';
 export {
   RedisThrottleStore,

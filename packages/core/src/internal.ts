@@ -15,13 +15,16 @@
  * ```
  * @module
  */
-export { COMMON_PASSWORDS } from './auth/common-passwords.ts';
-export { UNABLE_TO_LOG_IN, userFromCredentials } from './auth/login-credentials.ts';
-export { randomKey } from './auth/random-key.ts';
-export { type ResolvedSessionOptions, requestCookie } from './auth/sessions.ts';
-export { tokenDigest } from './auth/tokens.ts';
-export { authOf } from './authentication/basic-authentication.ts';
-export { jwtOf } from './authentication/jwt-authentication.ts';
+
+// For the toolkit's own tests only (see docs/use-in-your-project.md): units checked directly.
+export { authorizationWords } from './accounts/authentication/authorization-header.ts';
+export { authOf } from './accounts/authentication/basic-authentication.ts';
+export { jwtOf } from './accounts/authentication/jwt-authentication.ts';
+export { COMMON_PASSWORDS } from './accounts/common-passwords.ts';
+export { UNABLE_TO_LOG_IN, userFromCredentials } from './accounts/login-credentials.ts';
+export { randomKey } from './accounts/random-key.ts';
+export { type ResolvedSessionOptions, requestCookie } from './accounts/sessions.ts';
+export { tokenDigest } from './accounts/tokens.ts';
 export { foldEach } from './db/fold-case.ts';
 export { reverseTerm } from './db/order-term.ts';
 export {
@@ -29,6 +32,7 @@ export {
   UNAVAILABLE_LOG_INTERVAL_MS,
   type WarningLog,
 } from './db/unavailable-log.ts';
+export { isRealDate } from './fields/date-field.ts';
 export { type EmailAddressOptions, isEmailAddress } from './fields/email-address.ts';
 export { allowNullIn, queriesDatabase } from './fields/field.ts';
 export { codePointLength } from './fields/validators.ts';
@@ -37,6 +41,14 @@ export { filterClassFor, MAX_IN_VALUES } from './filters/field-filter.ts';
 export { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './filters/search-terms.ts';
 export { parseAccept, requestMediaType } from './http/content-negotiation.ts';
 export { sendResponse } from './http/send-response.ts';
+export { renameCandidates } from './migrations/autodetector.ts';
+export { FIELD_KINDS } from './migrations/field-spec.ts';
+export {
+  contentTypeCharset,
+  decodeBody,
+  decodeStrictly,
+  jsonTooDeep,
+} from './parsers/body-text.ts';
 export { MultipartError, type MultipartFailure } from './parsers/multipart-error.ts';
 export {
   type PartHeader,
@@ -52,6 +64,13 @@ export {
 } from './parsers/multipart-parts.ts';
 export { isAllowedHost } from './plugin/allowed-hosts.ts';
 export { clientErrorHandler, frameworkErrors } from './plugin/server-options.ts';
+export { formSkeleton, hasFileField } from './renderers/browsable-api/form-skeleton.ts';
+export { valueLookup } from './renderers/browsable-api/form-values.ts';
+export { htmlForm } from './renderers/browsable-api/html-form.ts';
+export { jsonToHtml } from './renderers/browsable-api/json-html.ts';
+export { staticUrl } from './renderers/browsable-api/static-assets.ts';
+export { STATIC_ROUTE } from './renderers/browsable-api/static-route.ts';
+export type { RoutePlan } from './routers/route-plan.ts';
 export {
   buildModelField,
   INTEGER_RANGES,
@@ -66,6 +85,11 @@ export {
   ownPlan,
   processCaches,
 } from './utils/bounded-cache.ts';
+export { Decimal } from './utils/decimal.ts';
+export { deepFreeze, isDeepFrozen } from './utils/immutable.ts';
 export { isPromiseLike, type MaybePromise, thenMaybe } from './utils/maybe-promise.ts';
-export { labelFromName } from './utils/text.ts';
-export { removeQueryParam, replaceQueryParam } from './utils/urls.ts';
+export { requireOptional } from './utils/optional-dependency.ts';
+export { interpolate, labelFromName } from './utils/text.ts';
+export { quotePlus, removeQueryParam, replaceQueryParam } from './utils/urls.ts';
+export { httpMethodName } from './views/http-method-name.ts';
+export { integerKey } from './views/integer-key.ts';

@@ -38,8 +38,8 @@ import {
   multipartBody,
   testDialects,
 } from '@restframework/core/testing';
+import { ConstrainedFileField, naturalSize } from '@restframework/tricks';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { ConstrainedFileField, naturalSize } from '../src/index.ts';
 
 const MiB = 1024 * 1024;
 const LIMIT = 5 * MiB;

@@ -24,8 +24,8 @@ import {
   type ViewSetClass,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
+import { type OrderingFieldsMapping, OrderingFilter } from '@restframework/tricks';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type OrderingFieldsMapping, OrderingFilter } from '../src/index.ts';
 import {
   ALL_MODELS,
   Book,

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Auth } from '../auth/auth.ts';
+import { Auth } from '../accounts/auth.ts';
 import type { DatabaseOptions } from '../db/database.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { type AnyModel, Model } from '../models/model.ts';

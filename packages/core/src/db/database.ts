@@ -22,12 +22,15 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { DatabaseError, DatabaseUnavailableError, unavailable } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
-import type { DialectAdapter } from './dialect-adapter.ts';
+import type { DialectAdapter } from './dialect/dialect-adapter.ts';
+import { MysqlAdapter } from './dialect/mysql/mysql-adapter.ts';
+import {
+  PostgresAdapter,
+  type PostgresAdapterOptions,
+} from './dialect/postgres/postgres-adapter.ts';
+import { SqliteAdapter } from './dialect/sqlite/sqlite-adapter.ts';
 import { type MigrationReport, migrate } from './migrate.ts';
-import { MysqlAdapter } from './mysql-adapter.ts';
-import { PostgresAdapter, type PostgresAdapterOptions } from './postgres-adapter.ts';
-import { SqliteAdapter } from './sqlite-adapter.ts';
-import type { StatementSlot } from './statement-cache.ts';
+import type { StatementSlot } from './plan/statement-cache.ts';
 
 /** Options of {@link Database.connect}. */
 export interface DatabaseOptions {
@@ -61,6 +64,18 @@ export interface DatabaseOptions {
    * pooler that does not keep prepared statements.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * PostgreSQL: the collation whose `upper`/`lower` fold text for the case-insensitive lookups
+   * and search (default: the database's own). Needed only on a database created with
+   * `LC_CTYPE` C, which folds ASCII letters only: name a UTF-8 one `pg_collation` lists
+   * (`C.utf8`, `en_US.utf8`, `und-x-icu`). `migrate` checks it.
+   *
+   * @example
+   * ```ts
+   * const db = Database.connect('postgres://postgres@127.0.0.1:5432/shop', { caseFoldCollation: 'C.utf8' });
+   * ```
+   */
+  readonly caseFoldCollation?: string;
   /**
    * SQLite: how much of the file is read through a memory map, in bytes (default 256 MiB; 0
    * turns it off): reads of pages in random order then cost no system call each.
@@ -554,6 +569,9 @@ function adapterForUrl(url: string, options: DatabaseOptions): DialectAdapter {
       ...serverOptions(options),
       ...(options.preparedStatements !== undefined
         ? { preparedStatements: options.preparedStatements }
+        : {}),
+      ...(options.caseFoldCollation !== undefined
+        ? { caseFoldCollation: options.caseFoldCollation }
         : {}),
     };
     return new PostgresAdapter(pgOptions);

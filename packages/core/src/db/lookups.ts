@@ -6,9 +6,9 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import type { DialectAdapter, TextMatchMode } from './dialect-adapter.ts';
+import type { DialectAdapter, TextMatchMode } from './dialect/dialect-adapter.ts';
 import { datePartValue, lookupValue } from './lookup-values.ts';
-import type { JoinSet, ResolvedColumn } from './query-paths.ts';
+import type { JoinSet, ResolvedColumn } from './plan/query-paths.ts';
 
 const COMMON_LOOKUPS = ['exact', 'in', 'range', 'gt', 'gte', 'lt', 'lte', 'isnull'] as const;
 const TEXT_LOOKUPS = [

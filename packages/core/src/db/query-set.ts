@@ -18,9 +18,9 @@ import { CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
-import { type BoundWhere, bindWhere, EB } from './bound-where.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
+import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
   findLookupPlan,
@@ -28,7 +28,7 @@ import {
   type LookupPurpose,
   type LookupSelect,
   lookupKindKey,
-} from './lookup-plan.ts';
+} from './plan/lookup-plan.ts';
 import {
   compileSelect,
   type Finish,
@@ -37,8 +37,13 @@ import {
   type PrepareOptions,
   prepareSelect,
   SELECT_OPTIONS,
-} from './prepared-select.ts';
-import { JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
+} from './plan/prepared-select.ts';
+import { JoinSet, type OrderTerm, resolveOrdering } from './plan/query-paths.ts';
+import { readRows } from './plan/row-reader.ts';
+import { insertStatement, rowWrites, updateStatement } from './plan/row-writes.ts';
+import { selectPlan } from './plan/select-plan.ts';
+import type { CompiledStatement } from './plan/statement-cache.ts';
+import { noteTableWrite } from './plan/table-writes.ts';
 import {
   type Condition,
   type ConditionBuilder,
@@ -47,13 +52,8 @@ import {
   INITIAL_STATE,
   type QueryState,
 } from './query-state.ts';
-import { readRows } from './row-reader.ts';
-import { insertStatement, rowWrites, updateStatement } from './row-writes.ts';
-import { selectPlan } from './select-plan.ts';
-import type { CompiledStatement } from './statement-cache.ts';
-import { noteTableWrite } from './table-writes.ts';
 
-export type { OrderTerm } from './query-paths.ts';
+export type { OrderTerm } from './plan/query-paths.ts';
 export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
 
 /**

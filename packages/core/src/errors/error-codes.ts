@@ -30,7 +30,8 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_FIELD_SOURCE: "A field's source names nothing the model has, or an unloaded relation.",
   REST_ERR_FILTERSET: 'A filter set declaration is wrong.',
   REST_ERR_JWT_CONFIG: 'The JWT options are wrong or missing.',
-  REST_ERR_MEDIA: 'serveMedia got a bad prefix or no file-system storage.',
+  REST_ERR_MEDIA:
+    'serveMedia ran without the restFramework plugin, got a bad prefix or no file-system storage.',
   REST_ERR_MIGRATION_DETECT: 'makemigrations cannot write a change without help.',
   REST_ERR_MIGRATION_FAILED: 'The database refused an operation of a migration.',
   REST_ERR_MIGRATION_FILE: 'A migration file does not load or has the wrong shape.',

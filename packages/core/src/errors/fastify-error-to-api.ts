@@ -6,7 +6,7 @@
  */
 import type { FastifyError } from 'fastify';
 import {
-  type APIException,
+  APIException,
   NotFound,
   ParseError,
   PayloadTooLarge,
@@ -15,7 +15,8 @@ import {
 
 /**
  * The HTTP error for one of Fastify's errors, or null when it is not the client's doing (a
- * 5xx of Fastify, or any other error): the one 500 path answers those.
+ * 5xx of Fastify, or any other error): the one 500 path answers those. An `APIException` is
+ * answered as it is.
  *
  * @example
  * ```ts
@@ -26,6 +27,9 @@ import {
  * ```
  */
 export function fastifyErrorToApi(error: FastifyError): APIException | null {
+  // Already the toolkit's (raised by a route of the app outside the views, as serveMedia's
+  // NotFound): answered as it is, not as a 400 carrying its message.
+  if (error instanceof APIException) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLarge();

@@ -2,7 +2,7 @@
  * Exact decimals.
  * @module
  */
-import { formatDecimal } from '../db/decimal-text.ts';
+import { formatDecimal } from '../db/dialect/decimal-text.ts';
 import { Decimal } from '../utils/decimal.ts';
 import {
   Field,

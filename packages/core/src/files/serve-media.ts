@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFound } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { FileSystemStorage } from './file-system-storage.ts';
 
@@ -59,8 +60,6 @@ export const MEDIA_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.f
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
 });
 
-const NOT_FOUND = JSON.stringify({ detail: 'Not found.' });
-
 /**
  * Adds `GET` and `HEAD` routes under `MEDIA_URL` that stream stored files.
  *
@@ -71,14 +70,23 @@ const NOT_FOUND = JSON.stringify({ detail: 'Not found.' });
  *   `application/octet-stream`; `Content-Disposition: attachment` for everything but images
  *   and plain text; `X-Content-Type-Options: nosniff`; `Content-Security-Policy` with
  *   `sandbox` and `default-src 'none'`.
- * - 404 `{"detail":"Not found."}` (JSON) for anything else.
+ * - `NotFound` for anything else, answered by the app's exception handler (the
+ *   `EXCEPTION_HANDLER` setting; by default 404 `{"detail":"Not found."}`), as every other error.
  *
- * Call it on the app (or register it as a plugin without a prefix).
+ * Call it on the app after registering the `restFramework` plugin, whose error handler answers
+ * the refusals; without it, it fails at once (`REST_ERR_MEDIA`).
  */
 export async function serveMedia(
   app: FastifyInstance,
   options: ServeMediaOptions = {},
 ): Promise<void> {
+  if (!app.hasDecorator('restFramework')) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_MEDIA',
+      'serveMedia: register the restFramework plugin first (await app.register(restFramework, ...)): ' +
+        'its exception handler answers the files it refuses.',
+    );
+  }
   const storage = options.storage ?? defaultStorage(app);
   const prefix = options.prefix ?? storage.baseUrl;
   if (!prefix.startsWith('/') || !prefix.endsWith('/')) {
@@ -96,12 +104,12 @@ export async function serveMedia(
 }
 
 function defaultStorage(app: FastifyInstance): FileSystemStorage {
-  const storage = app.hasDecorator('restFramework') ? app.restFramework.settings.STORAGE : null;
+  const storage = app.restFramework.settings.STORAGE;
   if (storage instanceof FileSystemStorage) return storage;
   throw new ImproperlyConfigured(
     'REST_ERR_MEDIA',
-    'serveMedia: pass { storage: new FileSystemStorage(...) }, or register the restFramework plugin ' +
-      'first with a FileSystemStorage as STORAGE (the default). Other storages serve their own files.',
+    'serveMedia: pass { storage: new FileSystemStorage(...) }, or keep a FileSystemStorage as the ' +
+      "restFramework plugin's STORAGE (the default). Other storages serve their own files.",
   );
 }
 
@@ -113,33 +121,33 @@ async function sendMedia(
 ): Promise<FastifyReply> {
   reply.headers(MEDIA_SECURITY_HEADERS);
   const parts = mediaPath(request.url, prefix);
-  if (!parts) return notFound(reply);
+  if (!parts) throw new NotFound();
   let root: string;
   let path: string;
   try {
     root = await realpath(storage.location);
     path = await realpath(join(storage.location, ...parts));
   } catch {
-    return notFound(reply);
+    throw new NotFound();
   }
   // A symbolic link inside the folder must not lead out of it.
-  if (!path.startsWith(root + sep)) return notFound(reply);
+  if (!path.startsWith(root + sep)) throw new NotFound();
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
-    return notFound(reply);
+    throw new NotFound();
   }
   let stats: Awaited<ReturnType<typeof handle.stat>>;
   try {
     stats = await handle.stat();
   } catch {
     await handle.close();
-    return notFound(reply);
+    throw new NotFound();
   }
   if (!stats.isFile()) {
     await handle.close();
-    return notFound(reply);
+    throw new NotFound();
   }
   const name = parts[parts.length - 1] as string;
   const type = SAFE_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
@@ -184,8 +192,4 @@ function contentDisposition(inline: boolean, name: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-function notFound(reply: FastifyReply): FastifyReply {
-  return reply.code(404).header('Content-Type', 'application/json').send(Buffer.from(NOT_FOUND));
 }

@@ -4,7 +4,7 @@
  * (`accentFolding`: SQLite and PostgreSQL have it, MySQL does not).
  * @module
  */
-import type { DialectCapabilities } from '../db/dialect-adapter.ts';
+import type { DialectCapabilities } from '../db/dialect/dialect-adapter.ts';
 import type { QuerySet } from '../db/query-set.ts';
 
 /**

@@ -23,7 +23,7 @@ import { ValidationError } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { type PreparedSerializer, Serializer } from '../serializers/serializer.ts';
-import { defaultSettings } from '../settings/default-settings.ts';
+import { defaultValues } from '../settings/default-values.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
 import {
   checkDefaultOrdering,
@@ -122,9 +122,7 @@ export class OrderingFilter extends BaseFilterBackend {
 
   /** The query parameter this filter reads: its own, else the request's `ORDERING_PARAM`. */
   getOrderingParam(request: Request | undefined): string {
-    return (
-      this.orderingParam ?? request?.settings?.ORDERING_PARAM ?? defaultSettings.ORDERING_PARAM
-    );
+    return this.orderingParam ?? request?.settings?.ORDERING_PARAM ?? defaultValues.ORDERING_PARAM;
   }
 
   /**

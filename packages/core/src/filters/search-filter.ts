@@ -25,7 +25,7 @@ import type { Filter, QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
-import { defaultSettings } from '../settings/default-settings.ts';
+import { defaultValues } from '../settings/default-values.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
 import { missingCapability } from './missing-capability.ts';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms.ts';
@@ -74,7 +74,7 @@ export class SearchFilter extends BaseFilterBackend {
   declare readonly lookupPrefixes: Readonly<Record<string, Lookup>>;
 
   getSearchParam(request: Request | undefined): string {
-    return this.searchParam ?? request?.settings.SEARCH_PARAM ?? defaultSettings.SEARCH_PARAM;
+    return this.searchParam ?? request?.settings.SEARCH_PARAM ?? defaultValues.SEARCH_PARAM;
   }
 
   /** The view's search fields, prepared and checked once per view class. */

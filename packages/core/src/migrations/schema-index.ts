@@ -3,7 +3,7 @@
  * model's), foreign keys and checks. Migrations find them again by these names.
  * @module
  */
-import { constraintName } from '../db/dialect-adapter.ts';
+import { constraintName } from '../db/dialect/dialect-adapter.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 

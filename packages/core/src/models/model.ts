@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import { constraintName } from '../db/dialect-adapter.ts';
+import { constraintName } from '../db/dialect/dialect-adapter.ts';
 import { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { fieldIndex } from '../migrations/schema-index.ts';

@@ -16,8 +16,8 @@
  * @module
  */
 
-import { permissionCodename } from '../auth/auth.ts';
-import { authOf } from '../authentication/basic-authentication.ts';
+import { permissionCodename } from '../accounts/auth.ts';
+import { authOf } from '../accounts/authentication/basic-authentication.ts';
 import { MethodNotAllowed } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';

@@ -41,12 +41,13 @@ import { mountBrowsableApi } from '../renderers/browsable-api/browsable-api-plug
 import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
-import { resolveSettings } from '../settings/default-settings.ts';
 import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
+import { BoundedCache } from '../utils/bounded-cache.ts';
 import { contextOutsideView, type ExceptionHandler } from '../views/exception-handler.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
 import { guardConnections } from './connection-guard.ts';
+import { resolveSettings } from './default-settings.ts';
 
 /** Options of {@link restFramework}. */
 export interface RestFrameworkOptions {
@@ -85,20 +86,16 @@ const SECURITY_HEADER_NAMES = Object.keys(SECURITY_HEADERS).map((name) => name.t
 const SECURITY_HEADER_VALUES = Object.values(SECURITY_HEADERS);
 
 /**
- * `isAllowedHost` for one list of patterns, remembering its answers: a service sees few
- * distinct `Host` headers, and the check ran on every request. Forgets them all past 256,
- * so that clients sending random hosts cannot make it grow.
+ * `isAllowedHost` for one list of patterns, remembering its answers in a cache of the app: a
+ * service sees few distinct `Host` headers, and the check runs on every request. Bounded at
+ * 256 hosts (the oldest goes first), so that clients sending random hosts cannot make it grow.
  */
 function hostChecker(allowed: readonly string[]): (host: string | undefined) => boolean {
-  const known = new Map<string, boolean>();
+  const known = new BoundedCache<string, boolean>('allowed hosts', 256);
   return (host) => {
     if (host === undefined) return false;
     let answer = known.get(host);
-    if (answer === undefined) {
-      answer = isAllowedHost(host, allowed);
-      if (known.size >= 256) known.clear();
-      known.set(host, answer);
-    }
+    if (answer === undefined) answer = known.set(host, isAllowedHost(host, allowed));
     return answer;
   };
 }

@@ -10,8 +10,8 @@
  * ```
  * @module
  */
-import type { Auth } from '../auth/auth.ts';
-import type { AuthenticationClass } from '../authentication/authentication.ts';
+import type { Auth } from '../accounts/auth.ts';
+import type { AuthenticationClass } from '../accounts/authentication/authentication.ts';
 import type { Storage } from '../files/storage.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
 import type { MetadataClass } from '../metadata/simple-metadata.ts';
@@ -23,7 +23,7 @@ import type { ThrottleStore } from '../throttling/throttle-store.ts';
 import type { ThrottleClass } from '../throttling/throttles.ts';
 import type { ExceptionHandler } from '../views/exception-handler.ts';
 
-/** Every setting, with its default in {@link defaultSettings}. */
+/** Every setting, with its default in `defaultSettings` (`plugin/default-settings.ts`). */
 export interface APISettings {
   /** Renderers, in order of preference (the first is the default). */
   readonly DEFAULT_RENDERER_CLASSES: readonly RendererClass[];

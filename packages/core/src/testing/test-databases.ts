@@ -60,7 +60,13 @@ export interface TestDialect {
   createDatabase(url: string): Promise<void>;
 }
 
-const created = new WeakMap<Database, () => Promise<void>>();
+/**
+ * Where a database made by {@link connectTo} keeps the function that removes it: on the
+ * database itself, which it lives and goes with.
+ */
+const REMOVE = Symbol('remove the test database');
+
+type TestDatabase = Database & { readonly [REMOVE]?: () => Promise<void> };
 
 /** The URL of the PostgreSQL server for tests, or undefined. */
 export function testPostgresUrl(): string | undefined {
@@ -115,7 +121,7 @@ const sqliteDialect: TestDialect = {
 async function connectTo(dialect: TestDialect, options?: DatabaseOptions): Promise<Database> {
   const { url, drop: remove } = await dialect.createUrl();
   const db = Database.connect(url, options);
-  created.set(db, remove);
+  Object.defineProperty(db, REMOVE, { value: remove });
   return db;
 }
 
@@ -228,7 +234,7 @@ function mysqlDialect(): TestDialect {
 
 async function drop(db: Database): Promise<void> {
   await db.close();
-  await created.get(db)?.();
+  await (db as TestDatabase)[REMOVE]?.();
 }
 
 /** A connected pg client for `url`. */

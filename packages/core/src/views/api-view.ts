@@ -18,7 +18,7 @@ import type {
   Authentication,
   AuthenticationClass,
   AuthenticationResult,
-} from '../authentication/authentication.ts';
+} from '../accounts/authentication/authentication.ts';
 import type { Database, TransactionOptions } from '../db/database.ts';
 import {
   AuthenticationFailed,

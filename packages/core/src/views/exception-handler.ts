@@ -36,6 +36,7 @@ import {
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { APIView } from './api-view.ts';
+import { warningLogger } from './unhandled-error-log.ts';
 
 /** Where an error was raised: what a handler may look at (DRF's `context`). */
 export interface ExceptionContext {
@@ -79,7 +80,7 @@ export function toApiException(exc: unknown, context: ExceptionContext): APIExce
   if (exc instanceof DoesNotExist) return new NotFound();
   if (exc instanceof DatabaseUnavailableError) {
     // Once per interval, not once per request: an outage fails every request alike.
-    logUnavailable(context.raw?.log, exc);
+    logUnavailable(warningLogger(context.raw?.log), exc);
     return new ServiceUnavailable();
   }
   // A query value the database refused (an invalid regular expression): the client's.

@@ -16,7 +16,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type Logger, pino } from 'pino';
 
 /** A logger as Fastify hands it out (`app.log`, `request.log`), possibly one that drops lines. */
-export type AppLogger = Pick<FastifyBaseLogger, 'error' | 'child'> & {
+export type AppLogger = Pick<FastifyBaseLogger, 'error' | 'warn' | 'child'> & {
   readonly level?: unknown;
   readonly isLevelEnabled?: (level: string) => boolean;
 };
@@ -25,7 +25,8 @@ export type AppLogger = Pick<FastifyBaseLogger, 'error' | 'child'> & {
 let fallback: Logger | undefined;
 
 /**
- * The fallback logger of unhandled errors: error level, JSON lines on stderr.
+ * The fallback logger of unhandled errors and database outages: warn level, JSON lines on
+ * stderr.
  *
  * @example
  * ```ts
@@ -33,18 +34,26 @@ let fallback: Logger | undefined;
  * ```
  */
 export function fallbackErrorLogger(): Logger {
-  fallback ??= pino({ level: 'error', base: { pid: process.pid } }, process.stderr);
+  fallback ??= pino({ level: 'warn', base: { pid: process.pid } }, process.stderr);
   return fallback;
 }
 
 /**
- * True when `log` writes a line logged at error level: false for Fastify's logger of an app
- * made without one (abstract-logging's do-nothing methods, whose `child` is the logger itself),
- * and for a pino logger whose level is `fatal` or `silent`.
+ * True when `log` writes a line logged at `level`: false for Fastify's logger of an app made
+ * without one (abstract-logging's do-nothing methods, whose `child` is the logger itself), and
+ * for a pino logger whose level is above `level` or `silent`.
  */
-export function writesErrors(log: AppLogger): boolean {
-  if (typeof log.level === 'string') return log.isLevelEnabled?.('error') ?? log.level !== 'silent';
+export function writesErrors(log: AppLogger, level: 'error' | 'warn' = 'error'): boolean {
+  if (typeof log.level === 'string') return log.isLevelEnabled?.(level) ?? log.level !== 'silent';
   return log.child({}) !== log;
+}
+
+/**
+ * The logger that writes warnings for the app: `log` when it writes them, else
+ * {@link fallbackErrorLogger} (an outage must leave a line even in an app without a logger).
+ */
+export function warningLogger(log: AppLogger | undefined): Pick<AppLogger, 'warn'> {
+  return log && writesErrors(log, 'warn') ? log : fallbackErrorLogger();
 }
 
 /**

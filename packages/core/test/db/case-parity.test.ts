@@ -321,9 +321,8 @@ describe('the case fold of PostgreSQL', { skip: postgres?.skip }, () => {
       )) as { collname: string }[];
       await probe.close();
       if (!found) return;
-      const named = new Database(
-        new PostgresAdapter({ connectionString: url, caseFoldCollation: found.collname }),
-      );
+      // Named through the database options, as an app's settings would.
+      const named = Database.connect(url, { caseFoldCollation: found.collname });
       try {
         await named.migrate([Word]);
         await Word.objects.using(named).create({ text: 'Café' });

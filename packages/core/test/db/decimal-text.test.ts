@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { formatDecimal } from '../../src/db/decimal-text.ts';
+import { formatDecimal } from '../../src/db/dialect/decimal-text.ts';
 
 describe('formatDecimal', () => {
   const cases: [number | string, number, string][] = [

@@ -18,7 +18,7 @@ import {
 import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { lookupPlansMade } from '../../src/db/lookup-plan.ts';
+import { lookupPlansMade } from '../../src/db/plan/lookup-plan.ts';
 import { buildApp, request } from '../fixtures/http-app.ts';
 import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 

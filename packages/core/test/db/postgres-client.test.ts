@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { testPostgresUrl } from '@restframework/core/testing';
 import pg from 'pg';
-import { postgresClients } from '../../src/db/postgres-client.ts';
+import { postgresClients } from '../../src/db/dialect/postgres/postgres-client.ts';
 
 const url = testPostgresUrl();
 

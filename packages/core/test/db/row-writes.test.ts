@@ -1,6 +1,6 @@
 /**
  * `create` and `updateRow` compile their INSERT and UPDATE once per database, model and set
- * of columns written (`db/row-writes.ts`): a set written again reuses its statement whatever
+ * of columns written (`db/plan/row-writes.ts`): a set written again reuses its statement whatever
  * the order of the caller's keys, the sets kept are bounded, and the values written are the
  * same as before the statements were kept (the clock for `autoNow`/`autoNowAdd` only, a
  * relation by object or by key, the last of two keys for one field).
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type Database, defineModel, models, type QueryEvent } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
-import { MAX_COLUMN_SETS, rowWrites } from '../../src/db/row-writes.ts';
+import { MAX_COLUMN_SETS, rowWrites } from '../../src/db/plan/row-writes.ts';
 import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
 /** A model with a field set on every write (`autoNow`), for the update's clock. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Database, defineModel, models } from '@restframework/core';
-import { selectPlan } from '../../src/db/select-plan.ts';
+import { selectPlan } from '../../src/db/plan/select-plan.ts';
 
 const Target = defineModel({
   name: 'PlanTarget',

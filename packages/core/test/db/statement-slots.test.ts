@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Database } from '@restframework/core';
 import { sql } from 'kysely';
-import type { CompiledStatement } from '../../src/db/statement-cache.ts';
+import type { CompiledStatement } from '../../src/db/plan/statement-cache.ts';
 import { ALL_MODELS, User } from '../fixtures/library-models.ts';
 
 describe('statement slots (SQLite)', () => {

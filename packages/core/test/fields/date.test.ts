@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateField, EMPTY, ValidationError } from '@restframework/core';
+import { isRealDate } from '@restframework/core/internal';
 import { fieldValues } from '@restframework/core/testing';
 import fc from 'fast-check';
-import { isRealDate } from '../../src/fields/date-field.ts';
 
 const WRONG_FORMAT = ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'];
 

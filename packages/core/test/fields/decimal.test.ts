@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DecimalField, EMPTY, ValidationError } from '@restframework/core';
+import { Decimal } from '@restframework/core/internal';
 import { fieldValues } from '@restframework/core/testing';
 import fc from 'fast-check';
-import { Decimal } from '../../src/utils/decimal.ts';
 
 fieldValues('DecimalField (maxDigits 10, decimalPlaces 2)', {
   field: () => new DecimalField({ maxDigits: 10, decimalPlaces: 2 }),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   Database,
+  exceptionHandler,
   FileSystemStorage,
   ImproperlyConfigured,
   restFramework,
@@ -22,6 +23,7 @@ describe('serveMedia', () => {
   let root: string;
   let media: string;
   let app: FastifyInstance;
+  let db: Database;
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'rf-media-'));
@@ -46,12 +48,15 @@ describe('serveMedia', () => {
     symlinkSync(join(root, 'secret.txt'), join(media, 'escape.txt'));
     symlinkSync(root, join(media, 'escape-dir'));
     symlinkSync(join(media, 'notes.txt'), join(media, 'inside-link.txt'));
+    db = Database.connect('sqlite::memory:');
     app = Fastify();
+    await app.register(restFramework, { database: db });
     await serveMedia(app, { storage: new FileSystemStorage({ location: media }) });
     await app.ready();
   });
   after(async () => {
     await app.close();
+    await db.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -165,11 +170,47 @@ describe('serveMedia', () => {
     }
   });
 
-  it('needs a file-system storage', async () => {
-    await assert.rejects(serveMedia(Fastify()), ImproperlyConfigured);
-    await assert.rejects(
-      serveMedia(Fastify(), { storage: new FileSystemStorage({ location: media }), prefix: 'x' }),
-      ImproperlyConfigured,
-    );
+  it("answers a refusal through the app's EXCEPTION_HANDLER", async () => {
+    const db = Database.connect('sqlite::memory:');
+    const custom = Fastify();
+    await custom.register(restFramework, {
+      database: db,
+      settings: {
+        MEDIA_ROOT: media,
+        EXCEPTION_HANDLER: (exc, context) => {
+          const response = exceptionHandler(exc, context);
+          if (response) response.data = { error: response.data };
+          return response;
+        },
+      },
+    });
+    await serveMedia(custom);
+    try {
+      const missing = await custom.inject({ url: '/media/nope', headers: { host: '127.0.0.1' } });
+      assert.equal(missing.statusCode, 404);
+      assert.deepEqual(missing.json(), { error: { detail: 'Not found.' } });
+      assert.equal(missing.headers['x-content-type-options'], 'nosniff');
+    } finally {
+      await custom.close();
+      await db.close();
+    }
+  });
+
+  it('needs the restFramework plugin and a file-system storage', async () => {
+    const storage = new FileSystemStorage({ location: media });
+    await assert.rejects(serveMedia(Fastify(), { storage }), (error: Error) => {
+      assert.ok(error instanceof ImproperlyConfigured);
+      assert.match(error.message, /register the restFramework plugin first/);
+      return true;
+    });
+    const db = Database.connect('sqlite::memory:');
+    const withPlugin = Fastify();
+    await withPlugin.register(restFramework, { database: db });
+    try {
+      await assert.rejects(serveMedia(withPlugin, { storage, prefix: 'x' }), ImproperlyConfigured);
+    } finally {
+      await withPlugin.close();
+      await db.close();
+    }
   });
 });

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { UrlRegistry } from '@restframework/core';
 import { ANONYMOUS_USER, type APISettings, Request } from '@restframework/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UrlRegistry } from '../../src/routers/url-registry.ts';
 
 function makeRequest(method = 'GET'): Request {
   const raw = { method, url: '/x/', headers: {}, query: {} } as unknown as FastifyRequest;

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { ModelFieldKind } from '@restframework/core';
 import {
   type AnyModel,
   type AnyModelField,
@@ -24,10 +25,9 @@ import {
   makeMigration,
   ProjectState,
 } from '@restframework/core';
+import { FIELD_KINDS } from '@restframework/core/internal';
 import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
-import { FIELD_KINDS } from '../../src/migrations/field-spec.ts';
-import type { ModelFieldKind } from '../../src/models/model-field.ts';
 
 /** The kinds generated: every kind but the key, the relations and the char variants. */
 type Kind = Exclude<

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ProjectState, runCli } from '@restframework/core';
-import { renameCandidates } from '../../src/migrations/autodetector.ts';
+import { renameCandidates } from '@restframework/core/internal';
 import { type CliProject, cliProject } from '../fixtures/cli-project.ts';
 
 const V1 = `const Book = defineModel({ name: 'Book', table: 'book', fields: { title: models.CharField({ maxLength: 50 }), pages: models.IntegerField({ null: true }) } });`;

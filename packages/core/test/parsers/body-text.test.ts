@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TextDecoder } from 'node:util';
 import { ParseError, type Request, UnsupportedMediaType } from '@restframework/core';
-import fc from 'fast-check';
 import {
   contentTypeCharset,
   decodeBody,
   decodeStrictly,
   jsonTooDeep,
-} from '../../src/parsers/body-text.ts';
+} from '@restframework/core/internal';
+import fc from 'fast-check';
 
 /** The nesting check as one plain pass (the definition the fast one must keep to). */
 function referenceTooDeep(text: string, max: number): boolean {

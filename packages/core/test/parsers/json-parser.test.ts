@@ -7,9 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FormParser, JSONParser, ParseError, type Request } from '@restframework/core';
+import {
+  defaultSettings,
+  FormParser,
+  JSONParser,
+  ParseError,
+  type Request,
+} from '@restframework/core';
 import fc from 'fast-check';
-import { defaultSettings } from '../../src/settings/default-settings.ts';
 
 function requestWith(body: unknown, contentType = 'application/json'): Request {
   return {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { JSONRenderer } from '@restframework/core';
+import { deepFreeze, isDeepFrozen } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { JSONRenderer } from '../../src/renderers/json-renderer.ts';
-import { deepFreeze, isDeepFrozen } from '../../src/utils/immutable.ts';
 
 const text = (rendered: string | Buffer) => rendered.toString();
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database, Request } from '@restframework/core';
+import type { RoutePlan } from '@restframework/core/internal';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import type { RoutePlan } from '../../src/routers/route-plan.ts';
 import { buildApp, request } from '../fixtures/http-app.ts';
 import { STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';

@@ -1,7 +1,7 @@
 /** `UrlRegistry.reverse`: integers are written as they are, anything else URL-encoded. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UrlRegistry } from '../../src/routers/url-registry.ts';
+import { UrlRegistry } from '@restframework/core';
 
 describe('UrlRegistry.reverse', () => {
   const registry = new UrlRegistry();

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { PreparedSerializer } from '@restframework/core';
 import {
   BooleanField,
   CharField,
@@ -27,7 +28,6 @@ import {
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { metadataBodiesBuilt } from '../../src/metadata/simple-metadata.ts';
-import type { PreparedSerializer } from '../../src/serializers/prepare-serializer.ts';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { Book, STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';

@@ -1,8 +1,8 @@
 /** `interpolate`: templates without placeholders come back as they are; the rest as before. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { interpolate } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { interpolate } from '../../src/utils/text.ts';
 
 /** The regular expression alone, as `interpolate` was. */
 function reference(template: string, params: Readonly<Record<string, unknown>>): string {

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { quotePlus, removeQueryParam, replaceQueryParam } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { quotePlus, removeQueryParam, replaceQueryParam } from '../../src/utils/urls.ts';
 
 describe('quotePlus', () => {
   const cases: [string, string][] = [

@@ -1,8 +1,8 @@
 /** `httpMethodName` is `toLowerCase()` for every text: Fastify's methods and any other. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { httpMethodName } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { httpMethodName } from '../../src/views/http-method-name.ts';
 
 describe('httpMethodName', () => {
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { integerKey } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { integerKey } from '../../src/views/integer-key.ts';
 
 function reference(text: string): number {
   return /^\d{1,15}$/.test(text) ? Number(text) : -1;

@@ -10,6 +10,7 @@ import {
   APIView,
   BaseParser,
   type Database,
+  defaultSettings,
   JSONParser,
   ParseError,
   type Request,
@@ -17,7 +18,6 @@ import {
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { defaultSettings } from '../../src/settings/default-settings.ts';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
 import { STORE_MODELS } from '../fixtures/store-models.ts';
 import { BookViewSet, seedBooks } from '../fixtures/store-views.ts';

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import {
   Database,
+  DatabaseUnavailableError,
   DefaultRouter,
   ModelViewSet,
   restFramework,
@@ -36,6 +37,15 @@ class ThrowingViewSet extends ModelViewSet {
   }
 }
 
+/** A view set whose list finds the database read-only (an outage, not a bug). */
+class ReadOnlyDatabaseViewSet extends ModelViewSet {
+  override queryset = Book.objects.all();
+  override serializerClass = BookSerializer;
+  override list(): never {
+    throw new DatabaseUnavailableError(undefined, { kind: 'read-only' });
+  }
+}
+
 interface LogLine {
   readonly level: number;
   readonly msg: string;
@@ -57,7 +67,10 @@ async function start(
   const options: FastifyServerOptions = { genReqId: () => `req-${++n}`, ...serverOptions() };
   const app = Fastify(logger === undefined ? options : { ...options, logger });
   await app.register(restFramework, { database: db });
-  await app.register(new DefaultRouter().register('throwing', ThrowingViewSet).plugin, {
+  const router = new DefaultRouter()
+    .register('throwing', ThrowingViewSet)
+    .register('read-only', ReadOnlyDatabaseViewSet, { basename: 'read-only' });
+  await app.register(router.plugin, {
     prefix: '/api',
   });
   await app.ready();
@@ -157,5 +170,24 @@ describe('unhandled errors are logged whatever the app logger', () => {
     t.mock.restoreAll();
     assert.equal(response.statusCode, 404);
     assert.deepEqual(lines, []);
+  });
+
+  it('an outage in an app without a logger: one warning on the fallback, no stack', async (t) => {
+    const app = await start(db, false);
+    t.after(() => app.close());
+    const lines = captureStderr(t);
+    const first = await app.inject({ url: '/api/read-only/', headers: { host: '127.0.0.1' } });
+    const second = await app.inject({ url: '/api/read-only/', headers: { host: '127.0.0.1' } });
+    t.mock.restoreAll();
+    assert.equal(first.statusCode, 503);
+    assert.equal(second.statusCode, 503);
+    assert.equal(first.headers['retry-after'], '1');
+    // Once per kind per interval: the second request adds no line.
+    assert.equal(lines.length, 1, lines.join('\n'));
+    const line = JSON.parse(lines[0] as string) as LogLine & { kind?: string };
+    assert.equal(line.level, 40);
+    assert.equal(line.kind, 'read-only');
+    assert.match(line.msg, /database unavailable \(read-only\)/);
+    assert.ok(!(lines[0] as string).includes('    at '), 'no stack for an outage');
   });
 });

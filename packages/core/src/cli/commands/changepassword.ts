@@ -9,7 +9,7 @@
  * @module
  */
 import { userInfo } from 'node:os';
-import { type Auth, changePassword, defaultAuth, type UserRow } from '../../auth/auth.ts';
+import { type Auth, changePassword, defaultAuth, type UserRow } from '../../accounts/auth.ts';
 import { type Command, type CommandContext, UsageError, withDatabase } from '../command.ts';
 import { terminalPrompt } from './terminal-prompt.ts';
 import { passwordProblems } from './validation-messages.ts';

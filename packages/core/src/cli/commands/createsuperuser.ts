@@ -14,8 +14,9 @@
  *   RESTFRAMEWORK_SUPERUSER_PASSWORD=... restframework createsuperuser --noinput --username admin
  * @module
  */
-import { type Auth, createSuperuser, defaultAuth } from '../../auth/auth.ts';
+import { type Auth, createSuperuser, defaultAuth } from '../../accounts/auth.ts';
 import type { Database } from '../../db/database.ts';
+import { isEmailAddress } from '../../fields/email-address.ts';
 import { type Command, type CommandContext, withDatabase } from '../command.ts';
 import { type Prompt, terminalPrompt } from './terminal-prompt.ts';
 import { passwordProblems, validationMessages } from './validation-messages.ts';
@@ -52,6 +53,29 @@ async function askUsername(
       context.err(`Error: That ${auth.usernameField} is already taken.`);
     else return username;
     username = undefined;
+  }
+}
+
+/** Django's message for an address its `EmailValidator` refuses. */
+const INVALID_EMAIL = 'Enter a valid email address.';
+
+/** True for an empty address (the field is optional) or one Django's validator accepts. */
+function acceptableEmail(address: string): boolean {
+  return address === '' || isEmailAddress(address);
+}
+
+/** Asks for an e-mail address (blank allowed) until one is valid, as Django's command does. */
+async function askEmail(
+  context: CommandContext,
+  prompt: Prompt,
+  given: string | undefined,
+): Promise<string> {
+  let address = given;
+  for (;;) {
+    if (address === undefined) address = (await answer(prompt.ask('Email address: '))).trim();
+    if (acceptableEmail(address)) return address;
+    context.err(`Error: ${INVALID_EMAIL}`);
+    address = undefined;
   }
 }
 
@@ -106,6 +130,11 @@ export const createsuperuser: Command = {
           context.err(`Error: You must use --username with --noinput.`);
           return 1;
         }
+        const address = email ?? process.env.RESTFRAMEWORK_SUPERUSER_EMAIL ?? '';
+        if (!acceptableEmail(address)) {
+          context.err(`Error: ${INVALID_EMAIL}`);
+          return 1;
+        }
         // Empty counts as unset, as in Django: an unusable password rather than an empty one.
         const password = process.env[SUPERUSER_PASSWORD_ENV] || null;
         try {
@@ -114,7 +143,7 @@ export const createsuperuser: Command = {
             {
               username,
               password,
-              email: email ?? process.env.RESTFRAMEWORK_SUPERUSER_EMAIL ?? '',
+              email: address,
             },
             auth,
           );
@@ -134,7 +163,7 @@ export const createsuperuser: Command = {
       const prompt = terminalPrompt();
       try {
         const username = await askUsername(context, prompt, db, auth, given);
-        const address = email ?? (await answer(prompt.ask('Email address: '))).trim();
+        const address = await askEmail(context, prompt, email);
         const fields = { [auth.usernameField]: username, email: address };
         const password = await askPassword(context, prompt, auth, fields);
         await createSuperuser(db, { username, email: address, password, validate: false }, auth);

@@ -2,7 +2,7 @@
  * The messages of a `ValidationError` as lines, for the commands that print them.
  * @module
  */
-import type { Auth } from '../../auth/auth.ts';
+import type { Auth } from '../../accounts/auth.ts';
 import { ValidationError } from '../../errors/api-exception.ts';
 import { flattenMessages } from '../../fields/field.ts';
 

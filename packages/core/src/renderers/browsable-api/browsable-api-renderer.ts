@@ -25,7 +25,7 @@
  */
 
 import { STATUS_CODES } from 'node:http';
-import { defaultAuth } from '../../auth/auth.ts';
+import { defaultAuth } from '../../accounts/auth.ts';
 import { APIException } from '../../errors/api-exception.ts';
 import type { Request } from '../../http/request.ts';
 import type { Response } from '../../http/response.ts';
