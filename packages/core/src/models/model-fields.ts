@@ -231,7 +231,7 @@ export const models = {
    */
   DurationField<const O extends ModelFieldOptions<number>>(
     options?: O,
-  ): ModelField<ColumnValue<number, O>, O> {
+  ): ModelField<ColumnValue<number, O>, O & { readonly duration: true }> {
     return new ModelField('duration', (options ?? {}) as ModelFieldOptions<any>);
   },
 

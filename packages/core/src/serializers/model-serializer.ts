@@ -244,6 +244,14 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     if (Object.hasOwn(model.properties, name)) {
       return this.buildPropertyField(name, model.properties[name] as ModelProperty, extra);
     }
+    if (Object.hasOwn(model.manyToMany, name)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_FIELD',
+        `Field name '${name}' of '${this.name}' is a many-to-many relation of '${model.name}', which ` +
+          'model serializers do not build a field for yet. Declare the field yourself (read it with ' +
+          `${model.name}.related(row, '${name}')), or leave it out of 'fields'.`,
+      );
+    }
     throw new ImproperlyConfigured(
       'REST_ERR_SERIALIZER_FIELD',
       `Field name '${name}' is not valid for model '${model.name}' in '${this.name}'. ` +

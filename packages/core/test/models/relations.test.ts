@@ -11,6 +11,7 @@ import {
   DoesNotExist,
   defineModel,
   ImproperlyConfigured,
+  ModelSerializer,
   models,
   type Row,
   UniqueConstraint,
@@ -162,6 +163,22 @@ describe('relation declarations', () => {
         name: 'Two',
         fields: { targets: models.ManyToManyField(Target, { relatedName: 'ones' }) },
       }),
+    );
+  });
+
+  it('a model serializer listing a many-to-many fails at start-up, saying what to do', () => {
+    class ArticleSerializer extends ModelSerializer.with({
+      model: Article,
+      fields: ['id', 'title', 'tags'],
+    }) {}
+    assert.throws(
+      () => ArticleSerializer.prepare(),
+      (error: unknown) =>
+        error instanceof ImproperlyConfigured &&
+        error.code === 'REST_ERR_SERIALIZER_FIELD' &&
+        /'tags' of 'ArticleSerializer' is a many-to-many relation of 'Article'.*Article\.related\(row, 'tags'\)/.test(
+          error.message,
+        ),
     );
   });
 
