@@ -192,6 +192,12 @@ type DeclaredKey<F> = {
 /** Any model, whatever its fields. */
 export type AnyModel = Model<any, any>;
 
+/**
+ * Models with relations given as functions, not yet registered on their targets (see
+ * `Model.registerPendingRelations`); a model leaves once checked.
+ */
+const unregistered = new Set<AnyModel>();
+
 /** The names of a model's many-to-many relations. */
 export type ManyToManyName<F> = {
   [K in keyof F]: F[K] extends { readonly __manyToMany: any } ? K : never;
@@ -403,6 +409,28 @@ export class Model<
       const to = relation.kind === 'many_to_many' ? relation.to : relation.extra.to;
       if (to === 'self' || (typeof to === 'object' && to !== null))
         relation.relatedModel.reverseRelations.add(relation);
+      else unregistered.add(this as AnyModel);
+    }
+  }
+
+  /**
+   * Registers on their targets the relations of every model not checked yet whose target
+   * resolves now (given as functions), so that a reverse name is found before `check()`.
+   */
+  static registerPendingRelations(): void {
+    for (const model of [...unregistered]) {
+      let pending = false;
+      for (const relation of model.#relations()) {
+        let target: AnyModel;
+        try {
+          target = relation.relatedModel;
+        } catch {
+          pending = true; // not defined yet, or a mistake check() reports
+          continue;
+        }
+        target.reverseRelations.add(relation);
+      }
+      if (!pending) unregistered.delete(model);
     }
   }
 
@@ -446,6 +474,7 @@ export class Model<
       });
     }
     this.check();
+    if (!this.reverseRelations.find(name)) Model.registerPendingRelations();
     const reverse = this.reverseRelations.get(name);
     if (reverse.kind === 'many_to_many') {
       const relation = reverse.field as AnyManyToManyField;
@@ -495,6 +524,7 @@ export class Model<
     for (const term of this.ordering) {
       this.resolvePath(term.startsWith('-') ? term.slice(1) : term, `${this.name}.ordering`);
     }
+    unregistered.delete(this as AnyModel);
     this.#checked = true;
   }
 

@@ -122,6 +122,22 @@ describe('relation declarations', () => {
     assert.equal(Tag.reverseRelations.get('articles').field, Article.manyToMany.tags);
   });
 
+  it('find a reverse name whose relation gives its target as a function, before any check', () => {
+    const Shelf = defineModel({
+      name: 'Shelf',
+      fields: { label: models.CharField({ maxLength: 5 }) },
+    });
+    const Volume = defineModel({
+      name: 'Volume',
+      fields: {
+        shelf: models.ForeignKey(() => Shelf, { onDelete: 'CASCADE', relatedName: 'volumes' }),
+      },
+    });
+    const set = Shelf.related(1, 'volumes');
+    assert.equal(set.model, Volume);
+    assert.equal(set.plan.kind, 'foreign_key');
+  });
+
   const fails = (code: string, pattern: RegExp, make: () => unknown) =>
     assert.throws(
       () => {
