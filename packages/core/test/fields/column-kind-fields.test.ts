@@ -12,6 +12,7 @@ import {
   SlugField,
   TimeField,
   UUIDField,
+  ValidationError,
 } from '@restframework/core';
 import { fieldValues } from '@restframework/core/testing';
 import fc from 'fast-check';
@@ -195,5 +196,39 @@ describe('JSONField and form input', () => {
     assert.deepEqual(await field.runValidation(value, ctx), { tags: ['a'] });
     const bad = field.getValue(createFormInput([['data', '{tags']]), ctx);
     await assert.rejects(async () => field.runValidation(bad, ctx));
+  });
+});
+
+describe('the new fields and any input', () => {
+  it('answer a value or a ValidationError, never another error', async () => {
+    const fields = [
+      new FloatField(),
+      new TimeField(),
+      new DurationField(),
+      new UUIDField(),
+      new SlugField({ maxLength: 50 }),
+      new JSONField(),
+      new JSONField({ binary: true }),
+    ];
+    for (const field of fields) field.bind('value', '', null);
+    const ctx = { partial: false, context: {}, instance: undefined };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.anything(), fc.string(), fc.stringMatching(/^[-P0-9T:. DHMS,a-f{}]{0,40}$/)),
+        async (input) => {
+          for (const field of fields) {
+            try {
+              await field.runValidation(input, ctx);
+            } catch (error) {
+              assert.ok(
+                error instanceof ValidationError,
+                `${field.constructor.name}: ${String(error)}`,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
