@@ -198,3 +198,47 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('a renamed through model', () => {
+  function throughVersion(name: string) {
+    const Reader = defineModel({
+      name: 'Reader',
+      table: 'tm_reader',
+      fields: { name: models.CharField({ maxLength: 20 }) },
+    });
+    const Story = defineModel({
+      name: 'Story',
+      table: 'tm_story',
+      fields: {
+        title: models.CharField({ maxLength: 20 }),
+        liked_by: models.ManyToManyField(Reader, { through: (): AnyModel => Like }),
+      },
+    });
+    const Like = defineModel({
+      name,
+      table: 'tm_like',
+      fields: {
+        reader: models.ForeignKey(Reader, { onDelete: 'CASCADE', relatedName: '+' }),
+        story: models.ForeignKey(Story, { onDelete: 'CASCADE', relatedName: '+' }),
+      },
+    });
+    return [Reader, Story, Like];
+  }
+
+  it('is followed by the relation that goes through it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rf-m2m-through-'));
+    try {
+      assert.ok(await makeMigration(folder, throughVersion('Like')));
+      const renamed = await makeMigration(folder, throughVersion('Favourite'), {
+        renames: new Map([['Like', 'Favourite']]),
+      });
+      assert.deepEqual(
+        renamed?.operations.map((o) => o.op),
+        ['RenameModel'],
+      );
+      assert.equal(await makeMigration(folder, throughVersion('Favourite')), null);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -43,11 +43,16 @@ export const RenameModel: OperationKind<RenameModelOperation> = {
       : `Rename model ${operation.from} to ${operation.to}`,
 };
 
-/** The model with its relations to `from` pointing at `to`. */
+/** The model with its relations to `from` (and through `from`) pointing at `to`. */
 function followRename(model: ModelSpec, from: string, to: string): ModelSpec {
-  if (!Object.values(model.fields).some((f) => f.to === from)) return model;
+  if (!Object.values(model.fields).some((f) => f.to === from || f.through === from)) return model;
   const fields = Object.fromEntries(
-    Object.entries(model.fields).map(([name, f]) => [name, f.to === from ? { ...f, to } : f]),
+    Object.entries(model.fields).map(([name, f]) => [
+      name,
+      f.to === from || f.through === from
+        ? { ...f, ...(f.to === from ? { to } : {}), ...(f.through === from ? { through: to } : {}) }
+        : f,
+    ]),
   );
   return { ...model, fields };
 }
