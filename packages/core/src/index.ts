@@ -170,6 +170,7 @@ export { ChoiceField, type ChoiceFieldOptions } from './fields/choice-field.ts';
 export { DateField } from './fields/date-field.ts';
 export { DateTimeField } from './fields/date-time-field.ts';
 export { DecimalField, type DecimalFieldOptions } from './fields/decimal-field.ts';
+export { DurationField, durationString, parseDuration } from './fields/duration-field.ts';
 export { EmailField } from './fields/email-field.ts';
 export {
   type AnyField,
@@ -189,19 +190,29 @@ export {
   type Validator,
 } from './fields/field.ts';
 export { FileField, type FileFieldOptions } from './fields/file-field.ts';
+export { FloatField, type FloatFieldOptions } from './fields/float-field.ts';
 export { createFormInput, formInputUnder, isFormInput } from './fields/form-input.ts';
 export {
   HyperlinkedIdentityField,
   type HyperlinkedIdentityFieldOptions,
 } from './fields/hyperlinked-identity-field.ts';
 export { IntegerField, type IntegerFieldOptions } from './fields/integer-field.ts';
+export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
 export {
   PrimaryKeyRelatedField,
   type PrimaryKeyRelatedFieldOptions,
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
+export { SlugField } from './fields/slug-field.ts';
+export { TimeField } from './fields/time-field.ts';
+export {
+  runUniqueTogether,
+  type UniqueTogetherOptions,
+  uniqueTogetherValidator,
+} from './fields/unique-together-validator.ts';
 export { uniqueValidator } from './fields/unique-validator.ts';
 export { URLField } from './fields/url-field.ts';
+export { UUIDField } from './fields/uuid-field.ts';
 export {
   maxLengthValidator,
   maxValueValidator,
@@ -294,6 +305,11 @@ export type { RunCodeContext } from './migrations/operations/run-code.ts';
 export { ProjectState } from './migrations/project-state.ts';
 export { SchemaEditor, type SchemaProgress } from './migrations/schema-editor.ts';
 export {
+  type AnyManyToManyField,
+  ManyToManyField,
+  type ManyToManyOptions,
+} from './models/many-to-many-field.ts';
+export {
   type AnyModel,
   type BoundProperties,
   defineModel,
@@ -330,6 +346,9 @@ export {
   type GroupProperty,
   type ModelProperty,
 } from './models/model-property.ts';
+export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
+export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
+export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
 export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';

@@ -6,6 +6,7 @@
  * @module
  */
 import type { AnyModelField } from '../models/model-field.ts';
+import { canonicalTime, canonicalUuid } from './column-values.ts';
 import { InvalidLookupValueError } from './database-errors.ts';
 
 /** The kinds of column that hold whole numbers. */
@@ -14,6 +15,9 @@ export const INTEGER_KINDS: ReadonlySet<string> = new Set([
   'integer',
   'positive_integer',
   'big_integer',
+  'small_integer',
+  'positive_small_integer',
+  'duration',
 ]);
 const INTEGER_TEXT = /^[+-]?\d{1,18}$/;
 const DECIMAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?$/;
@@ -77,6 +81,21 @@ export function lookupValue(field: AnyModelField, value: unknown): unknown {
       if (typeof value === 'string' && value.length <= 100 && DECIMAL_TEXT.test(value))
         return value;
       return fail(field, 'a number', value);
+    case 'float':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      if (typeof value === 'string' && value.length <= 100 && DECIMAL_TEXT.test(value))
+        return Number(value);
+      return fail(field, 'a number', value);
+    case 'uuid': {
+      const uuid = typeof value === 'string' ? canonicalUuid(value) : undefined;
+      return uuid ?? fail(field, 'a UUID', value);
+    }
+    case 'time': {
+      const time = typeof value === 'string' ? canonicalTime(value) : undefined;
+      return time ?? fail(field, 'a time (HH:MM[:SS[.ffffff]])', value);
+    }
+    case 'json':
+      return fail(field, 'no value (a JSONField is filtered with isnull only)', value);
     case 'boolean':
       if (typeof value === 'boolean') return value;
       if (value === 1 || value === 0) return value === 1;

@@ -60,6 +60,7 @@ const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
 const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS];
 const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
 const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
+const JSON_LOOKUPS: readonly Lookup[] = ['isnull'];
 const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
 
 /**
@@ -80,7 +81,15 @@ export function lookupsFor(field: AnyModelField): ReadonlySet<Lookup> {
   let found = BY_KIND.get(kind);
   if (!found) {
     found = new Set(
-      kind === 'text' ? TEXT : kind === 'date' ? DATE : kind === 'boolean' ? BOOLEAN : COMMON,
+      kind === 'text'
+        ? TEXT
+        : kind === 'date'
+          ? DATE
+          : kind === 'boolean'
+            ? BOOLEAN
+            : kind === 'json'
+              ? JSON_LOOKUPS
+              : COMMON,
     );
     BY_KIND.set(kind, found);
   }
@@ -98,9 +107,23 @@ function unsupported(where: string, field: AnyModelField, lookup: string): Impro
 const NEVER = sql<SqlBool>`1 = 0`;
 const ALWAYS = sql<SqlBool>`1 = 1`;
 
-/** The values of columns stored as `integer` (Django's range, the same on every database). */
+/** The values each integer column holds (Django's ranges, the same on every database). */
 const INT32: readonly [number, number] = [-2_147_483_648, 2_147_483_647];
-const INT32_KINDS = new Set(['auto', 'integer', 'positive_integer', 'foreign_key', 'one_to_one']);
+const INT16: readonly [number, number] = [-32_768, 32_767];
+const RANGES: ReadonlyMap<string, readonly [number, number]> = new Map([
+  ['auto', INT32],
+  ['integer', INT32],
+  ['positive_integer', INT32],
+  ['foreign_key', INT32],
+  ['one_to_one', INT32],
+  ['small_integer', INT16],
+  ['positive_small_integer', INT16],
+]);
+
+/** The range of values the column holds, for the kinds with a narrow one. */
+function rangeOf(field: AnyModelField): readonly [number, number] | undefined {
+  return RANGES.get(field.isRelation ? field.relatedModel.pk.kind : field.kind);
+}
 
 /**
  * 1 or -1 when `value` is a number above or below what the column can hold, else 0. No row
@@ -108,9 +131,11 @@ const INT32_KINDS = new Set(['auto', 'integer', 'positive_integer', 'foreign_key
  * "no row"): `/books/1e10/` is a 404, as in Django, not a 500.
  */
 function outOfRange(field: AnyModelField, value: unknown): -1 | 0 | 1 {
-  if (typeof value !== 'number' || !INT32_KINDS.has(field.kind)) return 0;
-  if (value > INT32[1]) return 1;
-  if (value < INT32[0]) return -1;
+  if (typeof value !== 'number') return 0;
+  const range = rangeOf(field);
+  if (range === undefined) return 0;
+  if (value > range[1]) return 1;
+  if (value < range[0]) return -1;
   return 0;
 }
 
@@ -322,8 +347,8 @@ export function bindLookup(
       // Past the column's range: clamp to it (PostgreSQL refuses to compare beyond it).
       if (outOfRange(field, low) > 0 || outOfRange(field, high) < 0)
         return constant('never', NEVER);
-      if (outOfRange(field, low) < 0) low = INT32[0];
-      if (outOfRange(field, high) > 0) high = INT32[1];
+      if (outOfRange(field, low) < 0) low = (rangeOf(field) as readonly [number, number])[0];
+      if (outOfRange(field, high) > 0) high = (rangeOf(field) as readonly [number, number])[1];
       return between(ref, toDbValue(adapter, field, low), toDbValue(adapter, field, high));
     }
     case 'year': {

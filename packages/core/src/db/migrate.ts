@@ -20,7 +20,18 @@ export interface MigrationReport {
 }
 
 /** Runs the migration of `models` on `db` (see {@link Database.migrate}). */
-export async function migrate(db: Database, models: readonly AnyModel[]): Promise<MigrationReport> {
+export async function migrate(
+  db: Database,
+  declared: readonly AnyModel[],
+): Promise<MigrationReport> {
+  for (const model of declared) model.check();
+  // The join tables made for many-to-many relations are tables of their own.
+  const models = [...declared];
+  for (const model of declared) {
+    for (const relation of Object.values(model.manyToMany)) {
+      if (relation.autoCreated && !models.includes(relation.through)) models.push(relation.through);
+    }
+  }
   const ordered = dependencyOrder(models);
   for (const model of ordered) {
     model.check();

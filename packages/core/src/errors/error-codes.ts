@@ -49,7 +49,10 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_MODEL_ORDERING: "A model's default ordering names a field it does not have.",
   REST_ERR_MODEL_PATH: 'A query path does not resolve.',
   REST_ERR_MODEL_PROPERTY: 'A model declares one name as both a field and a property.',
+  REST_ERR_MODEL_RELATED_NAME:
+    'Two relations, or a relation and a field, claim one name on a model.',
   REST_ERR_MODEL_RELATION: 'A relation points to something that is not a model.',
+  REST_ERR_MODEL_THROUGH: "A many-to-many relation's through model lacks its two keys.",
   REST_ERR_NESTED_PROXY: 'A nested proxy field or serializer is wrong.',
   REST_ERR_NESTED_WRITES:
     'A ModelSerializer would write a nested value its create()/update() cannot.',

@@ -2,7 +2,7 @@
  * Relations written and shown as the related row's primary key.
  * @module
  */
-import { DoesNotExist } from '../db/database-errors.ts';
+import { DoesNotExist, InvalidLookupValueError } from '../db/database-errors.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { PrimaryKey } from '../models/model.ts';
@@ -21,6 +21,8 @@ const INTEGER_KINDS = new Set<ModelFieldKind>([
   'integer',
   'positive_integer',
   'big_integer',
+  'small_integer',
+  'positive_small_integer',
 ]);
 
 /** The field that holds a key's values: a relation used as primary key holds its target's. */
@@ -101,6 +103,9 @@ export class PrimaryKeyRelatedField<
     } catch (error) {
       if (error instanceof DoesNotExist)
         return this.fail('does_not_exist', { pk_value: String(data) });
+      // A text key the column cannot hold (not a UUID): the wrong type, as Django's ValueError.
+      if (error instanceof InvalidLookupValueError)
+        return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
       throw error;
     }
   }

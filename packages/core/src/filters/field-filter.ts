@@ -371,6 +371,10 @@ export function filterClassFor(field: AnyModelField, lookup: Lookup): typeof Fie
     case 'integer':
     case 'positive_integer':
     case 'big_integer':
+    case 'small_integer':
+    case 'positive_small_integer':
+    case 'float':
+    case 'duration':
     case 'decimal':
       return NumberFilter;
     case 'boolean':

@@ -95,8 +95,10 @@ export function detectChanges(
     }
   }
 
+  // A new model's many-to-manys come as fields of their own once every model is there (their
+  // join tables refer to both sides).
   for (const model of creationOrder(to.models.filter((m) => !current.has(m.name)))) {
-    emit({ op: 'CreateModel', ...model });
+    emit({ op: 'CreateModel', ...model, fields: columnsOf(model.fields) });
   }
 
   for (const model of to.models) {
@@ -106,7 +108,13 @@ export function detectChanges(
       const key = `${model.name}.${name}`;
       if (!before) {
         const fill = fills.get(key);
-        if (!field.null && field.default === undefined && !field.primaryKey && fill === undefined) {
+        if (
+          field.kind !== 'many_to_many' &&
+          !field.null &&
+          field.default === undefined &&
+          !field.primaryKey &&
+          fill === undefined
+        ) {
           fail(
             `${key} is a new NOT NULL field without a default, and existing rows need a value. ` +
               `Give the field a default (default: ...), make it null: true, or pass --default ${key}=<JSON value> ` +
@@ -122,7 +130,13 @@ export function detectChanges(
         });
       } else if (!sameFieldSpec(before, field)) {
         const fill = fills.get(key);
-        if (before.null && !field.null && field.default === undefined && fill === undefined) {
+        if (
+          field.kind !== 'many_to_many' &&
+          before.null &&
+          !field.null &&
+          field.default === undefined &&
+          fill === undefined
+        ) {
           fail(
             `${key} becomes NOT NULL and has no default, and existing rows may hold NULL. ` +
               `Give the field a default, or pass --default ${key}=<JSON value> (written into the rows that hold NULL).`,
@@ -232,6 +246,11 @@ function missingFrom(
   );
 }
 
+/** The fields that are columns (a many-to-many is added after the models it joins). */
+function columnsOf(fields: Readonly<Record<string, FieldSpec>>): Record<string, FieldSpec> {
+  return Object.fromEntries(Object.entries(fields).filter(([, f]) => f.kind !== 'many_to_many'));
+}
+
 /** Models that others refer to first (within the list), so foreign keys can be declared. */
 function creationOrder(list: readonly ModelSpec[]): ModelSpec[] {
   const byName = new Map(list.map((m) => [m.name, m]));
@@ -241,7 +260,7 @@ function creationOrder(list: readonly ModelSpec[]): ModelSpec[] {
     if (seen.has(model.name)) return;
     seen.add(model.name);
     for (const field of Object.values(model.fields)) {
-      const related = field.to ? byName.get(field.to) : undefined;
+      const related = field.to && field.kind !== 'many_to_many' ? byName.get(field.to) : undefined;
       if (related) visit(related);
     }
     result.push(model);

@@ -3,10 +3,14 @@
  * state a migration produces can be replayed from the files alone, compared, and written back.
  * @module
  */
+import type { AnyManyToManyField } from '../models/many-to-many-field.ts';
 import type { AnyModelField, Choice, ModelFieldKind, OnDelete } from '../models/model-field.ts';
 
+/** A field kind in a migration file: a column's, or `many_to_many` (a join table). */
+export type FieldSpecKind = ModelFieldKind | 'many_to_many';
+
 /** Every field kind, for checking migration files written by hand. */
-export const FIELD_KINDS: readonly ModelFieldKind[] = [
+export const FIELD_KINDS: readonly FieldSpecKind[] = [
   'auto',
   'char',
   'text',
@@ -15,13 +19,22 @@ export const FIELD_KINDS: readonly ModelFieldKind[] = [
   'integer',
   'positive_integer',
   'big_integer',
+  'small_integer',
+  'positive_small_integer',
+  'float',
   'decimal',
   'boolean',
   'date',
   'datetime',
+  'time',
+  'duration',
+  'slug',
+  'uuid',
+  'json',
   'foreign_key',
   'one_to_one',
   'file',
+  'many_to_many',
 ];
 
 /** A JSON value: what a default can be in a migration file. */
@@ -43,7 +56,7 @@ export type JsonValue =
  * ```
  */
 export interface FieldSpec {
-  readonly kind: ModelFieldKind;
+  readonly kind: FieldSpecKind;
   /** The column when it is not the field name (`<name>_id` for a relation). */
   readonly column?: string;
   readonly primaryKey?: boolean;
@@ -59,6 +72,28 @@ export interface FieldSpec {
   /** The related model's name, for a relation. */
   readonly to?: string;
   readonly onDelete?: OnDelete;
+  /** A many-to-many's own join model, by name (none: the join table is made for it). */
+  readonly through?: string;
+  /** A many-to-many's join model keys, when the through model names them. */
+  readonly throughFields?: readonly [string, string];
+  /** The automatic join table's name, when it is not `<table>_<field>`. */
+  readonly dbTable?: string;
+  /** A many-to-many to 'self' that is not symmetrical (Django's default is). */
+  readonly symmetrical?: boolean;
+}
+
+/** The field spec of a many-to-many relation. */
+export function manyToManySpecOf(relation: AnyManyToManyField): FieldSpec {
+  const spec: Record<string, unknown> = { kind: 'many_to_many' };
+  spec.to = relation.to === 'self' ? relation.model.name : relation.relatedModel.name;
+  const { through, throughFields, dbTable } = relation.options;
+  if (through !== undefined) spec.through = relation.through.name;
+  if (throughFields !== undefined) spec.throughFields = [...throughFields];
+  if (dbTable !== undefined) spec.dbTable = dbTable;
+  // Written only where it differs from the default ('self' without a through model is).
+  const byDefault = relation.to === 'self' && through === undefined;
+  if (relation.symmetrical !== byDefault) spec.symmetrical = relation.symmetrical;
+  return spec as unknown as FieldSpec;
 }
 
 /** The field spec of a declared model field. */
@@ -87,6 +122,7 @@ export function fieldSpecOf(field: AnyModelField): FieldSpec {
 
 /** The column a field spec stores into. */
 export function columnOf(name: string, spec: FieldSpec): string {
+  // A many-to-many has no column; its name stands for it (no index names one).
   return (
     spec.column ?? (spec.kind === 'foreign_key' || spec.kind === 'one_to_one' ? `${name}_id` : name)
   );
@@ -107,7 +143,11 @@ export function columnChanged(a: FieldSpec, b: FieldSpec): boolean {
     Boolean(a.null) !== Boolean(b.null) ||
     Boolean(a.primaryKey) !== Boolean(b.primaryKey) ||
     a.to !== b.to ||
-    a.onDelete !== b.onDelete
+    a.onDelete !== b.onDelete ||
+    a.through !== b.through ||
+    a.dbTable !== b.dbTable ||
+    a.symmetrical !== b.symmetrical ||
+    String(a.throughFields) !== String(b.throughFields)
   );
 }
 

@@ -4,9 +4,10 @@
  * query the history's models, not today's.
  * @module
  */
+import { type AnyManyToManyField, ManyToManyField } from '../models/many-to-many-field.ts';
 import { type AnyModel, defineModel, type NamedIndex } from '../models/model.ts';
 import { type AnyModelField, ModelField, type ModelFieldExtra } from '../models/model-field.ts';
-import { type FieldSpec, fieldSpecOf } from './field-spec.ts';
+import { type FieldSpec, fieldSpecOf, manyToManySpecOf } from './field-spec.ts';
 
 /** An index or unique constraint in a migration file: its name and its fields (by name). */
 export interface IndexSpec {
@@ -38,6 +39,9 @@ export interface ModelSpec {
 export function modelSpecOf(model: AnyModel): ModelSpec {
   const fields: Record<string, FieldSpec> = {};
   for (const field of model.fieldList) fields[field.name] = fieldSpecOf(field);
+  // Many-to-manys after the columns: no column of the table, a join table (or a model's).
+  for (const relation of Object.values(model.manyToMany))
+    fields[relation.name] = manyToManySpecOf(relation);
   return {
     name: model.name,
     table: model.table,
@@ -54,7 +58,23 @@ function copyIndex(index: NamedIndex): IndexSpec {
 }
 
 /** A model field built from a spec; relations resolve through `resolve` on first use. */
-export function fieldFromSpec(spec: FieldSpec, resolve: (name: string) => AnyModel): AnyModelField {
+export function fieldFromSpec(
+  spec: FieldSpec,
+  resolve: (name: string) => AnyModel,
+  owner?: string,
+): AnyModelField | AnyManyToManyField {
+  if (spec.kind === 'many_to_many') {
+    const to = spec.to as string;
+    const through = spec.through;
+    return new ManyToManyField(to === owner ? 'self' : () => resolve(to), {
+      ...(through !== undefined ? { through: () => resolve(through) } : {}),
+      ...(spec.throughFields ? { throughFields: spec.throughFields } : {}),
+      ...(spec.dbTable !== undefined ? { dbTable: spec.dbTable } : {}),
+      ...(spec.symmetrical !== undefined ? { symmetrical: spec.symmetrical } : {}),
+      // The history's models keep no reverse names: none can clash.
+      relatedName: '+',
+    });
+  }
   const extra: Record<string, unknown> = {};
   if (spec.maxLength !== undefined) extra.maxLength = spec.maxLength;
   if (spec.maxDigits !== undefined) extra.maxDigits = spec.maxDigits;
@@ -77,9 +97,9 @@ export function fieldFromSpec(spec: FieldSpec, resolve: (name: string) => AnyMod
 
 /** A working model for a spec (its relations resolved through `resolve`). */
 export function renderModel(spec: ModelSpec, resolve: (name: string) => AnyModel): AnyModel {
-  const fields: Record<string, AnyModelField> = {};
+  const fields: Record<string, AnyModelField | AnyManyToManyField> = {};
   for (const [name, field] of Object.entries(spec.fields)) {
-    fields[name] = fieldFromSpec(field, resolve);
+    fields[name] = fieldFromSpec(field, resolve, spec.name);
   }
   return defineModel({
     name: spec.name,

@@ -13,8 +13,10 @@ import {
   sql,
 } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { ManyToManyField } from '../models/many-to-many-field.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
+import { alterJoinTable, createJoinTable, dropJoinTable } from './join-tables.ts';
 import { checkName, foreignKeyName, modelIndexes, type SchemaIndex } from './schema-index.ts';
 
 const ON_DELETE = {
@@ -115,6 +117,9 @@ export class SchemaEditor {
     await this.prepare();
     await this.execute(this.createTableBuilder(model, table, false));
     if (withIndexes) for (const index of modelIndexes(model)) await this.createIndex(table, index);
+    // The join tables of its many-to-manys (not while a table is rebuilt: they stay).
+    if (withIndexes && table === model.table)
+      for (const relation of Object.values(model.manyToMany)) await createJoinTable(this, relation);
   }
 
   /** The CREATE TABLE of a model: columns, primary key, named foreign keys and checks. */
@@ -144,7 +149,7 @@ export class SchemaEditor {
           (fk) => fk.onDelete(ON_DELETE[field.extra.onDelete ?? 'CASCADE']),
         );
       }
-      if (field.kind === 'positive_integer') {
+      if (field.isPositive) {
         builder = builder.addCheckConstraint(
           checkName(table, field.column),
           sql`${sql.ref(field.column)} >= 0`,
@@ -169,17 +174,26 @@ export class SchemaEditor {
   }
 
   async deleteModel(model: AnyModel): Promise<void> {
+    for (const relation of Object.values(model.manyToMany)) await dropJoinTable(this, relation);
     await this.execute(this.db.kysely.schema.dropTable(model.table).compile());
   }
 
-  /** Renames a table and the field-level indexes and constraints named after it. */
+  /**
+   * Renames a table and the field-level indexes and constraints named after it; the join
+   * tables of its many-to-manys follow (their names and key columns come from the model's).
+   */
   async renameModel(before: AnyModel, after: AnyModel): Promise<void> {
-    if (before.table === after.table) return;
-    await this.execute(
-      this.db.kysely.schema.alterTable(before.table).renameTo(after.table).compile(),
-    );
-    for (const field of before.fieldList) {
-      await this.#renameFieldNames(after.table, before, field, after, after.fields[field.name]!);
+    if (before.table !== after.table) {
+      await this.execute(
+        this.db.kysely.schema.alterTable(before.table).renameTo(after.table).compile(),
+      );
+      for (const field of before.fieldList) {
+        await this.#renameFieldNames(after.table, before, field, after, after.fields[field.name]!);
+      }
+    }
+    for (const [name, relation] of Object.entries(before.manyToMany)) {
+      const renamed = after.manyToMany[name];
+      if (renamed) await alterJoinTable(this, relation, renamed);
     }
   }
 
@@ -187,15 +201,15 @@ export class SchemaEditor {
   async addField(
     before: AnyModel,
     after: AnyModel,
-    field: AnyModelField,
+    field: AnyModelField | ManyToManyField,
     fill: unknown,
   ): Promise<void> {
     await this.prepare();
+    if (field instanceof ManyToManyField) return createJoinTable(this, field);
     const adapter = this.db.adapter;
     // Existing rows get the value (as in Django, a nullable field with a default too).
     const needsFill = fill !== undefined && fill !== null;
-    const simple =
-      field.nullable && !needsFill && !field.isRelation && field.kind !== 'positive_integer';
+    const simple = field.nullable && !needsFill && !field.isRelation && !field.isPositive;
     if (!adapter.canAlterColumns && !simple) {
       const expressions = new Map<string, RawBuilder<unknown>>();
       expressions.set(field.column, this.#literal(field, fill));
@@ -213,11 +227,16 @@ export class SchemaEditor {
     if (needsFill)
       await this.execute(sql`alter table ${table} alter column ${column} drop default`);
     if (field.isRelation) await this.#addForeignKey(after.table, field);
-    if (field.kind === 'positive_integer') await this.#addCheck(after.table, field);
+    if (field.isPositive) await this.#addCheck(after.table, field);
     for (const index of modelIndexes(after, field)) await this.createIndex(after.table, index);
   }
 
-  async removeField(before: AnyModel, after: AnyModel, field: AnyModelField): Promise<void> {
+  async removeField(
+    before: AnyModel,
+    after: AnyModel,
+    field: AnyModelField | ManyToManyField,
+  ): Promise<void> {
+    if (field instanceof ManyToManyField) return dropJoinTable(this, field);
     if (!this.db.adapter.canAlterColumns) {
       await this.rebuild(before, after, new Map());
       return;
@@ -238,11 +257,28 @@ export class SchemaEditor {
   async alterField(
     before: AnyModel,
     after: AnyModel,
-    oldField: AnyModelField,
-    newField: AnyModelField,
+    oldField: AnyModelField | ManyToManyField,
+    newField: AnyModelField | ManyToManyField,
     fill: unknown,
   ): Promise<void> {
     await this.prepare();
+    if (oldField instanceof ManyToManyField || newField instanceof ManyToManyField) {
+      // A column that becomes a many-to-many (or back): one goes, the other comes.
+      if (!(oldField instanceof ManyToManyField)) {
+        await this.removeField(before, after, oldField);
+        return this.addField(before, after, newField, fill);
+      }
+      if (!(newField instanceof ManyToManyField)) {
+        await this.removeField(before, after, oldField);
+        return this.addField(before, after, newField, fill);
+      }
+      return alterJoinTable(
+        this,
+        oldField,
+        newField,
+        oldField.relatedModel.name !== newField.relatedModel.name,
+      );
+    }
     const adapter = this.db.adapter;
     const renamed = oldField.column !== newField.column;
     const columnChanged =
@@ -273,7 +309,7 @@ export class SchemaEditor {
         const name = foreignKeyName(after.table, oldField.column);
         await this.execute(adapter.dropConstraint(after.table, name, 'foreign_key'));
       }
-      if (oldField.kind === 'positive_integer') {
+      if (oldField.isPositive) {
         const name = checkName(after.table, oldField.column);
         await this.execute(adapter.dropConstraint(after.table, name, 'check'));
       }
@@ -314,7 +350,7 @@ export class SchemaEditor {
         await this.execute(adapter.alterColumnNull(after.table, newField, true));
       }
       if (newField.isRelation) await this.#addForeignKey(after.table, newField);
-      if (newField.kind === 'positive_integer') await this.#addCheck(after.table, newField);
+      if (newField.isPositive) await this.#addCheck(after.table, newField);
     }
     for (const index of newIndexes) {
       if (!oldIndexes.some((o) => sameIndex(o, index))) await this.createIndex(after.table, index);
@@ -326,9 +362,14 @@ export class SchemaEditor {
   async renameField(
     before: AnyModel,
     after: AnyModel,
-    oldField: AnyModelField,
-    newField: AnyModelField,
+    oldField: AnyModelField | ManyToManyField,
+    newField: AnyModelField | ManyToManyField,
   ): Promise<void> {
+    if (oldField instanceof ManyToManyField || newField instanceof ManyToManyField) {
+      if (oldField instanceof ManyToManyField && newField instanceof ManyToManyField)
+        await alterJoinTable(this, oldField, newField);
+      return;
+    }
     if (oldField.column !== newField.column) {
       await this.execute(
         this.db.kysely.schema
@@ -399,7 +440,7 @@ export class SchemaEditor {
         'foreign_key',
       ]);
     }
-    if (oldField.kind === 'positive_integer') {
+    if (oldField.isPositive) {
       renames.push([
         checkName(before.table, oldField.column),
         checkName(after.table, newField.column),

@@ -24,10 +24,18 @@ export type ModelFieldKind =
   | 'integer'
   | 'positive_integer'
   | 'big_integer'
+  | 'small_integer'
+  | 'positive_small_integer'
+  | 'float'
   | 'decimal'
   | 'boolean'
   | 'date'
   | 'datetime'
+  | 'time'
+  | 'duration'
+  | 'slug'
+  | 'uuid'
+  | 'json'
   | 'foreign_key'
   | 'one_to_one'
   | 'file';
@@ -121,6 +129,11 @@ export class ModelField<T = unknown, O = {}> {
     return this.options.primaryKey === true || this.kind === 'auto';
   }
 
+  /** True for the kinds whose column has a `>= 0` check (the positive integers). */
+  get isPositive(): boolean {
+    return this.kind === 'positive_integer' || this.kind === 'positive_small_integer';
+  }
+
   get nullable(): boolean {
     return this.options.null === true;
   }
@@ -140,6 +153,7 @@ export class ModelField<T = unknown, O = {}> {
       this.kind === 'text' ||
       this.kind === 'email' ||
       this.kind === 'url' ||
+      this.kind === 'slug' ||
       this.kind === 'file'
     );
   }
@@ -192,7 +206,10 @@ export class ModelField<T = unknown, O = {}> {
     };
     const { maxLength, maxDigits, decimalPlaces } = this.extra;
     if (
-      (this.kind === 'char' || this.kind === 'email' || this.kind === 'url') &&
+      (this.kind === 'char' ||
+        this.kind === 'email' ||
+        this.kind === 'url' ||
+        this.kind === 'slug') &&
       maxLength === undefined
     ) {
       fail('a CharField needs maxLength, for example models.CharField({ maxLength: 100 }).');
@@ -234,6 +251,14 @@ export class ModelField<T = unknown, O = {}> {
             'Change the default or add it to the choices.',
         );
       }
+    }
+    if (
+      this.kind === 'json' &&
+      (this.options.unique || this.options.dbIndex || this.isPrimaryKey)
+    ) {
+      fail(
+        'a JSONField cannot be unique, indexed or a primary key (its values compare as text on some databases and as documents on others). Remove unique/dbIndex/primaryKey.',
+      );
     }
     if (this.isRelation && this.extra.onDelete === 'SET_NULL' && !this.nullable) {
       fail("onDelete: 'SET_NULL' needs null: true on the field.");

@@ -16,6 +16,8 @@
  * ```
  * @module
  */
+import type { JsonValue } from '../migrations/field-spec.ts';
+import { ManyToManyField, type ManyToManyOptions } from './many-to-many-field.ts';
 import type { AnyModel, PrimaryKey } from './model.ts';
 import { type Choice, ModelField, type ModelFieldOptions, type OnDelete } from './model-field.ts';
 
@@ -92,7 +94,7 @@ export type RelationField<M extends AnyModel, T, O = {}> = ModelField<T, O> & {
 type Target<M extends AnyModel> = M | (() => M) | 'self';
 
 function charLike<O extends CharFieldOptions>(
-  kind: 'char' | 'email' | 'url',
+  kind: 'char' | 'email' | 'url' | 'slug',
   options: O,
 ): ModelField<ColumnValue<string, O>, O> {
   return new ModelField(kind, options as ModelFieldOptions<any>, {
@@ -156,6 +158,27 @@ export const models = {
     return new ModelField('big_integer', (options ?? {}) as ModelFieldOptions<any>);
   },
 
+  /** A 16-bit signed integer (-32768 to 32767). */
+  SmallIntegerField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<ColumnValue<number, O>, O> {
+    return new ModelField('small_integer', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A 16-bit integer that cannot be negative (0 to 32767, a CHECK constraint in the database). */
+  PositiveSmallIntegerField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<ColumnValue<number, O>, O> {
+    return new ModelField('positive_small_integer', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /** A double-precision floating-point number (`real`, `double precision`, `double`). */
+  FloatField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<ColumnValue<number, O>, O> {
+    return new ModelField('float', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
   /** An exact decimal, held as a string with exactly `decimalPlaces` places. */
   DecimalField<const O extends DecimalFieldOptions>(
     options: O,
@@ -191,6 +214,60 @@ export const models = {
     });
   },
 
+  /**
+   * A time of day, held as `HH:MM:SS`, or `HH:MM:SS.ffffff` when it has a fraction of a second
+   * (to the microsecond, as Django's).
+   */
+  TimeField<const O extends ModelFieldOptions<string>>(
+    options?: O,
+  ): ModelField<ColumnValue<string, O>, O> {
+    return new ModelField('time', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /**
+   * A length of time, held as a whole number of microseconds (a `bigint` column on every
+   * database, so sums and comparisons agree); serializers read and write Django's
+   * `[-][DD ][HH:[MM:]]ss[.uuuuuu]` text.
+   */
+  DurationField<const O extends ModelFieldOptions<number>>(
+    options?: O,
+  ): ModelField<ColumnValue<number, O>, O & { readonly duration: true }> {
+    return new ModelField('duration', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /**
+   * A slug: letters, digits, `-` and `_` (`maxLength` defaults to 50 and `dbIndex` to true,
+   * as Django's).
+   */
+  SlugField<const O extends Partial<CharFieldOptions>>(
+    options?: O,
+  ): ModelField<ColumnValue<string, O>, O> {
+    const o = { maxLength: 50, dbIndex: true, ...(options ?? {}) } as CharFieldOptions;
+    if (o.unique || o.primaryKey) (o as { dbIndex?: boolean }).dbIndex = false;
+    return charLike('slug', o) as never;
+  },
+
+  /**
+   * A UUID, held as lower-case text with dashes (`6f1c…-…`); a `uuid` column on PostgreSQL,
+   * `char(36)` elsewhere. As a primary key give it a default: `default: () => crypto.randomUUID()`.
+   */
+  UUIDField<const O extends ModelFieldOptions<string>>(
+    options?: O,
+  ): ModelField<ColumnValue<string, O>, O> {
+    return new ModelField('uuid', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
+  /**
+   * Any JSON value (object, array, string, number, boolean), stored as JSON text (`jsonb` on
+   * PostgreSQL, which does not keep the order of an object's keys). `null` is SQL NULL.
+   * Filters accept `isnull` only.
+   */
+  JSONField<const O extends ModelFieldOptions<JsonValue>>(
+    options?: O,
+  ): ModelField<NullableIf<JsonValue, O>, O> {
+    return new ModelField('json', (options ?? {}) as ModelFieldOptions<any>);
+  },
+
   /** A many-to-one relation; the row holds `<name>_id`. */
   ForeignKey<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
@@ -213,6 +290,25 @@ export const models = {
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
     }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
+  },
+
+  /**
+   * A many-to-many relation: no column, but a join table with a key to each side (made for
+   * you, or your `through` model). `'self'` relates a model to itself (symmetrical unless
+   * `symmetrical: false`, Django's rule). Read and change a row's set with
+   * `Model.related(row, name)`.
+   *
+   * @example
+   * ```ts-fragment
+   * tags: models.ManyToManyField(Tag, { relatedName: 'articles' }),
+   * follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
+   * ```
+   */
+  ManyToManyField<M extends AnyModel>(
+    to: Target<M>,
+    options: ManyToManyOptions = {},
+  ): ManyToManyField<M> {
+    return new ManyToManyField<M>(to as Target<AnyModel>, options);
   },
 
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */

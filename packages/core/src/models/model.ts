@@ -24,12 +24,16 @@ import { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { fieldIndex } from '../migrations/schema-index.ts';
 import { isIdentifier, snakeCase } from '../utils/text.ts';
+import { type AnyManyToManyField, ManyToManyField } from './many-to-many-field.ts';
 import { type AnyModelField, ModelField } from './model-field.ts';
 import type { ModelProperty } from './model-property.ts';
+import { RelatedSet } from './related-set.ts';
+import { ReverseRelations } from './reverse-relations.ts';
+import type { UniqueConstraintSpec } from './unique-constraint.ts';
 
 // `{}`, not `any`, for the options: a factory called inside a declaration would otherwise
 // infer its options from this contextual type as `any` (and every column as nullable).
-type DeclaredFields = Record<string, ModelField<any, {}>>;
+type DeclaredFields = Record<string, ModelField<any, {}> | ManyToManyField<any>>;
 type DeclaredProperties = Record<string, ModelProperty<any>>;
 
 /** What `defineModel` accepts. */
@@ -58,6 +62,11 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
   readonly indexes?: readonly ModelIndex[];
   /** Sets of fields whose values together are unique (Django's `UniqueConstraint`). */
   readonly uniqueConstraints?: readonly ModelIndex[];
+  /**
+   * Constraints, as Django's `Meta.constraints`: `UniqueConstraint({ fields, name? })`. They
+   * join `uniqueConstraints` (one list, in this order after it).
+   */
+  readonly constraints?: readonly UniqueConstraintSpec<keyof F & string>[];
 }
 
 /**
@@ -149,9 +158,11 @@ export type Row<M> =
   M extends Model<infer F, any>
     ? ([DeclaredKey<F>] extends [never] ? { id: number } : {}) & {
         -readonly [K in keyof F as K extends string
-          ? F[K] extends { readonly __relatedModel: any }
-            ? `${K}_id`
-            : K
+          ? F[K] extends { readonly __manyToMany: any }
+            ? never
+            : F[K] extends { readonly __relatedModel: any }
+              ? `${K}_id`
+              : K
           : never]: FieldValue<F[K]>;
       }
     : never;
@@ -180,6 +191,23 @@ type DeclaredKey<F> = {
 
 /** Any model, whatever its fields. */
 export type AnyModel = Model<any, any>;
+
+/**
+ * Models with relations given as functions, not yet registered on their targets (see
+ * `Model.registerPendingRelations`); a model leaves once checked.
+ */
+const unregistered = new Set<AnyModel>();
+
+/** The names of a model's many-to-many relations. */
+export type ManyToManyName<F> = {
+  [K in keyof F]: F[K] extends { readonly __manyToMany: any } ? K : never;
+}[keyof F] &
+  string;
+
+/** The target model of a many-to-many relation's declaration. */
+export type TargetOf<X> = X extends { readonly __manyToMany: infer M extends AnyModel }
+  ? M
+  : AnyModel;
 
 /** The fields of a model as declared (without the automatic `id`). */
 export type FieldsOf<M> = M extends Model<infer F, any> ? F : never;
@@ -224,6 +252,10 @@ export class Model<
   readonly indexes: readonly NamedIndex[];
   /** The model's unique constraints over fields, named. */
   readonly uniqueConstraints: readonly NamedIndex[];
+  /** The many-to-many relations the model declares, by name (no columns of its table). */
+  readonly manyToMany: Readonly<Record<string, AnyManyToManyField>>;
+  /** The relations of other models that point at this one, by their reverse name. */
+  readonly reverseRelations: ReverseRelations;
   /** Type-level only: the declared fields. */
   declare readonly declared: F;
 
@@ -245,7 +277,13 @@ export class Model<
     this.verboseName = definition.verboseName ?? snakeCase(name).replaceAll('_', ' ');
     this.verboseNamePlural = definition.verboseNamePlural ?? `${this.verboseName}s`;
 
-    const declared = definition.fields ?? {};
+    const allDeclared = definition.fields ?? {};
+    const declared: Record<string, AnyModelField> = {};
+    const manyToMany: Record<string, AnyManyToManyField> = {};
+    for (const [fieldName, field] of Object.entries(allDeclared)) {
+      if (field instanceof ManyToManyField) manyToMany[fieldName] = field;
+      else declared[fieldName] = field as AnyModelField;
+    }
     const fields: Record<string, AnyModelField> = {};
     const declaredPk = Object.values(declared).filter((f) => f.isPrimaryKey);
     if (declaredPk.length > 1) {
@@ -297,6 +335,24 @@ export class Model<
     }
     this.fields = Object.freeze(fields);
     this.fieldList = Object.freeze(Object.values(fields));
+    this.reverseRelations = new ReverseRelations(this as AnyModel);
+    for (const [fieldName, relation] of Object.entries(manyToMany)) {
+      this.#assertIdentifier(fieldName, `the field name ${JSON.stringify(fieldName)}`);
+      if (fieldName.includes('__')) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.${fieldName}: field names may not contain "__", which separates relation paths.`,
+        );
+      }
+      if (relation.model) {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_FIELD',
+          `${name}.${fieldName} reuses a relation already bound to ${relation.model.name}.${relation.name}. Declare a new one.`,
+        );
+      }
+      relation.bind(this as AnyModel, fieldName);
+    }
+    this.manyToMany = Object.freeze(manyToMany);
     this.pk = this.fieldList.find((f) => f.isPrimaryKey) as AnyModelField;
 
     const properties = (definition.properties ?? {}) as P;
@@ -317,8 +373,16 @@ export class Model<
       if (index) taken.set(index.name, `the index of field ${field.name}`);
     }
     this.indexes = this.#namedIndexes(definition.indexes, 'indexes', 'idx', taken);
+    for (const constraint of definition.constraints ?? []) {
+      if (constraint?.kind !== 'unique') {
+        throw new ImproperlyConfigured(
+          'REST_ERR_MODEL_INDEX',
+          `${name}.constraints: each entry must be a UniqueConstraint({ fields, name? }), got ${JSON.stringify(constraint)}.`,
+        );
+      }
+    }
     this.uniqueConstraints = this.#namedIndexes(
-      definition.uniqueConstraints,
+      [...(definition.uniqueConstraints ?? []), ...(definition.constraints ?? [])],
       'uniqueConstraints',
       'uniq',
       taken,
@@ -339,6 +403,92 @@ export class Model<
     for (const [propName, property] of Object.entries(properties) as [string, ModelProperty][]) {
       property.bind?.(this as AnyModel, propName);
     }
+    // Relations to a model given as it is (or 'self') are known on their target now; those
+    // given as functions when the model is checked.
+    for (const relation of this.#relations()) {
+      const to = relation.kind === 'many_to_many' ? relation.to : relation.extra.to;
+      if (to === 'self' || (typeof to === 'object' && to !== null))
+        relation.relatedModel.reverseRelations.add(relation);
+      else unregistered.add(this as AnyModel);
+    }
+  }
+
+  /**
+   * Registers on their targets the relations of every model not checked yet whose target
+   * resolves now (given as functions), so that a reverse name is found before `check()`.
+   */
+  static registerPendingRelations(): void {
+    for (const model of [...unregistered]) {
+      let pending = false;
+      for (const relation of model.#relations()) {
+        let target: AnyModel;
+        try {
+          target = relation.relatedModel;
+        } catch {
+          pending = true; // not defined yet, or a mistake check() reports
+          continue;
+        }
+        target.reverseRelations.add(relation);
+      }
+      if (!pending) unregistered.delete(model);
+    }
+  }
+
+  /** The model's relations: foreign keys, one-to-ones and many-to-manys. */
+  #relations(): (AnyModelField | AnyManyToManyField)[] {
+    return [...this.fieldList.filter((f) => f.isRelation), ...Object.values(this.manyToMany)];
+  }
+
+  /**
+   * The rows related to `row` through the relation `name`: a many-to-many of this model
+   * (`Article.related(article, 'tags')`), or the reverse name of a relation pointing here
+   * (`Tag.related(tag, 'articles')`, `Author.related(author, 'books')`). See
+   * {@link RelatedSet} for reading and changing them.
+   *
+   * @example
+   * ```ts-fragment
+   * await Article.related(article, 'tags').add(python);
+   * const articles = await Tag.related(python, 'articles').execute();
+   * ```
+   */
+  related<K extends ManyToManyName<F>>(
+    row: Readonly<Record<string, unknown>> | string | number,
+    name: K,
+  ): RelatedSet<TargetOf<F[K]>>;
+  related(
+    row: Readonly<Record<string, unknown>> | string | number,
+    name: string,
+  ): RelatedSet<AnyModel>;
+  related(
+    row: Readonly<Record<string, unknown>> | string | number,
+    name: string,
+  ): RelatedSet<AnyModel> {
+    const key = row !== null && typeof row === 'object' ? row[this.pk.attname] : row;
+    const forward = Object.hasOwn(this.manyToMany, name) ? this.manyToMany[name] : undefined;
+    if (forward) {
+      forward.check();
+      return new RelatedSet(forward.relatedModel, this as AnyModel, key, {
+        kind: 'many_to_many',
+        relation: forward,
+        reverse: false,
+      });
+    }
+    this.check();
+    if (!this.reverseRelations.find(name)) Model.registerPendingRelations();
+    const reverse = this.reverseRelations.get(name);
+    if (reverse.kind === 'many_to_many') {
+      const relation = reverse.field as AnyManyToManyField;
+      relation.check();
+      return new RelatedSet(reverse.model, this as AnyModel, key, {
+        kind: 'many_to_many',
+        relation,
+        reverse: true,
+      });
+    }
+    return new RelatedSet(reverse.model, this as AnyModel, key, {
+      kind: reverse.kind,
+      field: reverse.field as AnyModelField,
+    });
   }
 
   /** A query over every row (`Book.objects.filter(...)`); one per model, as a query set never changes. */
@@ -367,12 +517,14 @@ export class Model<
    */
   check(): void {
     if (this.#checked) return;
-    for (const field of this.fieldList) {
-      if (field.isRelation) void field.relatedModel;
+    for (const relation of this.#relations()) {
+      relation.relatedModel.reverseRelations.add(relation);
+      if (relation.kind === 'many_to_many') relation.check();
     }
     for (const term of this.ordering) {
       this.resolvePath(term.startsWith('-') ? term.slice(1) : term, `${this.name}.ordering`);
     }
+    unregistered.delete(this as AnyModel);
     this.#checked = true;
   }
 
@@ -427,6 +579,12 @@ export class Model<
           throw new ImproperlyConfigured(
             'REST_ERR_MODEL_INDEX',
             `${this.name}.${option}: unknown field "${name}". Use one of: ${Object.keys(this.fields).join(', ')}.`,
+          );
+        }
+        if (field.kind === 'json') {
+          throw new ImproperlyConfigured(
+            'REST_ERR_MODEL_INDEX',
+            `${this.name}.${option}: "${name}" is a JSONField, which no index can hold alike on every database. Remove it from the entry.`,
           );
         }
         return field.column;

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { canonicalTime, canonicalUuid } from '../db/column-values.ts';
 import { reverseTerm } from '../db/order-term.ts';
 import type { ColumnRef, OrderTerm, QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
@@ -398,8 +399,20 @@ function validPositionValue(value: unknown, term: OrderTerm): boolean {
       return (
         Number.isSafeInteger(value) && (value as number) >= -INT32 && (value as number) < INT32
       );
+    case 'small_integer':
+    case 'positive_small_integer':
+      return Number.isInteger(value) && Math.abs(value as number) <= 32_767;
     case 'big_integer':
+    case 'duration':
       return Number.isSafeInteger(value);
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'uuid':
+      return typeof value === 'string' && canonicalUuid(value) === value;
+    case 'time':
+      return typeof value === 'string' && canonicalTime(value) === value;
+    case 'json':
+      return false;
     case 'decimal':
       return typeof value === 'string' && DECIMAL.test(value);
     case 'boolean':

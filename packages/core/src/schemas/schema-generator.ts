@@ -427,9 +427,22 @@ function pathParameter(view: APIView, name: string): Record<string, unknown> {
   if (view instanceof GenericAPIView) {
     const model = view.queryset?.model;
     const field = model?.getField(view.lookupField);
-    if (field && ['auto', 'integer', 'positive_integer', 'big_integer'].includes(field.kind)) {
+    if (
+      field &&
+      [
+        'auto',
+        'integer',
+        'positive_integer',
+        'big_integer',
+        'small_integer',
+        'positive_small_integer',
+      ].includes(field.kind)
+    ) {
       schema = { type: 'integer' };
       description = `A unique integer value identifying this ${model?.verboseName}.`;
+    } else if (field?.kind === 'uuid') {
+      schema = { type: 'string', format: 'uuid' };
+      description = `A UUID string identifying this ${model?.verboseName}.`;
     } else if (model) {
       description = `A unique value identifying this ${model.verboseName}.`;
     }

@@ -10,13 +10,19 @@ import { ChoiceField } from '../fields/choice-field.ts';
 import { DateField } from '../fields/date-field.ts';
 import { DateTimeField } from '../fields/date-time-field.ts';
 import { DecimalField } from '../fields/decimal-field.ts';
+import { DurationField } from '../fields/duration-field.ts';
 import { EmailField } from '../fields/email-field.ts';
 import type { AnyField, FieldOptions, Validator } from '../fields/field.ts';
 import { FileField } from '../fields/file-field.ts';
+import { FloatField } from '../fields/float-field.ts';
 import { IntegerField } from '../fields/integer-field.ts';
+import { JSONField } from '../fields/json-field.ts';
 import { PrimaryKeyRelatedField } from '../fields/primary-key-related-field.ts';
+import { SlugField } from '../fields/slug-field.ts';
+import { TimeField } from '../fields/time-field.ts';
 import { uniqueValidator } from '../fields/unique-validator.ts';
 import { URLField } from '../fields/url-field.ts';
+import { UUIDField } from '../fields/uuid-field.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 
 /** Integer ranges of the column types (32-bit `integer`, and exact JavaScript numbers for `bigint`). */
@@ -24,6 +30,8 @@ export const INTEGER_RANGES = {
   integer: { minValue: -2147483648, maxValue: 2147483647 },
   positive_integer: { minValue: 0, maxValue: 2147483647 },
   big_integer: { minValue: Number.MIN_SAFE_INTEGER, maxValue: Number.MAX_SAFE_INTEGER },
+  small_integer: { minValue: -32768, maxValue: 32767 },
+  positive_small_integer: { minValue: 0, maxValue: 32767 },
   auto: { minValue: 1, maxValue: 2147483647 },
 } as const;
 
@@ -44,11 +52,20 @@ export const MODEL_FIELD_MAPPING: Readonly<Record<ModelFieldKind, FieldBuilder>>
   integer: (_f, o) => new IntegerField({ ...INTEGER_RANGES.integer, ...o }),
   positive_integer: (_f, o) => new IntegerField({ ...INTEGER_RANGES.positive_integer, ...o }),
   big_integer: (_f, o) => new IntegerField({ ...INTEGER_RANGES.big_integer, ...o }),
+  small_integer: (_f, o) => new IntegerField({ ...INTEGER_RANGES.small_integer, ...o }),
+  positive_small_integer: (_f, o) =>
+    new IntegerField({ ...INTEGER_RANGES.positive_small_integer, ...o }),
+  float: (_f, o) => new FloatField(o),
   decimal: (f, o) =>
     new DecimalField({ ...o, maxDigits: f.extra.maxDigits, decimalPlaces: f.extra.decimalPlaces }),
   boolean: (_f, o) => new BooleanField(o),
   date: (_f, o) => new DateField(o),
   datetime: (_f, o) => new DateTimeField(o),
+  time: (_f, o) => new TimeField(o),
+  duration: (_f, o) => new DurationField(o),
+  slug: (f, o) => new SlugField({ ...o, maxLength: f.extra.maxLength as number }),
+  uuid: (_f, o) => new UUIDField(o),
+  json: (_f, o) => new JSONField(o),
   file: (f, o) => new FileField({ ...o, maxLength: f.extra.maxLength as number }),
   foreign_key: (f, o) => new PrimaryKeyRelatedField({ ...o, queryset: f.relatedModel.objects }),
   one_to_one: (f, o) => new PrimaryKeyRelatedField({ ...o, queryset: f.relatedModel.objects }),

@@ -28,9 +28,10 @@ import {
 } from '../db/database-errors.ts';
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyField, FieldOptions } from '../fields/field.ts';
+import type { AnyField, FieldOptions, RunContext, Validator } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ReadOnlyField } from '../fields/read-only-field.ts';
+import { runUniqueTogether, uniqueTogetherValidator } from '../fields/unique-together-validator.ts';
 import { deleteFilesOnCommit } from '../files/delete-files-on-commit.ts';
 import type { Storage } from '../files/storage.ts';
 import { UploadedFile } from '../files/uploaded-file.ts';
@@ -91,6 +92,8 @@ export type FieldPath = readonly string[];
 
 /** Where a model serializer class keeps its source index (with `ownPlan`). */
 const SOURCE_INDEX = Symbol('source index');
+/** Where a model serializer class keeps its unique-together validators (with `ownPlan`). */
+const TOGETHER_VALIDATORS = Symbol('unique together validators');
 
 /** What a write of a model checks on every create and update, found once per model. */
 interface ModelWritePlan {
@@ -257,6 +260,14 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     if (Object.hasOwn(model.properties, name)) {
       return this.buildPropertyField(name, model.properties[name] as ModelProperty, extra);
     }
+    if (Object.hasOwn(model.manyToMany, name)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_FIELD',
+        `Field name '${name}' of '${this.name}' is a many-to-many relation of '${model.name}', which ` +
+          'model serializers do not build a field for yet. Declare the field yourself (read it with ' +
+          `${model.name}.related(row, '${name}')), or leave it out of 'fields'.`,
+      );
+    }
     throw new ImproperlyConfigured(
       'REST_ERR_SERIALIZER_FIELD',
       `Field name '${name}' is not valid for model '${model.name}' in '${this.name}'. ` +
@@ -314,6 +325,33 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    */
   static sourceIndex(): ReadonlyMap<string, FieldPath> {
     return ownPlan(this, SOURCE_INDEX, () => buildSourceIndex(this.prepare()));
+  }
+
+  /**
+   * DRF's `get_unique_together_validators`: one {@link uniqueTogetherValidator} per unique
+   * constraint of the model whose fields this serializer all writes (top-level fields), named
+   * by the serializer's field names. Made once per class.
+   */
+  static uniqueTogetherValidators(): readonly Validator<Record<string, unknown>>[] {
+    return ownPlan(this, TOGETHER_VALIDATORS, () => {
+      const { model } = this.meta;
+      const sources = this.sourceIndex();
+      return model.uniqueConstraints
+        .filter((constraint) => constraint.fields.every((f) => sources.get(f)?.length === 1))
+        .map((constraint) =>
+          uniqueTogetherValidator(model.objects, constraint.fields, {
+            labels: constraint.fields.map((f) => sources.get(f)?.[0] as string),
+          }),
+        );
+    });
+  }
+
+  /** The serializer's validators, then (unless `validators` were given) the unique constraints'. */
+  override runValidators(value: TValue, ctx: RunContext): TValue | Promise<TValue> {
+    const checked = super.runValidators(value, ctx);
+    if (this.options.validators !== undefined) return checked;
+    const together = (this.constructor as typeof ModelSerializer).uniqueTogetherValidators();
+    return together.length === 0 ? checked : runUniqueTogether(checked, together, ctx, this);
   }
 
   /** The model of this serializer. */
@@ -495,6 +533,23 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     if (!(error instanceof IntegrityError) || (error.model && error.model !== this.model))
       return error;
     let errors: Record<string, ErrorTree> = {};
+    // Two requests raced past the check of a unique constraint over several fields.
+    if (error instanceof UniqueViolationError && error.fields.length > 1) {
+      const together = (this.constructor as typeof ModelSerializer)
+        .uniqueTogetherValidators()
+        .map(
+          (v) =>
+            (v as { uniqueTogether?: { fields: readonly string[]; message: string } })
+              .uniqueTogether,
+        )
+        .find(
+          (t) =>
+            t &&
+            t.fields.length === error.fields.length &&
+            t.fields.every((f) => error.fields.includes(f)),
+        );
+      if (together) return new ValidationError({ non_field_errors: [together.message] }, 'unique');
+    }
     for (const name of error.fields) {
       const field = this.model.getField(name);
       if (!field) continue;
@@ -506,10 +561,9 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       else if (error instanceof ForeignKeyViolationError)
         message = `Invalid pk "${String(data[field.attname] ?? data[field.name])}" - object does not exist.`;
       else if (error instanceof CheckViolationError)
-        message =
-          field.kind === 'positive_integer'
-            ? 'Ensure this value is greater than or equal to 0.'
-            : 'Invalid value.';
+        message = field.isPositive
+          ? 'Ensure this value is greater than or equal to 0.'
+          : 'Invalid value.';
       else message = 'Invalid value.';
       errors = mergeErrors(errors, this.errorAt(field.name, [message]));
     }

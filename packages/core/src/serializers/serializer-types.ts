@@ -225,7 +225,11 @@ type BuiltValue<MF, Tr> = MF extends { readonly __relatedModel: infer RM }
     ? Exclude<ColumnOf<MF>, null> | ''
     : Exclude<ColumnOf<MF>, null>;
 
-type BuiltInput<MF, Tr> = Tr extends { readonly file: true } ? Blob : BuiltValue<MF, Tr>;
+type BuiltInput<MF, Tr> = Tr extends { readonly file: true }
+  ? Blob
+  : Tr extends { readonly duration: true }
+    ? string | number
+    : BuiltValue<MF, Tr>;
 
 /**
  * The description of a field built from model field `MF`, with the declaration's
@@ -269,7 +273,9 @@ type BuiltWireOf<MF, Tr, X, R, Req> = {
     ? Req extends true
       ? string
       : string | null
-    : BuiltValue<MF, Tr>;
+    : Tr extends { readonly duration: true }
+      ? string
+      : BuiltValue<MF, Tr>;
   create: BuiltInput<MF, Tr>;
   update: BuiltInput<MF, Tr>;
   partial: BuiltInput<MF, Tr>;

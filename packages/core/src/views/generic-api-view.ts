@@ -239,6 +239,8 @@ function objectIn(
     (field.kind === 'auto' ||
       field.kind === 'integer' ||
       field.kind === 'positive_integer' ||
+      field.kind === 'small_integer' ||
+      field.kind === 'positive_small_integer' ||
       field.kind === 'big_integer');
   // A value that cannot be a key is no row, not a database error.
   const lookup = integral ? integerKey(value) : value;

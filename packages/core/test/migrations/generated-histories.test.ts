@@ -64,6 +64,14 @@ const VALUES: Record<Kind, unknown> = {
   boolean: true,
   date: '2024-01-02',
   datetime: '2024-01-02T03:04:05.000Z',
+  small_integer: -5,
+  positive_small_integer: 7,
+  float: 2.5,
+  time: '10:20:30.250000',
+  duration: 90_000_000,
+  slug: 's',
+  uuid: '6f1c7c6e-4b2e-4c5a-9d3e-1a2b3c4d5e6f',
+  json: { a: [1, 'x'], b: null },
 };
 const KINDS = FIELD_KINDS.filter((kind): kind is Kind => kind in VALUES);
 const FIELD_NAMES = ['a', 'b', 'c', 'd', 'e'];
@@ -84,6 +92,14 @@ const fieldsPlan = fc.dictionary(fc.constantFrom(...FIELD_NAMES), fieldPlan, {
   maxKeys: 4,
 });
 
+/** Two fields to index together, or none (no index holds a JSONField). */
+function indexable(fields: Readonly<Record<string, FieldPlan>>) {
+  const names = Object.keys(fields)
+    .filter((name) => fields[name]?.kind !== 'json')
+    .sort();
+  return names.length < 2 ? fc.constant([]) : fc.subarray(names, { minLength: 2, maxLength: 2 });
+}
+
 function modelPlans(count: number) {
   return fc.tuple(
     ...MODEL_NAMES.slice(0, count).map((name, i) =>
@@ -96,10 +112,7 @@ function modelPlans(count: number) {
               ? fc.constant(null)
               : fc.constantFrom(null, 'CASCADE' as const, 'SET_NULL' as const),
           // Over two fields: a one-field index would take the name of the field's own dbIndex.
-          indexed:
-            Object.keys(fields).length < 2
-              ? fc.constant([])
-              : fc.subarray(Object.keys(fields).sort(), { minLength: 2, maxLength: 2 }),
+          indexed: indexable(fields),
         }),
       ),
     ),
@@ -155,11 +168,11 @@ function field(name: string, plan: FieldPlan): AnyModelField {
   const options: Record<string, unknown> = {};
   if (plan.dbColumn) options.dbColumn = `${name}_c`;
   if (plan.null) options.null = true;
-  if (plan.unique && plan.kind !== 'boolean') options.unique = true;
-  if (plan.dbIndex) options.dbIndex = true;
+  if (plan.unique && plan.kind !== 'boolean' && plan.kind !== 'json') options.unique = true;
+  if (plan.dbIndex && plan.kind !== 'json') options.dbIndex = true;
   if (plan.withDefault) options.default = VALUES[plan.kind];
   const extra: Record<string, unknown> = {};
-  if (plan.kind === 'char') extra.maxLength = plan.maxLength;
+  if (plan.kind === 'char' || plan.kind === 'slug') extra.maxLength = plan.maxLength;
   if (plan.kind === 'decimal') Object.assign(extra, { maxDigits: 8, decimalPlaces: 2 });
   return new ModelField(plan.kind, options, extra);
 }

@@ -17,6 +17,7 @@ import { MigrationError } from '../../migrations/migration-error.ts';
 import type { AnyModel } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
 import type { MaybePromise } from '../../utils/maybe-promise.ts';
+import { columnValueToDb, readJsonText, readTime, readWholeNumber } from '../column-values.ts';
 import { DatabaseError, UniqueViolationError } from '../database-errors.ts';
 import { foldAccents } from '../fold-accents.ts';
 import type { CompiledStatement } from '../plan/statement-cache.ts';
@@ -376,11 +377,30 @@ export abstract class DialectAdapterBase implements DialectAdapter {
     return keys;
   }
 
-  reader(_field: AnyModelField): ValueReader | null {
-    return null;
+  /** JSON text parsed, times of day in their one form, durations as numbers. */
+  reader(field: AnyModelField): ValueReader | null {
+    switch (field.kind) {
+      case 'foreign_key':
+      case 'one_to_one':
+        return field.relatedModel.pk.kind === 'auto' ? null : this.reader(field.relatedModel.pk);
+      case 'json':
+        return readJsonText;
+      case 'time':
+        return readTime;
+      case 'duration':
+        return readWholeNumber;
+      default:
+        return null;
+    }
   }
 
-  toDb(_field: AnyModelField, value: unknown): unknown {
+  /** JSON as text, UUIDs and times of day in their one form (see `column-values.ts`). */
+  toDb(field: AnyModelField, value: unknown): unknown {
+    const kind = field.kind;
+    if (kind === 'json' || kind === 'uuid' || kind === 'time') return columnValueToDb(kind, value);
+    // A key that points at a UUID is written as the UUID column is.
+    if ((kind === 'foreign_key' || kind === 'one_to_one') && field.relatedModel.pk.kind === 'uuid')
+      return columnValueToDb('uuid', value);
     return value;
   }
 
@@ -587,8 +607,13 @@ async function beginThroughKysely(kysely: Kysely<any>): Promise<OpenTransaction>
 export interface ColumnTypes {
   /** `auto`, `integer`, `positive_integer` and the keys of relations. */
   readonly integer: string;
+  /** `big_integer`, and `duration` (microseconds). */
   readonly bigInteger: string;
-  /** `char`, `email`, `url` and `file`, with the collation text needs. */
+  /** `small_integer` and `positive_small_integer`. */
+  readonly smallInteger: string;
+  /** Double precision. */
+  readonly float: string;
+  /** `char`, `email`, `url`, `slug` and `file`, with the collation text needs. */
   varchar(maxLength: number): string;
   /** `text`, with the collation text needs. */
   readonly text: string;
@@ -596,6 +621,11 @@ export interface ColumnTypes {
   readonly boolean: string;
   readonly date: string;
   readonly datetime: string;
+  /** A time of day to the microsecond. */
+  readonly time: string;
+  readonly uuid: string;
+  /** JSON text. */
+  readonly json: string;
 }
 
 /**
@@ -607,29 +637,45 @@ export interface ColumnTypes {
  * const types: ColumnTypes = {
  *   integer: 'integer',
  *   bigInteger: 'bigint',
+ *   smallInteger: 'smallint',
+ *   float: 'double precision',
  *   varchar: (maxLength) => `varchar(${maxLength})`,
  *   text: 'text',
  *   decimal: (digits, places) => `numeric(${digits}, ${places})`,
  *   boolean: 'boolean',
  *   date: 'date',
  *   datetime: 'timestamptz',
+ *   time: 'time',
+ *   uuid: 'uuid',
+ *   json: 'jsonb',
  * };
  * columnTypeOf(Book.getField('price')!, types); // 'numeric(10, 2)'
  * ```
  */
 export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
   switch (field.kind) {
+    case 'foreign_key':
+    case 'one_to_one': {
+      // The key's type: an automatic one is a plain integer (not an auto-increment).
+      const key = field.relatedModel.pk;
+      return key.kind === 'auto' ? types.integer : columnTypeOf(key, types);
+    }
     case 'auto':
     case 'integer':
     case 'positive_integer':
-    case 'foreign_key':
-    case 'one_to_one':
       return types.integer;
     case 'big_integer':
+    case 'duration':
       return types.bigInteger;
+    case 'small_integer':
+    case 'positive_small_integer':
+      return types.smallInteger;
+    case 'float':
+      return types.float;
     case 'char':
     case 'email':
     case 'url':
+    case 'slug':
     case 'file':
       return types.varchar(field.extra.maxLength as number);
     case 'text':
@@ -642,6 +688,12 @@ export function columnTypeOf(field: AnyModelField, types: ColumnTypes): string {
       return types.date;
     case 'datetime':
       return types.datetime;
+    case 'time':
+      return types.time;
+    case 'uuid':
+      return types.uuid;
+    case 'json':
+      return types.json;
   }
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { FieldSpec, JsonValue } from '../field-spec.ts';
+import { fieldOf } from '../join-tables.ts';
 import { withField } from './field-changes.ts';
 import {
   modelIn,
@@ -38,13 +39,13 @@ export const AddField: OperationKind<AddFieldOperation> = {
     await editor.addField(
       before.render(operation.model),
       model,
-      model.fields[operation.name]!,
+      fieldOf(model, operation.name),
       operation.fill ?? operation.field.default,
     );
   },
   async databaseBackwards(operation, { editor, before, after }) {
     const model = after.render(operation.model);
-    await editor.removeField(model, before.render(operation.model), model.fields[operation.name]!);
+    await editor.removeField(model, before.render(operation.model), fieldOf(model, operation.name));
   },
   reversible: () => true,
   describe: (operation) => `Add field ${operation.name} to ${operation.model}`,

@@ -5,6 +5,7 @@
  * @module
  */
 import type { FieldSpec, JsonValue } from '../field-spec.ts';
+import { fieldOf } from '../join-tables.ts';
 import { restoreValue, withField } from './field-changes.ts';
 import { fieldIn, modelIn, type OperationKind, requireFieldSpec } from './operation.ts';
 
@@ -29,8 +30,8 @@ export const AlterField: OperationKind<AlterFieldOperation> = {
     await editor.alterField(
       from,
       to,
-      from.fields[operation.name]!,
-      to.fields[operation.name]!,
+      fieldOf(from, operation.name),
+      fieldOf(to, operation.name),
       operation.fill ?? operation.field.default,
     );
   },
@@ -40,8 +41,8 @@ export const AlterField: OperationKind<AlterFieldOperation> = {
     await editor.alterField(
       from,
       to,
-      from.fields[operation.name]!,
-      to.fields[operation.name]!,
+      fieldOf(from, operation.name),
+      fieldOf(to, operation.name),
       restoreValue(fieldIn(before, operation.model, operation.name)),
     );
   },

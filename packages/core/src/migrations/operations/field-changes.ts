@@ -56,13 +56,22 @@ export function restoreValue(spec: FieldSpec): unknown {
     case 'text':
     case 'email':
     case 'url':
+    case 'slug':
     case 'file':
       return '';
     case 'integer':
     case 'positive_integer':
     case 'big_integer':
+    case 'small_integer':
+    case 'positive_small_integer':
+    case 'float':
+    case 'duration':
     case 'decimal':
       return 0;
+    case 'time':
+      return '00:00:00';
+    case 'json':
+      return {};
     case 'boolean':
       return false;
     default:

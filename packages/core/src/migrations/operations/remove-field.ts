@@ -3,6 +3,7 @@
  * field's default (or its kind's empty value) in existing rows: the dropped values are gone.
  * @module
  */
+import { fieldOf } from '../join-tables.ts';
 import { restoreValue, withoutField } from './field-changes.ts';
 import { fieldIn, modelIn, type OperationKind } from './operation.ts';
 
@@ -20,7 +21,7 @@ export const RemoveField: OperationKind<RemoveFieldOperation> = {
   },
   async databaseForwards(operation, { editor, before, after }) {
     const model = before.render(operation.model);
-    await editor.removeField(model, after.render(operation.model), model.fields[operation.name]!);
+    await editor.removeField(model, after.render(operation.model), fieldOf(model, operation.name));
   },
   async databaseBackwards(operation, { editor, before, after }) {
     const model = before.render(operation.model);
@@ -28,7 +29,7 @@ export const RemoveField: OperationKind<RemoveFieldOperation> = {
     await editor.addField(
       after.render(operation.model),
       model,
-      model.fields[operation.name]!,
+      fieldOf(model, operation.name),
       restoreValue(spec),
     );
   },

@@ -2,6 +2,7 @@
  * `RenameField`: a field's new name; its column follows unless the field names its own.
  * @module
  */
+import { fieldOf } from '../join-tables.ts';
 import { withRenamedField } from './field-changes.ts';
 import { fieldIn, modelIn, type OperationKind, requireName, StateError } from './operation.ts';
 
@@ -25,12 +26,12 @@ export const RenameField: OperationKind<RenameFieldOperation> = {
   async databaseForwards(operation, { editor, before, after }) {
     const from = before.render(operation.model);
     const to = after.render(operation.model);
-    await editor.renameField(from, to, from.fields[operation.from]!, to.fields[operation.to]!);
+    await editor.renameField(from, to, fieldOf(from, operation.from), fieldOf(to, operation.to));
   },
   async databaseBackwards(operation, { editor, before, after }) {
     const from = after.render(operation.model);
     const to = before.render(operation.model);
-    await editor.renameField(from, to, from.fields[operation.to]!, to.fields[operation.from]!);
+    await editor.renameField(from, to, fieldOf(from, operation.to), fieldOf(to, operation.from));
   },
   reversible: () => true,
   describe: (operation) =>

@@ -208,7 +208,7 @@ export class MysqlAdapter extends DialectAdapterBase {
   override reader(field: AnyModelField): ValueReader | null {
     if (field.kind === 'boolean') return readIntegerBoolean;
     if (field.kind === 'datetime') return readDateTime;
-    return null;
+    return super.reader(field);
   }
 
   override toDb(field: AnyModelField, value: unknown): unknown {
@@ -217,7 +217,7 @@ export class MysqlAdapter extends DialectAdapterBase {
       const date = value instanceof Date ? value : new Date(String(value));
       if (!Number.isNaN(date.getTime())) return date.toISOString().slice(0, 23).replace('T', ' ');
     }
-    return value;
+    return super.toDb(field, value);
   }
 
   override keysForWrite(
@@ -403,12 +403,19 @@ function mysqlTypes(collation: string): ColumnTypes {
   return {
     integer: 'integer',
     bigInteger: 'bigint',
+    smallInteger: 'smallint',
+    float: 'double',
     varchar: (maxLength) => `varchar(${maxLength}) ${text}`,
     text: `longtext ${text}`,
     decimal: (digits, places) => `decimal(${digits}, ${places})`,
     boolean: 'boolean',
     date: 'date',
     datetime: 'datetime(6)',
+    time: 'time(6)',
+    uuid: 'char(36) character set ascii collate ascii_bin',
+    // Text, not MySQL's JSON type: mysql2 parses that one (MariaDB's is text), and values
+    // only ever come from JSON.stringify, so they are valid JSON either way.
+    json: 'longtext character set utf8mb4 collate utf8mb4_bin',
   };
 }
 

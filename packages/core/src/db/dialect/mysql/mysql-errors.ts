@@ -177,6 +177,12 @@ export function translateMysqlError(error: unknown, model: AnyModel | undefined)
       const field = model?.fieldList.find((f) =>
         key === 'PRIMARY' ? f.isPrimaryKey : key === constraintName(model.table, [f.column], 'key'),
       );
+      if (!field) {
+        // A unique constraint over several fields, by its name.
+        const together = model?.uniqueConstraints.find((c) => c.name === key);
+        if (together)
+          return new UniqueViolationError(message, model, [...together.fields], options);
+      }
       const found = fieldsForColumns(model, undefined, field ? [field.column] : []);
       return new UniqueViolationError(message, found.model, found.fields, options);
     }

@@ -174,12 +174,17 @@ function postgresUnavailableKind(
 const POSTGRES_TYPES: ColumnTypes = {
   integer: 'integer',
   bigInteger: 'bigint',
+  smallInteger: 'smallint',
+  float: 'double precision',
   varchar: (maxLength) => `varchar(${maxLength}) collate "C"`,
   text: 'text collate "C"',
   decimal: (digits, places) => `numeric(${digits}, ${places})`,
   boolean: 'boolean',
   date: 'date',
   datetime: 'timestamptz',
+  time: 'time',
+  uuid: 'uuid',
+  json: 'jsonb',
 };
 
 /**
@@ -445,7 +450,9 @@ export class PostgresAdapter extends DialectAdapterBase {
   override reader(field: AnyModelField): ValueReader | null {
     if (field.kind === 'datetime') return readDateTime;
     if (field.kind === 'big_integer') return readBigInt;
-    return null;
+    // pg parses jsonb itself (a JSON string arrives as a string, which must not be parsed again).
+    if (field.kind === 'json') return null;
+    return super.reader(field);
   }
 
   // POSIX regular expressions (`~`, `~*`), as Django's regex and iregex lookups.

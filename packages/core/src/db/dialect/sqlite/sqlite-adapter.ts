@@ -82,12 +82,17 @@ const SQLITE_EXACT_DIGITS = 15;
 const SQLITE_TYPES: ColumnTypes = {
   integer: 'integer',
   bigInteger: 'bigint',
+  smallInteger: 'smallint',
+  float: 'real',
   varchar: (maxLength) => `varchar(${maxLength})`,
   text: 'text',
   decimal: () => 'decimal',
   boolean: 'boolean',
   date: 'date',
   datetime: 'datetime',
+  time: 'time',
+  uuid: 'char(36)',
+  json: 'text',
 };
 
 /**
@@ -241,12 +246,12 @@ export class SqliteAdapter extends DialectAdapterBase {
       return (v) =>
         v === null || v === undefined ? null : formatDecimal(v as number | string, places);
     }
-    return null;
+    return super.reader(field);
   }
 
   override toDb(field: AnyModelField, value: unknown): unknown {
     if (field.kind === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
-    return value;
+    return super.toDb(field, value);
   }
 
   // The case-sensitive forms compare code points (SQLite's LIKE ignores ASCII case). The
