@@ -17,25 +17,6 @@ const CACHE_HOME = 'utils/bounded-cache.ts';
 
 /** Module-level `Map`/`WeakMap`s being folded into the cache home (issue 38). */
 const PENDING_MODULE_MAPS: ReadonlySet<string> = new Set([
-  // h38-pipeline: views/, serializers/, fields/, filters/, metadata/, renderers/, parsers/,
-  // http/, throttling/, pagination/
-  'fields/field.ts',
-  'filters/django-filter-backend.ts',
-  'filters/filter-set.ts',
-  'filters/search-filter.ts',
-  'http/content-negotiation.ts',
-  'metadata/simple-metadata.ts',
-  'pagination/cursor-pagination.ts',
-  'parsers/body-text.ts',
-  'parsers/multi-part-parser.ts',
-  'renderers/browsable-api/browsable-api-renderer.ts',
-  'renderers/browsable-api/form-skeleton.ts',
-  'renderers/json-renderer.ts',
-  'serializers/describe-serializer-fields.ts',
-  'serializers/model-serializer.ts',
-  'serializers/serializer.ts',
-  'throttling/parse-rate.ts',
-  'views/generic-api-view.ts',
   // h38-db: db/
   'db/plan/lookup-plan.ts',
   'db/lookups.ts',
@@ -47,12 +28,8 @@ const PENDING_MODULE_MAPS: ReadonlySet<string> = new Set([
   'db/plan/table-writes.ts',
 ]);
 
-/** `instanceof Promise` tests being replaced by `isPromiseLike` (h38-pipeline). */
-const PENDING_INSTANCEOF_PROMISE: ReadonlySet<string> = new Set([
-  'http/send-response.ts',
-  'routers/request-adapter.ts',
-  'views/mixins.ts',
-]);
+/** `instanceof Promise` tests still being replaced by `isPromiseLike` (none left). */
+const PENDING_INSTANCEOF_PROMISE: ReadonlySet<string> = new Set<string>([]);
 
 describe('one cache home and one promise test in src/', () => {
   const files = sourceFiles();
