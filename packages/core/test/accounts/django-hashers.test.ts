@@ -93,9 +93,13 @@ describe("Django's Argon2 and bcrypt hashes", () => {
             `bcrypt_sha256$${bcryptjs.hashSync(digest, 4)}`,
             `bcrypt$${bcryptjs.hashSync(password, 4)}`,
           ];
+          // Plain bcrypt reads the first 72 bytes only (as Django's BCryptPasswordHasher): a
+          // longer password with a byte added past them is the same password to it.
+          const truncated = Buffer.byteLength(password) >= 72;
           for (const encoded of made) {
             assert.equal((await hashers.check(password, encoded)).valid, true, encoded);
-            assert.equal((await hashers.check(`${password}x`, encoded)).valid, false, encoded);
+            const sameTo = truncated && encoded.startsWith('bcrypt$');
+            assert.equal((await hashers.check(`${password}x`, encoded)).valid, sameTo, encoded);
           }
           // And the hashers' own hashes round-trip.
           for (const hasher of [argon2, bcryptSha256, bcrypt]) {
