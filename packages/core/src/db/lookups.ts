@@ -56,11 +56,11 @@ function isLookup(name: string): name is Lookup {
   return (LOOKUPS as readonly string[]).includes(name);
 }
 
-const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
-const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS];
-const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
-const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
-const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
+/** The lookups of each kind of field (see {@link lookupsFor}): constants, not a cache. */
+const COMMON: ReadonlySet<Lookup> = new Set(COMMON_LOOKUPS);
+const TEXT: ReadonlySet<Lookup> = new Set([...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS]);
+const DATE: ReadonlySet<Lookup> = new Set([...COMMON_LOOKUPS, ...DATE_LOOKUPS]);
+const BOOLEAN: ReadonlySet<Lookup> = new Set(['exact', 'in', 'isnull']);
 
 /**
  * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
@@ -76,15 +76,8 @@ const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
  * ```
  */
 export function lookupsFor(field: AnyModelField): ReadonlySet<Lookup> {
-  const kind = field.isText ? 'text' : field.kind === 'date' ? 'date' : field.kind;
-  let found = BY_KIND.get(kind);
-  if (!found) {
-    found = new Set(
-      kind === 'text' ? TEXT : kind === 'date' ? DATE : kind === 'boolean' ? BOOLEAN : COMMON,
-    );
-    BY_KIND.set(kind, found);
-  }
-  return found;
+  if (field.isText) return TEXT;
+  return field.kind === 'date' ? DATE : field.kind === 'boolean' ? BOOLEAN : COMMON;
 }
 
 function unsupported(where: string, field: AnyModelField, lookup: string): ImproperlyConfigured {

@@ -62,6 +62,8 @@ export async function migrate(db: Database, models: readonly AnyModel[]): Promis
       report.createdIndexes.push(index.name);
     }
   }
+  // Tables and columns were added: what was kept for the old schema goes.
+  if (report.createdTables.length || report.addedColumns.length) db.clearCaches();
   return report;
 }
 
