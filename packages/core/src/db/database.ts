@@ -20,6 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import { CacheSet } from '../utils/bounded-cache.ts';
 import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { DatabaseError, DatabaseUnavailableError, unavailable } from './database-errors.ts';
 import { requireWholeNumber } from './database-options.ts';
@@ -150,6 +151,12 @@ export class Database {
   readonly #listeners = new Set<(event: QueryEvent) => void>();
   /** See `DatabaseOptions.transactionRetries`. */
   readonly #transactionRetries: number;
+  /**
+   * What the query layer keeps for this database: compiled statements, lookup plans, the
+   * statements of writes (each a bounded cache with its own counters, `caches.stats()`).
+   * {@link clearCaches} empties them.
+   */
+  readonly caches: CacheSet = new CacheSet();
 
   constructor(adapter: DialectAdapter, options: Pick<DatabaseOptions, 'transactionRetries'> = {}) {
     requireWholeNumber(
@@ -508,6 +515,22 @@ export class Database {
    */
   migrate(models: readonly AnyModel[]): Promise<MigrationReport> {
     return migrate(this, models);
+  }
+
+  /**
+   * Forgets everything kept for this database that depends on its schema: its caches
+   * ({@link caches}) and what the adapter prepared (PostgreSQL's statement names). The one way
+   * to start afresh after a schema change; migrations call it when they end.
+   *
+   * @example
+   * ```ts
+   * await db.query('alter table "books_book" add column "note" text', []);
+   * db.clearCaches();
+   * ```
+   */
+  clearCaches(): void {
+    this.caches.clear();
+    this.adapter.clearCaches();
   }
 
   /** The query plan of a compiled query. */

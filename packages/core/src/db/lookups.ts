@@ -56,19 +56,20 @@ function isLookup(name: string): name is Lookup {
   return (LOOKUPS as readonly string[]).includes(name);
 }
 
-const COMMON: readonly Lookup[] = COMMON_LOOKUPS;
-const TEXT: readonly Lookup[] = [...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS];
-const DATE: readonly Lookup[] = [...COMMON_LOOKUPS, ...DATE_LOOKUPS];
-const BOOLEAN: readonly Lookup[] = ['exact', 'in', 'isnull'];
-const JSON_LOOKUPS: readonly Lookup[] = ['isnull'];
-const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
+/** The lookups of each kind of field (see {@link lookupsFor}): constants, not a cache. */
+const COMMON: ReadonlySet<Lookup> = new Set(COMMON_LOOKUPS);
+const TEXT: ReadonlySet<Lookup> = new Set([...COMMON_LOOKUPS, ...TEXT_LOOKUPS, ...ACCENT_LOOKUPS]);
+const DATE: ReadonlySet<Lookup> = new Set([...COMMON_LOOKUPS, ...DATE_LOOKUPS]);
+const BOOLEAN: ReadonlySet<Lookup> = new Set(['exact', 'in', 'isnull']);
+const JSON_LOOKUPS: ReadonlySet<Lookup> = new Set(['isnull']);
 
 /**
  * The lookups a field supports: every field the comparisons (`exact`, `in`, `range`, `gt`…,
  * `isnull`); text fields the text matches (`iexact`, `icontains`, `istartswith`,
  * `iendswith`, their case-sensitive forms, `regex`, `search`, and the same matches with
  * accents folded, `unaccent__icontains`...); date
- * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`.
+ * fields the date parts (`year`, `month`, `day`); boolean fields `exact`, `in`, `isnull`; JSON
+ * fields `isnull` only.
  *
  * @example
  * ```ts
@@ -77,23 +78,17 @@ const BY_KIND = new Map<string, ReadonlySet<Lookup>>();
  * ```
  */
 export function lookupsFor(field: AnyModelField): ReadonlySet<Lookup> {
-  const kind = field.isText ? 'text' : field.kind === 'date' ? 'date' : field.kind;
-  let found = BY_KIND.get(kind);
-  if (!found) {
-    found = new Set(
-      kind === 'text'
-        ? TEXT
-        : kind === 'date'
-          ? DATE
-          : kind === 'boolean'
-            ? BOOLEAN
-            : kind === 'json'
-              ? JSON_LOOKUPS
-              : COMMON,
-    );
-    BY_KIND.set(kind, found);
+  if (field.isText) return TEXT;
+  switch (field.kind) {
+    case 'date':
+      return DATE;
+    case 'boolean':
+      return BOOLEAN;
+    case 'json':
+      return JSON_LOOKUPS;
+    default:
+      return COMMON;
   }
-  return found;
 }
 
 function unsupported(where: string, field: AnyModelField, lookup: string): ImproperlyConfigured {

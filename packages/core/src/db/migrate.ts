@@ -73,6 +73,8 @@ export async function migrate(
       report.createdIndexes.push(index.name);
     }
   }
+  // Tables and columns were added: what was kept for the old schema goes.
+  if (report.createdTables.length || report.addedColumns.length) db.clearCaches();
   return report;
 }
 

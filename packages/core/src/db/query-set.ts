@@ -403,9 +403,10 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       // A custom condition without a shape compiles each time: nothing to plan.
       if (!base.cacheable) return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
     }
-    const identity = lookupIdentity(purpose, limit, keys, state, base === null ? '' : base.shape);
+    const shape = base === null ? '' : base.shape;
+    const identity = lookupIdentity(this.model, purpose, limit, keys, state, shape);
     if (identity === null) return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
-    const plan = findLookupPlan(db, this.model, identity);
+    const plan = findLookupPlan(db, identity);
     if (plan !== undefined) {
       const statement = boundLookup(db, plan, filter, base === null ? [] : base.parameters);
       if (statement) return this.#rows(db, plan.select, statement);

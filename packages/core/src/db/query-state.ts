@@ -84,7 +84,7 @@ export const INITIAL_STATE: QueryState = {
  * @example
  * ```ts
  * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~'
- * stateIdentity({ ...INITIAL_STATE, limit: 10 }, ''); // another identity
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {
@@ -108,7 +108,8 @@ export function valueIdentity(value: unknown): string | null {
     case 'bigint':
       return String(value);
     case 'string':
-      return JSON.stringify(value);
+      // Its length first, so that no text can pass for another one and a separator.
+      return `${value.length}:${value}`;
     case 'object': {
       if (!Array.isArray(value)) return null;
       let identity = '[';

@@ -242,6 +242,8 @@ export class MigrationExecutor {
       else await body();
     } finally {
       await adapter.endSchemaChange(run);
+      // What was prepared for the old schema goes, on every dialect the same way.
+      db.clearCaches();
     }
   }
 

@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type Database, defineModel, models, type QueryEvent } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
-import { MAX_COLUMN_SETS, rowWrites } from '../../src/db/plan/row-writes.ts';
+import {
+  type DatabaseWrites,
+  MAX_COLUMN_SETS,
+  MAX_WRITTEN_MODELS,
+  rowWrites,
+} from '../../src/db/plan/row-writes.ts';
 import { ALL_MODELS, Book, Profile, User } from '../fixtures/library-models.ts';
 
 /** A model with a field set on every write (`autoNow`), for the update's clock. */
@@ -70,9 +75,13 @@ for (const dialect of testDialects()) {
 
     it('keep one statement per set of columns, and at most MAX_COLUMN_SETS of them', async () => {
       const book = await Book.objects.using(db).create({ title: 'A', isbn: 'w2', price: '1.00' });
-      const writes = rowWrites(Book);
+      // The database keeps the model's writes (`db.caches`), each kind of write bounded.
       const updates = () =>
-        (writes.byDatabase.get(db) as { updates: Map<unknown, unknown> }).updates;
+        (
+          db.caches
+            .cache<unknown, DatabaseWrites>('row writes', MAX_WRITTEN_MODELS)
+            .get(Book) as DatabaseWrites
+        ).updates;
       await Book.objects.using(db).updateRow(book, { title: 'B' });
       const size = updates().size;
       await Book.objects.using(db).updateRow(book, { title: 'C' });
@@ -98,7 +107,8 @@ for (const dialect of testDialects()) {
         });
         await Book.objects.using(db).updateRow(book, changes);
       }
-      assert.ok(updates().size <= MAX_COLUMN_SETS);
+      assert.equal(updates().size, MAX_COLUMN_SETS);
+      assert.ok(updates().stats().evictions > 0, 'the oldest sets went');
       const stored = await Book.objects.using(db).get({ pk: book.id });
       assert.equal(stored.summary, 's');
       assert.equal(stored.price, '2.00');

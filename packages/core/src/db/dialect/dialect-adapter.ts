@@ -321,6 +321,11 @@ export interface DialectAdapter {
   checkSchemaChange(run: RunStatement): Promise<void>;
   /** Runs after the transaction ended, committed or not. */
   endSchemaChange(run: RunStatement): Promise<void>;
+  /**
+   * Forgets what the adapter prepared that a schema change may have made stale (PostgreSQL's
+   * statement names). `Database.clearCaches` calls it.
+   */
+  clearCaches(): void;
   /** Releases the driver's resources. */
   destroy(): Promise<void>;
 }
@@ -576,6 +581,9 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   async beginSchemaChange(_run: RunStatement): Promise<void> {}
   async checkSchemaChange(_run: RunStatement): Promise<void> {}
   async endSchemaChange(_run: RunStatement): Promise<void> {}
+
+  /** Nothing kept by default (SQLite prepares a statement again when its schema changed). */
+  clearCaches(): void {}
 
   async destroy(): Promise<void> {}
 }

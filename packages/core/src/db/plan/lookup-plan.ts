@@ -13,13 +13,14 @@
  * @module
  */
 import type { AnyModel } from '../../models/model.ts';
+import type { BoundedCache } from '../../utils/bounded-cache.ts';
 import type { Database } from '../database.ts';
 import { bindLookup, type Lookup, splitLookup } from '../lookups.ts';
 import { type Filter, type QueryState, stateIdentity, valueIdentity } from '../query-state.ts';
 import type { PreparedSelect } from './prepared-select.ts';
 import { JoinSet, type ResolvedColumn } from './query-paths.ts';
 import type { SelectPlan } from './select-plan.ts';
-import { type CompiledStatement, cachedStatement } from './statement-cache.ts';
+import { type CompiledStatement, cachedStatement, modelKey } from './statement-cache.ts';
 
 /** One key of a planned lookup: its column and lookup, resolved, and the shape it binds to. */
 interface LookupEntry {
@@ -52,31 +53,26 @@ export type LookupPurpose = 'rows' | 'exists';
 export type LookupSelect = Pick<SelectPlan, 'select' | 'read'>;
 
 /**
- * Plans per database and model, by identity. Bounded: the keys and the shape of a query set's
- * conditions can come from a client (a filter backend applies to detail views too:
- * `?id__in=1,2,3`); past the bound the oldest goes.
+ * Lookup plans a database keeps (`db.caches`, 'lookup plans'), by model and identity. Bounded:
+ * the keys and the shape of a query set's conditions can come from a client (a filter backend
+ * applies to detail views too: `?id__in=1,2,3`); past the bound the oldest goes.
  */
-const lookupPlans = new WeakMap<Database, WeakMap<AnyModel, Map<string, LookupPlan>>>();
-/** Plans per database and model; past it the oldest goes. */
 export const MAX_LOOKUP_PLANS = 512;
 
-let plansMade = 0;
-
-/**
- * How many lookup plans were made since the process started: for tests, which check that a
- * view's lookups are planned once, not per request.
- */
-export function lookupPlansMade(): number {
-  return plansMade;
+/** `db`'s lookup plans, by identity. */
+function plansOf(db: Database): BoundedCache<string, LookupPlan> {
+  return db.caches.cache<string, LookupPlan>('lookup plans', MAX_LOOKUP_PLANS);
 }
 
 /**
- * The identity of a lookup (see the module): what it answers, its limit, the filter's keys,
- * and the query set's state as a whole (`stateIdentity`, its conditions by `conditionsShape`).
+ * The identity of a lookup (see the module): its model, what it answers, its limit, the
+ * filter's keys, and the query set's state as a whole (`stateIdentity`, its conditions by
+ * `conditionsShape`).
  * Null when the state has no identity: the lookup is then never planned. For a lookup by
- * `pk` on a model's `objects`: `rows|2|["pk"]||order=~|limit=~|offset=0|related=[]|only=~`.
+ * `pk` on `Book.objects`: `books_book#1|rows|2|2:pk||order=~|limit=~|offset=0|related=[]|only=~`.
  */
 export function lookupIdentity(
+  model: AnyModel,
   purpose: LookupPurpose,
   limit: number,
   keys: readonly string[],
@@ -85,16 +81,14 @@ export function lookupIdentity(
 ): string | null {
   const identity = stateIdentity(state, conditionsShape);
   if (identity === null) return null;
-  return `${purpose}|${limit}|${valueIdentity(keys)}|${identity}`;
+  const keyPart =
+    keys.length === 1 ? `${(keys[0] as string).length}:${keys[0]}` : valueIdentity(keys);
+  return `${modelKey(model)}|${purpose}|${limit}|${keyPart}|${identity}`;
 }
 
 /** The plan of the lookup of this identity (see {@link lookupIdentity}), or undefined. */
-export function findLookupPlan(
-  db: Database,
-  model: AnyModel,
-  identity: string,
-): LookupPlan | undefined {
-  return lookupPlans.get(db)?.get(model)?.get(identity);
+export function findLookupPlan(db: Database, identity: string): LookupPlan | undefined {
+  return plansOf(db).get(identity);
 }
 
 /** What {@link keepLookupPlan} plans from: a lookup just prepared the general way. */
@@ -138,14 +132,7 @@ export function keepLookupPlan(
     select,
     where,
   };
-  let byModel = lookupPlans.get(db);
-  if (!byModel) lookupPlans.set(db, (byModel = new WeakMap()));
-  let plans = byModel.get(model);
-  if (!plans) byModel.set(model, (plans = new Map()));
-  if (plans.size >= MAX_LOOKUP_PLANS && !plans.has(identity))
-    plans.delete(plans.keys().next().value as string);
-  plans.set(identity, plan);
-  plansMade++;
+  plansOf(db).set(identity, plan);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
+import { modelPlans } from './model-plans.ts';
 
 /** The join of a relation path (`user`, `user__company`): LEFT JOIN when `nullable`. */
 export interface Join {
@@ -29,12 +30,6 @@ export interface ResolvedColumn {
   /** True when the column belongs to the queried model itself. */
   readonly local: boolean;
 }
-
-/**
- * The resolved columns of a model's own fields, by name: they are the same for every query,
- * and a detail request resolves its lookup field once per query.
- */
-const localColumns = new WeakMap<AnyModel, Map<string, ResolvedColumn>>();
 
 /** The joins one query needs, in the order they were first required. */
 export class JoinSet {
@@ -101,8 +96,8 @@ export class JoinSet {
   resolve(path: string, where: string): ResolvedColumn {
     const cut = path.lastIndexOf('__');
     if (cut === -1) {
-      let byName = localColumns.get(this.model);
-      if (!byName) localColumns.set(this.model, (byName = new Map()));
+      // The model's own columns are resolved once (see `ModelPlans.localColumns`).
+      const byName = modelPlans(this.model).localColumns;
       const known = byName.get(path);
       if (known) return known;
       const field = this.model.getField(path);

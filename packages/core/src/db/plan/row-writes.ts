@@ -13,7 +13,9 @@
 import type { Compilable } from 'kysely';
 import type { AnyModel } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
+import { BoundedCache } from '../../utils/bounded-cache.ts';
 import type { Database } from '../database.ts';
+import { modelPlans } from './model-plans.ts';
 import type { RowReader } from './row-reader.ts';
 import { selectPlan } from './select-plan.ts';
 import { type CompiledStatement, keptStatement, type Shape, type Slot } from './statement-cache.ts';
@@ -37,14 +39,16 @@ export interface RowWrites {
   readonly clockOnCreate: boolean;
   /** The positions of the fields set to the clock on every update (`autoNow`). */
   readonly autoNow: readonly number[];
-  /** Per database: the statements of the sets of columns written, and the reader of rows. */
-  readonly byDatabase: WeakMap<Database, DatabaseWrites>;
 }
 
-interface DatabaseWrites {
+/**
+ * A model's writes on one database: the statements of the sets of columns written, and the
+ * reader of rows. Kept in the database's caches (`db.caches`, 'row writes').
+ */
+export interface DatabaseWrites {
   readonly read: RowReader;
-  readonly inserts: Map<number | string, Shape>;
-  readonly updates: Map<number | string, Shape>;
+  readonly inserts: BoundedCache<number | string, Shape>;
+  readonly updates: BoundedCache<number | string, Shape>;
 }
 
 /** A write's statement with its values in place, and how to read the row it answers. */
@@ -59,16 +63,16 @@ export interface RowWrite {
  */
 export const MAX_COLUMN_SETS = 256;
 
+/** Models whose writes a database keeps (`db.caches`); past it the oldest goes. */
+export const MAX_WRITTEN_MODELS = 1024;
+
 /** Up to this many fields a set of columns is keyed by a bit mask (a small integer). */
 const MASK_FIELDS = 30;
 
-const byModel = new WeakMap<AnyModel, RowWrites>();
-
-/** What a write of `model`'s rows needs to know of its fields; made on first use. */
+/** What a write of `model`'s rows needs to know of its fields; made on first use, kept on it. */
 export function rowWrites(model: AnyModel): RowWrites {
-  let writes = byModel.get(model);
-  if (writes === undefined) byModel.set(model, (writes = makeRowWrites(model)));
-  return writes;
+  const plans = modelPlans(model);
+  return plans.rowWrites ?? (plans.rowWrites = makeRowWrites(model));
 }
 
 function makeRowWrites(model: AnyModel): RowWrites {
@@ -92,7 +96,6 @@ function makeRowWrites(model: AnyModel): RowWrites {
     updatable,
     clockOnCreate,
     autoNow: Object.freeze(autoNow),
-    byDatabase: new WeakMap(),
   };
 }
 
@@ -151,26 +154,26 @@ function columnSlots(
 }
 
 function databaseWrites(db: Database, writes: RowWrites): DatabaseWrites {
-  let forDb = writes.byDatabase.get(db);
-  if (forDb === undefined) {
-    forDb = {
-      read: selectPlan(writes.model, db, []).read,
-      inserts: new Map(),
-      updates: new Map(),
-    };
-    writes.byDatabase.set(db, forDb);
-  }
-  return forDb;
+  const kept = db.caches.cache<AnyModel, DatabaseWrites>('row writes', MAX_WRITTEN_MODELS);
+  const model = writes.model;
+  return (
+    kept.get(model) ??
+    kept.set(model, {
+      read: selectPlan(model, db, []).read,
+      inserts: new BoundedCache(`inserts into ${model.name}`, MAX_COLUMN_SETS),
+      updates: new BoundedCache(`updates of ${model.name}`, MAX_COLUMN_SETS),
+    })
+  );
 }
 
 /** The statement of a set of columns from `shapes`, compiled and kept on first use. */
 function statementOf(
-  shapes: Map<number | string, Shape>,
+  shapes: BoundedCache<number | string, Shape>,
   written: readonly number[],
   parameters: readonly unknown[],
   build: (slot: Slot) => Compilable<any>,
 ): CompiledStatement {
-  return keptStatement(shapes, columnSetKey(written), MAX_COLUMN_SETS, parameters, build);
+  return keptStatement(shapes, columnSetKey(written), parameters, build);
 }
 
 /** The key of the fields at positions `written`: a bit mask where they fit, else their list. */

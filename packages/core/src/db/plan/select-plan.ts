@@ -8,6 +8,7 @@ import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
 import type { Database } from '../database.ts';
+import { modelPlans } from './model-plans.ts';
 import { JoinSet } from './query-paths.ts';
 import {
   type ColumnRead,
@@ -28,16 +29,6 @@ export interface SelectPlan {
 }
 
 /**
- * Plans per model, then per dialect and related paths. A related path is resolved (and
- * refused unless it names declared relations) before its plan is kept, but the paths and
- * their order can follow a client's choice (cursor pagination joins the relations of the
- * ordering a client picks), and a self-referencing relation nests without end: so a model
- * keeps at most {@link MAX_SELECT_PLANS}, the oldest going first.
- */
-const plans = new WeakMap<AnyModel, Map<string, SelectPlan>>();
-const MAX_SELECT_PLANS = 256;
-
-/**
  * The select plan of `model`'s rows with the rows of `related` paths (`user`, `owner__user`)
  * nested, on `db`'s dialect; made on first use. Throws `ImproperlyConfigured` on a related
  * path that does not name relations.
@@ -56,17 +47,11 @@ export function selectPlan(
   related: readonly string[],
   only: readonly string[] | null = null,
 ): SelectPlan {
-  let byKey = plans.get(model);
-  if (!byKey) plans.set(model, (byKey = new Map()));
+  const plans = modelPlans(model).selectPlans;
   // Without related rows the key is a constant string: no string to build and hash per query.
   let key = related.length === 0 ? db.vendor : `${db.vendor}|${related.join(',')}`;
   if (only !== null) key += `;${only.join(',')}`;
-  const cached = byKey.get(key);
-  if (cached) return cached;
-  const plan = makeSelectPlan(model, db, related, only);
-  if (byKey.size >= MAX_SELECT_PLANS) byKey.delete(byKey.keys().next().value as string);
-  byKey.set(key, plan);
-  return plan;
+  return plans.get(key) ?? plans.set(key, makeSelectPlan(model, db, related, only));
 }
 
 function makeSelectPlan(

@@ -7,7 +7,9 @@
  */
 import type { Compilable } from 'kysely';
 import type { AnyModel } from '../../models/model.ts';
+import type { BoundedCache } from '../../utils/bounded-cache.ts';
 import type { Database } from '../database.ts';
+import { modelPlans } from './model-plans.ts';
 
 /** SQL and its parameters, ready to run. */
 export interface CompiledStatement {
@@ -50,9 +52,16 @@ export interface Shape {
   readonly slot: StatementSlot;
 }
 
-/** Shapes per database; bounded, as a client can vary some shapes (the length of an `__in` list). */
-const shapes = new WeakMap<Database, Map<string, Shape>>();
-const MAX_SHAPES = 2000;
+/**
+ * The compiled shapes of a database, in its caches (`db.caches`); bounded, as a client can
+ * vary some shapes (the length of an `__in` list).
+ */
+export const MAX_SHAPES = 2000;
+
+/** `db`'s cache of compiled shapes by key. */
+function shapesOf(db: Database): BoundedCache<string, Shape> {
+  return db.caches.cache<string, Shape>('compiled statements', MAX_SHAPES);
+}
 
 /**
  * The statement of `key`'s shape with `parameters` in place, when that shape was compiled
@@ -63,7 +72,7 @@ export function cachedStatement(
   key: string,
   parameters: readonly unknown[],
 ): CompiledStatement | undefined {
-  const shape = shapes.get(db)?.get(key);
+  const shape = shapesOf(db).get(key);
   return shape ? bindShape(shape, parameters) : undefined;
 }
 
@@ -79,20 +88,18 @@ export function compileStatement(
   parameters: readonly unknown[],
   build: (slot: Slot) => Compilable<any>,
 ): CompiledStatement {
-  let byKey = shapes.get(db);
-  if (!byKey) shapes.set(db, (byKey = new Map()));
-  return keptStatement(byKey, key, MAX_SHAPES, parameters, build);
+  return keptStatement(shapesOf(db), key, parameters, build);
 }
 
 /**
  * The statement of the shape `key` names in `kept`, with `parameters` in place: compiled by
- * `build` and kept on first use, the oldest shape going first past `max`. A builder that put a
- * value into the SQL is compiled with its values each time, and nothing is kept.
+ * `build` and kept on first use (the oldest shape going first past the cache's bound). A
+ * builder that put a value into the SQL is compiled with its values each time, and nothing is
+ * kept.
  */
 export function keptStatement<K>(
-  kept: Map<K, Shape>,
+  kept: BoundedCache<K, Shape>,
   key: K,
-  max: number,
   parameters: readonly unknown[],
   build: (slot: Slot) => Compilable<any>,
 ): CompiledStatement {
@@ -100,9 +107,7 @@ export function keptStatement<K>(
   if (shape === undefined) {
     const compiled = compileShape(parameters.length, build);
     if (compiled === null) return build((i) => parameters[i]).compile();
-    shape = compiled;
-    if (kept.size >= max) kept.delete(kept.keys().next().value as K);
-    kept.set(key, shape);
+    shape = kept.set(key, compiled);
   }
   return bindShape(shape, parameters);
 }
@@ -134,16 +139,9 @@ function bindShape(shape: Shape, parameters: readonly unknown[]): CompiledStatem
 }
 
 /**
- * A model's part of a statement's cache key: its table and a number of its own. Two models of
- * one table (a migration's historical model and today's, in one process) have different
- * columns, so they must not share compiled SQL.
+ * The part of a statement key that names `model` (see `ModelPlans.key`): two models of one
+ * table never share compiled SQL.
  */
-const modelKeys = new WeakMap<AnyModel, string>();
-let modelCount = 0;
-
-/** The part of a statement key that names `model` (see `modelKeys`). */
 export function modelKey(model: AnyModel): string {
-  let key = modelKeys.get(model);
-  if (key === undefined) modelKeys.set(model, (key = `${model.table}#${++modelCount}`));
-  return key;
+  return modelPlans(model).key;
 }

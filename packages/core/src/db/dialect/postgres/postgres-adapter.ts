@@ -42,7 +42,7 @@ import {
   type ValueReader,
 } from '../dialect-adapter.ts';
 import { holdSessionLock } from '../session-lock.ts';
-import { postgresClients, renameStatements } from './postgres-client.ts';
+import { postgresClients, StatementNames } from './postgres-client.ts';
 
 /** Options of the PostgreSQL adapter. */
 export interface PostgresAdapterOptions {
@@ -318,7 +318,7 @@ export class PostgresAdapter extends DialectAdapterBase {
       [OID.TIMESTAMPTZ]: identity,
     };
     const pg = requireOptional<typeof import('pg')>('pg', 'A postgres:// database');
-    const { CallbackQueryClient, NamedStatementClient } = postgresClients(pg);
+    const { CallbackQueryClient, NamedStatementClient } = postgresClients(pg, this.#names);
     const pool = new pg.Pool({
       connectionString: this.#options.connectionString,
       max: this.#options.poolSize ?? 10,
@@ -442,10 +442,13 @@ export class PostgresAdapter extends DialectAdapterBase {
     );
   }
 
-  /** Statements prepared before the migration may not match its tables any more. */
-  override async endSchemaChange(): Promise<void> {
-    renameStatements();
+  /** Statements prepared before a schema change may not match its tables any more. */
+  override clearCaches(): void {
+    this.#names.clear();
   }
+
+  /** The named statements of this adapter's pool (see `postgres-client.ts`). */
+  readonly #names = new StatementNames();
 
   override reader(field: AnyModelField): ValueReader | null {
     if (field.kind === 'datetime') return readDateTime;

@@ -16,6 +16,7 @@
  * @module
  */
 import type pg from 'pg';
+import { BoundedCache } from '../../../utils/bounded-cache.ts';
 
 /** Past this many distinct texts, further ones run unnamed: the server's memory stays bounded. */
 const MAX_NAMED_STATEMENTS = 2000;
@@ -23,32 +24,53 @@ const MAX_NAMED_STATEMENTS = 2000;
 /** Only data statements are named; transaction control and DDL run as they are. */
 const NAMEABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
-/** One name per text, shared by every connection (each prepares it on first use). */
-const names = new Map<string, string>();
-/** Names are never reused: a name once given may still be prepared on some connection. */
-let named = 0;
-
 /**
- * The statement name of a query text (`rf12`), or undefined for a text that is not named:
- * not a data statement, or past the limit.
+ * The statement names of one adapter's pool: one name per text, shared by every connection of
+ * the pool (each prepares it on first use). Past {@link MAX_NAMED_STATEMENTS} texts, further
+ * ones run unnamed rather than pushing older names out: a name pushed out would be given
+ * again under a new one, and every connection would keep both prepared on the server.
+ *
+ * @example
+ * ```ts
+ * const names = new StatementNames();
+ * names.nameOf('select 1'); // 'rf0'
+ * names.nameOf('begin'); // undefined: only data statements are named
+ * ```
  */
-export function statementName(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined) {
-    if (names.size >= MAX_NAMED_STATEMENTS || !NAMEABLE.test(text)) return undefined;
-    name = `rf${named++}`;
-    names.set(text, name);
+export class StatementNames {
+  readonly #names = new BoundedCache<string, string>(
+    'PostgreSQL statement names',
+    MAX_NAMED_STATEMENTS,
+  );
+  /** Names are never reused: a name once given may still be prepared on some connection. */
+  #named = 0;
+
+  /**
+   * The statement name of a query text (`rf12`), or undefined for a text that is not named:
+   * not a data statement, or past the limit.
+   */
+  nameOf(text: string): string | undefined {
+    let name = this.#names.get(text);
+    if (name === undefined) {
+      if (this.#names.size >= MAX_NAMED_STATEMENTS || !NAMEABLE.test(text)) return undefined;
+      name = this.#names.set(text, `rf${this.#named++}`);
+    }
+    return name;
   }
-  return name;
-}
 
-/**
- * Gives every text a new name from now on. After a migration changed a table, a statement
- * prepared before it may no longer match the table (PostgreSQL refuses it: "cached plan must
- * not change result type"); under new names every connection prepares the texts again.
- */
-export function renameStatements(): void {
-  names.clear();
+  /** Gives `text` a new name from now on, if `name` is still its name. */
+  rename(text: string, name: string): void {
+    if (this.#names.get(text) === name) this.#names.delete(text);
+  }
+
+  /**
+   * Gives every text a new name from now on. After a migration changed a table, a statement
+   * prepared before it may no longer match the table (PostgreSQL refuses it: "cached plan must
+   * not change result type"); under new names every connection prepares the texts again.
+   */
+  clear(): void {
+    this.#names.clear();
+  }
 }
 
 /** PostgreSQL's refusal of a statement prepared before its table changed. */
@@ -72,31 +94,23 @@ export interface PostgresClients {
   readonly NamedStatementClient: typeof pg.Client;
 }
 
-const made = new WeakMap<typeof pg, PostgresClients>();
-
 /**
- * The client classes for a `pg` module. They extend `pg.Client`, so they are made once the
- * driver is loaded (it is an optional peer dependency, loaded when a postgres URL is used),
- * once per module.
+ * The client classes for a `pg` module, their named statements in `names` (the adapter's
+ * own). They extend `pg.Client`, so they are made once the driver is loaded (it is an optional
+ * peer dependency, loaded when a postgres URL is used): once per adapter.
  *
  * @example
  * ```ts
  * import pg from 'pg';
  *
- * const { NamedStatementClient } = postgresClients(pg);
+ * const { NamedStatementClient } = postgresClients(pg, new StatementNames());
  * const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1/shop', Client: NamedStatementClient });
  * ```
  */
-export function postgresClients(driver: typeof pg): PostgresClients {
-  let clients = made.get(driver);
-  if (clients === undefined) {
-    clients = makeClients(driver);
-    made.set(driver, clients);
-  }
-  return clients;
-}
-
-function makeClients(driver: typeof pg): PostgresClients {
+export function postgresClients(
+  driver: typeof pg,
+  names: StatementNames = new StatementNames(),
+): PostgresClients {
   class CallbackQueryClient extends driver.Client {
     // pg's overloads, as one signature.
     override query(...args: any[]): any {
@@ -111,7 +125,7 @@ function makeClients(driver: typeof pg): PostgresClients {
         // prepare it again under a new name. (Inside a transaction the retry fails as the
         // transaction is aborted, and the caller gets that error.)
         if (name === undefined || !isStalePlan(error)) throw error;
-        if (names.get(text) === name) names.delete(text);
+        names.rename(text, name);
         const retry: QueryConfig = { text, values };
         const renamed = this.nameOf(text);
         if (renamed !== undefined) retry.name = renamed;
@@ -135,7 +149,7 @@ function makeClients(driver: typeof pg): PostgresClients {
 
   class NamedStatementClient extends CallbackQueryClient {
     protected override nameOf(text: string): string | undefined {
-      return statementName(text);
+      return names.nameOf(text);
     }
   }
 

@@ -16,6 +16,7 @@ import {
 import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../../models/model.ts';
 import type { AnyModelField } from '../../../models/model-field.ts';
+import { BoundedCache } from '../../../utils/bounded-cache.ts';
 import type { MaybePromise } from '../../../utils/maybe-promise.ts';
 import { requireOptional } from '../../../utils/optional-dependency.ts';
 import {
@@ -442,20 +443,19 @@ const STATEMENT_CACHE_SIZE = 500;
  * a statement still busy (a stream being read) is not shared: the query gets a new one.
  */
 function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new BoundedCache<string, BetterSqlite3.Statement>(
+    'SQLite statements',
+    STATEMENT_CACHE_SIZE,
+  );
   return {
     close() {
       statements.clear();
       database.close();
     },
     prepare(text: string) {
-      let statement = statements.get(text);
+      const statement = statements.get(text);
       if (statement && !statement.busy) return statement;
-      statement = database.prepare(text);
-      if (statements.size >= STATEMENT_CACHE_SIZE)
-        statements.delete(statements.keys().next().value as string);
-      statements.set(text, statement);
-      return statement;
+      return statements.set(text, database.prepare(text));
     },
   };
 }
