@@ -382,8 +382,10 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    *
    * @example
    * ```ts
+   * import { isPromiseLike } from '@restframework/core';
+   *
    * let rows = Book.objects.lookup({ pk: 1 });
-   * if (!Array.isArray(rows)) rows = await rows;
+   * if (isPromiseLike(rows)) rows = await rows;
    * ```
    */
   lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
@@ -488,7 +490,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
           : query.select((eb) => eb.fn.countAll().as('count')),
     );
     let rows = this.#query(db, statement);
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     return Number((rows[0] as { count: unknown }).count);
   }
 
@@ -519,7 +521,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       query.select(this.#pkRef).limit(sql.lit(1)),
     );
     let rows = this.#query(db, statement);
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     return rows.length > 0;
   }
 
@@ -534,7 +536,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   async get(filter?: Filter): Promise<Row<M>> {
     let rows = filter ? this.lookup(filter) : this.orderBy().slice(0, 2).execute();
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     if (rows.length > 1)
       throw new MultipleObjectsReturned(`get() on ${this.model.name} returned more than one row.`);
@@ -609,7 +611,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       return this.#readBack(db, pkAt === -1 ? Number(result.insertId) : parameters[pkAt]);
     }
     let rows = this.#query(db, statement, true);
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     return read(rows[0] as Record<string, unknown>) as Row<M>;
   }
 
@@ -681,12 +683,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     const { statement, read } = updateStatement(db, writes, written, parameters);
     if (!adapter.returning) {
       const rows = this.#query(db, statement);
-      if (!Array.isArray(rows)) await rows;
+      if (isPromiseLike(rows)) await rows;
       noteTableWrite(db, this.model.table);
       return this.#readBack(db, pk);
     }
     let rows = this.#query(db, statement, true);
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     noteTableWrite(db, this.model.table);
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return read(rows[0] as Record<string, unknown>) as Row<M>;
@@ -700,7 +702,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // Its lookup is planned once per model and database (plans are keyed by shape).
     const query = new QuerySet(this.model, INITIAL_STATE).using(db);
     let rows = query.lookup({ pk }, 1) as Row<M>[] | Promise<Row<M>[]>;
-    if (!Array.isArray(rows)) rows = await rows;
+    if (isPromiseLike(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     return rows[0] as Row<M>;
   }
