@@ -173,7 +173,8 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     const { own, other, relation } = this.#joinKeys();
     await this.#atomic(async () => {
       await this.#addPairs(own, other, keys);
-      if (relation.symmetrical) await this.#addPairsBack(own, other, keys);
+      // The pairs the other way round too: a symmetrical relation holds both.
+      if (relation.symmetrical) await this.#addPairs(other, own, keys);
     });
   }
 
@@ -191,23 +192,6 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     for (const key of keys) {
       if (present.has(String(key))) continue;
       await join.create({ [own.attname]: this.ownerKey, [other.attname]: key } as never);
-    }
-  }
-
-  async #addPairsBack(
-    own: AnyModelField,
-    other: AnyModelField,
-    keys: readonly unknown[],
-  ): Promise<void> {
-    const join = this.#objects(this.#joinKeys().relation.through);
-    const present = new Set(
-      (await join.filter({ [other.name]: this.ownerKey, [`${own.name}__in`]: keys }).execute()).map(
-        (row) => String((row as Record<string, unknown>)[own.attname]),
-      ),
-    );
-    for (const key of keys) {
-      if (present.has(String(key))) continue;
-      await join.create({ [other.attname]: this.ownerKey, [own.attname]: key } as never);
     }
   }
 
