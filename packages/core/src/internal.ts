@@ -43,6 +43,7 @@ export { parseAccept, requestMediaType } from './http/content-negotiation.ts';
 export { sendResponse } from './http/send-response.ts';
 export { renameCandidates } from './migrations/autodetector.ts';
 export { FIELD_KINDS } from './migrations/field-spec.ts';
+export { clearPrefetched, getPrefetched, setPrefetched } from './models/prefetched-rows.ts';
 export {
   contentTypeCharset,
   decodeBody,
