@@ -10,7 +10,7 @@ import type { AnyModel } from '../../models/model.ts';
 import type { Database } from '../database.ts';
 import type { QueryState } from '../query-state.ts';
 import { type BoundWhere, bindWhere } from './bound-where.ts';
-import { JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
+import { applyJoins, JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
 import {
   type CompiledStatement,
   cachedStatement,
@@ -90,18 +90,7 @@ export class PreparedSelect {
   build(slot: Slot): SelectQueryBuilder<any, any, any> {
     const db = this.#db;
     let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.#model.table);
-    for (const join of this.#joins.joins) {
-      const table = `${join.model.table} as ${join.alias}`;
-      const key = `${join.alias}.${join.model.pk.column}`;
-      const reference = `${join.parentAlias}.${join.relation.column}`;
-      // A chain of NOT NULL foreign keys always finds its row (the constraint guarantees it),
-      // so an inner join gives the same rows as a LEFT JOIN, and lets the database start from
-      // the related table: ordering profiles by user e-mail walks the e-mail index (0.6 ms at
-      // a million rows) instead of sorting every row (340 ms).
-      query = join.nullable
-        ? query.leftJoin(table, key, reference)
-        : query.innerJoin(table, key, reference);
-    }
+    query = applyJoins(query, this.#joins);
     const expression = this.where.build(slot);
     if (expression) query = query.where(expression);
     for (const term of this.#order) {
