@@ -34,6 +34,7 @@ import {
   compileSelect,
   type Finish,
   integer,
+  ORDER_COLUMN,
   type PreparedSelect,
   type PrepareOptions,
   prepareSelect,
@@ -89,8 +90,18 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     related: readonly string[],
     db: Database | null,
     only: readonly string[] | null = this.#state.only,
+    distinct: boolean = this.#state.distinct,
   ): QuerySet<M> {
-    return new QuerySet(this.model, { conditions, order, limit, offset, related, only, db });
+    return new QuerySet(this.model, {
+      conditions,
+      order,
+      limit,
+      offset,
+      related,
+      only,
+      distinct,
+      db,
+    });
   }
 
   #withCondition(condition: Condition): QuerySet<M> {
@@ -270,6 +281,29 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, only);
   }
 
+  /**
+   * Drops repeated rows (`SELECT DISTINCT`), as Django's `distinct()`. Filters across
+   * relations never repeat a row here (they are `EXISTS` subqueries); an ordering across a
+   * many-valued relation does, once per related row, and still does with `distinct()`, as in
+   * Django (the ordering's values are part of each row compared). `count()` counts distinct
+   * rows, and slicing applies to them. Django's `distinct(*fields)` (PostgreSQL only) is not
+   * offered.
+   *
+   * @example
+   * ```ts
+   * const rows = await Book.objects.distinct().orderBy('title').slice(0, 20).execute();
+   * ```
+   */
+  distinct(): QuerySet<M> {
+    const s = this.#state;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, s.only, true);
+  }
+
+  /** True when `distinct()` was called. */
+  get isDistinct(): boolean {
+    return this.#state.distinct;
+  }
+
   /** The fields `only()` named, or null when every field is loaded. */
   get onlyFields(): readonly string[] | null {
     return this.#state.only;
@@ -366,7 +400,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
-    return readRows(plan.read, raw) as Row<M>[];
+    const rows = readRows(plan.read, raw) as Row<M>[];
+    if (this.#state.distinct) dropOrderColumns(rows, this.ordering.length);
+    return rows;
   }
 
   /**
@@ -477,7 +513,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   async count(): Promise<number> {
     const db = this.db;
     const { limit, offset } = this.#state;
-    const paged = limit !== null || offset !== 0;
+    // Distinct rows are distinct keys: the rows of one key are alike (every join that
+    // selects is to-one).
+    const paged = limit !== null || offset !== 0 || this.#state.distinct;
     const statement = this.#statement(
       db,
       paged ? 'count-paged' : 'count',
@@ -842,6 +880,16 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     finish: Finish,
   ): CompiledStatement {
     return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
+  }
+}
+
+/**
+ * Removes what a DISTINCT query selected for its ordering alone (see `PreparedSelect.build`:
+ * SQL wants the ORDER BY values of a DISTINCT in its select list).
+ */
+function dropOrderColumns(rows: readonly object[], terms: number): void {
+  for (const row of rows) {
+    for (let i = 0; i < terms; i++) delete (row as Record<string, unknown>)[`${ORDER_COLUMN}${i}`];
   }
 }
 

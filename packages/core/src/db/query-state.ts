@@ -58,6 +58,8 @@ export interface QueryState {
    * paths into related rows; null loads every field.
    */
   readonly only: readonly string[] | null;
+  /** `SELECT DISTINCT` (`QuerySet.distinct`). */
+  readonly distinct: boolean;
   readonly db: Database | null;
 }
 
@@ -69,6 +71,7 @@ export const INITIAL_STATE: QueryState = {
   offset: 0,
   related: [],
   only: null,
+  distinct: false,
   db: null,
 };
 
@@ -83,8 +86,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|distinct=false'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|distinct=false'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

@@ -584,7 +584,7 @@ export class Model<
       if (!plan) {
         throw new ImproperlyConfigured(
           'REST_ERR_MODEL_PATH',
-          `${where}: "${path}" does not resolve: ${model.name} has no field or relation "${part}".`,
+          `${where}: "${path}" does not resolve: ${model.name} has no field "${part}".`,
         );
       }
       relations.push(part);

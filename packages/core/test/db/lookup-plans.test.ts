@@ -316,6 +316,7 @@ describe('the identity of a query state', () => {
       offset: 5,
       related: ['owner'],
       only: ['title'],
+      distinct: true,
       extra: true,
     };
     for (const [name, value] of Object.entries(changed)) {
