@@ -133,6 +133,7 @@ export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export type { ResolvedColumn } from './db/plan/query-paths.ts';
 export type { CompiledStatement, StatementSlot } from './db/plan/statement-cache.ts';
+export { Prefetch, type PrefetchLookup, type PrefetchOptions } from './db/prefetch.ts';
 export {
   type ColumnRef,
   type ConditionBuilder,

@@ -477,7 +477,8 @@ export class Model<
         : set.reverse
           ? set.relation.model
           : set.relation.relatedModel;
-    return new RelatedSet(model, this as AnyModel, key, set);
+    const source = row !== null && typeof row === 'object' ? { row, name } : undefined;
+    return new RelatedSet(model, this as AnyModel, key, set, undefined, source);
   }
 
   /**
