@@ -262,6 +262,11 @@ export {
   type PreparedFilterSet,
 } from './filters/filter-set.ts';
 export {
+  MAX_CHOICES,
+  ModelMultipleChoiceFilter,
+  type ModelMultipleChoiceFilterOptions,
+} from './filters/model-multiple-choice-filter.ts';
+export {
   type OrderingChoice,
   type OrderingDescription,
   OrderingFilter,
