@@ -317,6 +317,7 @@ describe('the identity of a query state', () => {
       related: ['owner'],
       only: ['title'],
       distinct: true,
+      prefetch: ['tags'],
       extra: true,
     };
     for (const [name, value] of Object.entries(changed)) {
