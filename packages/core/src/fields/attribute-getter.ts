@@ -26,12 +26,20 @@ type Step = (value: any) => unknown;
  *
  * `relationValue: 'key'` makes a path that ends on a relation read its key column
  * (`user_id`), which needs no join.
+ *
+ * `rowAttributes: true` (read-only fields) lets the first step name what the model does not
+ * declare: an annotation of the query (`favorites_count`), or any attribute a developer put
+ * on the row, read when the row is rendered (a function there is called, as DRF calls a
+ * method). As in DRF, a name the row does not have fails then (`REST_ERR_FIELD_SOURCE`,
+ * naming the source), not at start-up: only the query knows its annotations. A step after a
+ * relation stays checked at start-up: a related row holds only its model's columns.
  */
 export function compileGetter(
   path: readonly string[],
   model: AnyModel | null,
   where: string,
   relationValue: 'row' | 'key' = 'row',
+  rowAttributes = false,
 ): CompiledGetter {
   if (path.length === 0) return { get: (instance) => instance, relatedPath: undefined };
   const steps: Step[] = [];
@@ -53,6 +61,11 @@ export function compileGetter(
       continue;
     }
     const field = current.getField(name);
+    if (!field && rowAttributes && i === 0) {
+      steps.push(rowAttribute(name, current.name, path, where));
+      current = null;
+      continue;
+    }
     if (!field) {
       throw new ImproperlyConfigured(
         'REST_ERR_FIELD_SOURCE',
@@ -101,5 +114,30 @@ export function compileGetter(
       return value;
     },
     relatedPath,
+  };
+}
+
+/**
+ * The step that reads `name` from a row of `modelName` that its model does not declare (an
+ * annotation, an attribute set by the developer): a function is called on the row; a name the
+ * row does not have at all is a declaration mistake, reported with what to change.
+ */
+function rowAttribute(
+  name: string,
+  modelName: string,
+  path: readonly string[],
+  where: string,
+): Step {
+  return (row) => {
+    const value = row[name];
+    if (value === undefined && !(name in row)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_SOURCE',
+        `${where}: the source "${path.join('.')}" does not resolve: ${modelName} has no field or property ` +
+          `"${name}", and the row has no such attribute. Annotate it in the view's query set ` +
+          `(.annotate({ ${name}: ... })), or correct the source.`,
+      );
+    }
+    return typeof value === 'function' ? value.call(row) : value;
   };
 }

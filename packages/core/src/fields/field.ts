@@ -377,11 +377,21 @@ export abstract class Field<
     }
     this.label = this.options.label ?? labelFromName(fieldName);
     this.sourceAttrs = source === '*' ? [] : source.split('.');
+    if (this.writeOnly) {
+      // Never read, so its source need not be anything the model has (DRF's write-only
+      // fields): the value reaches the validated data under its source, and the serializer's
+      // create()/update() decide what to do with it.
+      this.getAttribute = NO_ATTRIBUTE;
+      this.relatedPath = undefined;
+      this.attributeKey = undefined;
+      return;
+    }
     const getter = compileGetter(
       this.sourceAttrs,
       model,
       `${parentName}.${fieldName}`,
       this.relationValue,
+      this.readOnly,
     );
     this.getAttribute = getter.get;
     this.relatedPath = getter.relatedPath;

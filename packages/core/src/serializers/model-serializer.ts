@@ -362,6 +362,7 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   /** Inserts one row from the validated data (nested `*` groups are already flat). */
   override async create(validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
+    this.assertColumns(data, 'create');
     this.assertRequiredColumns(data);
     let unstore = this.storeFiles(data);
     if (isPromiseLike(unstore)) unstore = await unstore;
@@ -379,6 +380,7 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    */
   override async update(instance: unknown, validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
+    this.assertColumns(data, 'update');
     let unstore = this.storeFiles(data);
     if (isPromiseLike(unstore)) unstore = await unstore;
     try {
@@ -445,6 +447,28 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     const name = field.sourceAttrs[0] as string;
     const column = this.model.getField(name);
     return column !== undefined && column.name === name && requiredOnCreate(column);
+  }
+
+  /**
+   * Every key of the validated data must be a field of the model: a declared field that is no
+   * column (a write-only `tagList`, say) reaches the validated data as in DRF, and the
+   * serializer's own `create()`/`update()` must take it out before calling these (DRF fails
+   * there too, with a `TypeError`). Said here, naming the serializer field, rather than by
+   * the query's "has no field".
+   */
+  protected assertColumns(data: Record<string, unknown>, method: 'create' | 'update'): void {
+    for (const key in data) {
+      if (!Object.hasOwn(data, key) || this.model.getField(key)) continue;
+      const name = this.constructor.name;
+      const field = this.prepared.fields.find((f) => f.sourceAttrs[0] === key);
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_NOT_COLUMN',
+        `${name}.${method}(): the validated data holds '${key}'${field ? ` (from the field '${field.fieldName}')` : ''}, ` +
+          `which is no field of ${this.model.name}, so ModelSerializer.${method}() cannot save it. ` +
+          `Override ${method}() in ${name}: take '${key}' out of the validated data, call super.${method}() ` +
+          'with the rest, then use the value.',
+      );
+    }
   }
 
   /**
