@@ -203,6 +203,11 @@ export {
   type PrimaryKeyRelatedFieldOptions,
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
+export {
+  type MethodResult,
+  SerializerMethodField,
+  type SerializerMethodFieldOptions,
+} from './fields/serializer-method-field.ts';
 export { SlugField } from './fields/slug-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {

@@ -20,6 +20,7 @@
  * ```
  * @module
  */
+import type { MethodResult } from '../fields/serializer-method-field.ts';
 import type { AnyModel, PrimaryKey, PropertyValue } from '../models/model.ts';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -162,7 +163,7 @@ type DeclaredWire<F, O, RO> = F extends { readonly wireTypes: infer W extends Wi
       req: RequiredBy<O, RO>;
       col: RO extends true ? false : W['parentRow'] extends true ? HasKeys<W['create']> : false;
       nul: Flag<O, 'allowNull'>;
-      repr: F extends { readonly representationType: infer R } ? R : unknown;
+      repr: Representation<F>;
       create: W['create'];
       update: W['update'];
       partial: W['partial'];
@@ -482,7 +483,34 @@ export type DeclarationTypes<D, C = unknown> = D extends {
  * type Book = Representation<BookSerializer>; // { id: number; title: string; ... }
  * ```
  */
-export type Representation<S> = S extends { readonly representationType: infer R } ? R : never;
+export type Representation<S> = S extends { readonly representationType: infer R }
+  ? WithMethodResults<R, S>
+  : never;
+
+/** `snake_case` or `camelCase` → `PascalCase`, as the toolkit's `pascalCase` does. */
+type PascalCase<N extends string> = N extends `${infer Head}_${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<N>;
+
+/** What the method `N` of serializer `S` returns (awaited), or `unknown` when `S` lacks it. */
+type MethodReturn<S, N> = N extends keyof S
+  ? S[N] extends (...args: any) => infer T
+    ? T
+    : unknown
+  : unknown;
+
+/**
+ * A rendered object `R` of serializer `S`, each `SerializerMethodField`'s placeholder replaced
+ * by its method's return type (`get<Key>` unless the field names one).
+ */
+type WithMethodResults<R, S> =
+  R extends Record<string, unknown>
+    ? {
+        [K in keyof R]: R[K] extends MethodResult<infer N>
+          ? MethodReturn<S, undefined extends N ? `get${PascalCase<K & string>}` : N>
+          : R[K];
+      }
+    : R;
 
 /**
  * The body of a create (POST) a serializer (instance type) accepts: required keys required

@@ -61,6 +61,7 @@ import type {
   CreateInput,
   DeclarationTypes,
   PartialInput,
+  Representation,
   UpdateInput,
 } from './serializer-types.ts';
 import { setValue } from './set-value.ts';
@@ -444,7 +445,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    */
   toRepresentation(instance: unknown, ctx: RunContext): TRepr {
     this.#represent ??= (this.constructor as typeof Serializer).prepare().represent;
-    return this.#represent(instance, ctx) as TRepr;
+    return this.#represent(instance, ctx, this) as TRepr;
   }
 
   #represent: RepresentFunction | undefined;
@@ -632,7 +633,7 @@ export interface ListOptions extends SerializerOptions {
  */
 export class ListSerializer<C extends Serializer<any, any> = Serializer> extends Serializer<
   C['valueType'][],
-  C['representationType'][]
+  Representation<C>[]
 > {
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     not_a_list: 'Expected a list of items but got type "{input_type}".',
@@ -712,7 +713,7 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     return (validated as Record<string, unknown>[]).map((item) => ({ ...item, ...extra }));
   }
 
-  override toRepresentation(instances: unknown, ctx: RunContext): C['representationType'][] {
+  override toRepresentation(instances: unknown, ctx: RunContext): Representation<C>[] {
     const items = instances as readonly unknown[];
     const out = new Array(items.length);
     for (let i = 0; i < items.length; i++) out[i] = this.child.toRepresentation(items[i], ctx);

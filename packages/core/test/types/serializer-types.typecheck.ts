@@ -23,7 +23,9 @@ import {
   PrimaryKeyRelatedField,
   type Representation,
   type Row,
+  type RunContext,
   Serializer,
+  SerializerMethodField,
   type UpdateInput,
 } from '@restframework/core';
 import { Book, Profile, User } from '../fixtures/library-models.ts';
@@ -491,3 +493,58 @@ export type ListTests = [
     >
   >,
 ];
+
+// SerializerMethodField: its method's return type is the field's type in Representation,
+// `get<FieldName>` by default (snake_case names too), or the method `methodName` names.
+
+export class FavoriteBookSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['id', 'favorited', 'favorites_count', 'shout'],
+  declaredFields: {
+    favorited: new SerializerMethodField(),
+    favorites_count: new SerializerMethodField(),
+    shout: new SerializerMethodField({ methodName: 'loud' }),
+  },
+}) {
+  getFavorited(_row: unknown, _ctx: RunContext): boolean {
+    return true;
+  }
+  getFavoritesCount(): number {
+    return 1;
+  }
+  loud(): string | null {
+    return null;
+  }
+}
+
+export type FavoriteBookChecks = [
+  Expect<
+    Equal<
+      Representation<FavoriteBookSerializer>,
+      { id: number; favorited: boolean; favorites_count: number; shout: string | null }
+    >
+  >,
+  // Read-only: no method field in what a client sends.
+  Expect<Equal<keyof CreateInput<FavoriteBookSerializer>, never>>,
+];
+
+// A nested serializer resolves its own methods, in a list too.
+export class ShelfSerializer extends Serializer.with({
+  fields: {
+    favorite: new FavoriteBookSerializer({ readOnly: true }),
+    books: FavoriteBookSerializer.many({ readOnly: true }),
+  },
+}) {}
+
+export type ShelfChecks = [
+  Expect<Equal<Representation<ShelfSerializer>['favorite']['favorited'], boolean>>,
+  Expect<Equal<Representation<ShelfSerializer>['books'][number]['shout'], string | null>>,
+];
+
+// The options it does not take are compile errors.
+// @ts-expect-error a method field has no source: its value is its method's result.
+new SerializerMethodField({ source: 'title' });
+// @ts-expect-error a method field is always read-only.
+new SerializerMethodField({ writeOnly: true });
+// @ts-expect-error an option that does not exist.
+new SerializerMethodField({ method: 'loud' });
