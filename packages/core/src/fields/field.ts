@@ -136,6 +136,34 @@ export function queriesDatabase(validator: Validator<any>): boolean {
   return (validator as unknown as Record<symbol, unknown>)[kQueriesDatabase] === true;
 }
 
+/**
+ * A default computed from the run (DRF's defaults with `requires_context`): called with the
+ * run's context and the field; it may answer {@link SKIPPED} to leave the field out.
+ *
+ * @example
+ * ```ts
+ * const today: ContextDefault<string> = Object.assign(
+ *   (ctx: RunContext) => String(ctx.context.today),
+ *   { requiresContext: true as const },
+ * );
+ * ```
+ */
+export type ContextDefault<T> = ((ctx: RunContext, field: Field<any, any, any>) => T) & {
+  readonly requiresContext: true;
+};
+
+/**
+ * Options `O` with every key `Known` does not have typed `never`: a constructor taking
+ * `O & OnlyKnown<O, Known>` makes a misspelt option a compile error at the word that is wrong
+ * (a `const` type parameter infers without the excess-property check).
+ *
+ * @example
+ * ```ts-fragment
+ * constructor(options: O & OnlyKnown<O, ListFieldOptions>) { ... }
+ * ```
+ */
+export type OnlyKnown<O, Known> = { readonly [K in Exclude<keyof O, keyof Known>]: never };
+
 /** Options every field accepts (DRF's names, camel-cased). */
 export interface FieldOptions<T = unknown> {
   /** Shown in output, ignored in input. */
@@ -144,8 +172,11 @@ export interface FieldOptions<T = unknown> {
   readonly writeOnly?: boolean;
   /** Must be sent on create and PUT (default: true unless read-only or with a default). */
   readonly required?: boolean;
-  /** The value used when nothing is sent (a function is called each time). */
-  readonly default?: T | (() => T);
+  /**
+   * The value used when nothing is sent (a function is called each time; a
+   * {@link ContextDefault} such as `CurrentUserDefault()` with the run's context).
+   */
+  readonly default?: T | (() => T) | ContextDefault<T>;
   /** Accepts `null`. */
   readonly allowNull?: boolean;
   /** Where the value comes from: an attribute, a dotted path through relations, or `*`. */
@@ -432,7 +463,10 @@ export abstract class Field<
   getDefault(ctx: RunContext): unknown {
     const def = this.options.default;
     if (def === undefined || ctx.partial) return SKIPPED;
-    return typeof def === 'function' ? (def as () => unknown)() : def;
+    if (typeof def !== 'function') return def;
+    return (def as { requiresContext?: unknown }).requiresContext === true
+      ? (def as ContextDefault<unknown>)(ctx, this)
+      : (def as () => unknown)();
   }
 
   /**

@@ -40,6 +40,7 @@ import {
   SkipField,
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import type { AnyModel } from '../models/model.ts';
 import { ownPlan } from '../utils/bounded-cache.ts';
 import {
@@ -575,6 +576,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of request ? this.prepared.writable : this.prepared.readable) {
+      if (isHiddenField(field)) continue;
       properties[field.fieldName] = field.jsonSchema(options);
       if (!request || (!options.partial && this.requiredIn(field, options)))
         required.push(field.fieldName);

@@ -8,19 +8,26 @@ import {
   CharField,
   ChoiceField,
   type CreateInput,
+  CurrentUserDefault,
   DateTimeField,
   DecimalField,
+  DictField,
   defineModel,
   EmailField,
   FileField,
+  HiddenField,
   HyperlinkedModelSerializer,
   type Input,
   IntegerField,
+  IPAddressField,
+  ListField,
   type ListSerializer,
   ModelSerializer,
+  MultipleChoiceField,
   models,
   type PartialInput,
   PrimaryKeyRelatedField,
+  RegexField,
   type Representation,
   type Row,
   type RunContext,
@@ -548,3 +555,71 @@ new SerializerMethodField({ source: 'title' });
 new SerializerMethodField({ writeOnly: true });
 // @ts-expect-error an option that does not exist.
 new SerializerMethodField({ method: 'loud' });
+
+// The fields of lists, dictionaries, choices, hidden values, patterns and addresses.
+
+export class ArticleInputSerializer extends Serializer.with({
+  fields: {
+    tagList: new ListField({ child: new CharField(), writeOnly: true }),
+    scores: new ListField({ child: new IntegerField(), required: false }),
+    anything: new ListField({ required: false }),
+    limits: new DictField({ child: new IntegerField() }),
+    formats: new MultipleChoiceField({ choices: ['paperback', 'ebook'] }),
+    owner: new HiddenField({ default: CurrentUserDefault() }),
+    code: new RegexField({ regex: /^[a-z]+$/ }),
+    ip: new IPAddressField({ protocol: 'IPv4', allowNull: true }),
+  },
+}) {}
+
+export type ArticleInputChecks = [
+  Expect<
+    Equal<
+      Representation<ArticleInputSerializer>,
+      {
+        scores: number[];
+        anything: unknown[];
+        limits: Record<string, number>;
+        formats: ('paperback' | 'ebook')[];
+        code: string;
+        ip: string | null;
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      CreateInput<ArticleInputSerializer>,
+      {
+        tagList: string[];
+        limits: Record<string, number>;
+        formats: ('paperback' | 'ebook')[];
+        code: string;
+        ip: string | null;
+        scores?: number[];
+        anything?: unknown[];
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      PartialInput<ArticleInputSerializer>,
+      {
+        tagList?: string[];
+        scores?: number[];
+        anything?: unknown[];
+        limits?: Record<string, number>;
+        formats?: ('paperback' | 'ebook')[];
+        code?: string;
+        ip?: string | null;
+      }
+    >
+  >,
+];
+
+// @ts-expect-error an option ListField does not have.
+new ListField({ child: new CharField(), maxItems: 3 });
+// @ts-expect-error a HiddenField needs a default.
+new HiddenField({});
+// @ts-expect-error an unknown protocol.
+new IPAddressField({ protocol: 'ipv5' });
+// @ts-expect-error RegexField needs its regex.
+new RegexField({});

@@ -5,9 +5,11 @@
  * beside the fields they belong to.
  * @module
  */
+
 import type { ErrorTree } from '../../errors/api-exception.ts';
 import type { AnyField, FieldDescription } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
+import { isHiddenField } from '../../fields/hidden-field.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { attrs, html, type SafeHtml } from '../html.ts';
 import type { ValueLookup } from './form-values.ts';
@@ -81,9 +83,14 @@ ${
 </div>`
     : ''
 }
-${spec.fields.map((field) => fieldHtml(field, spec, [], errors, false))}
+${spec.fields.filter(shown).map((field) => fieldHtml(field, spec, [], errors, false))}
 <div class="form-actions">${buttons}</div>
 </form>`;
+}
+
+/** True for the fields a form shows: all but hidden ones (their value is their default). */
+function shown(field: AnyField): boolean {
+  return !isHiddenField(field);
 }
 
 function fieldHtml(
@@ -111,7 +118,7 @@ function fieldHtml(
     })}>
 <legend>${field.label}${requiredMark(field, readOnly)}</legend>
 ${errorList(errorId, groupMessages)}
-${field.prepared.fields.map((child) => fieldHtml(child, spec, path, nested, readOnly))}
+${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path, nested, readOnly))}
 </fieldset>`;
   }
   const description = field.describe();
