@@ -206,6 +206,11 @@ export { IPAddressField, type IPAddressFieldOptions } from './fields/ip-address-
 export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
 export { ListField, type ListFieldOptions } from './fields/list-field.ts';
 export {
+  DEFAULT_MANY_MAX_LENGTH,
+  ManyRelatedField,
+  type ManyRelatedFieldOptions,
+} from './fields/many-related-field.ts';
+export {
   MultipleChoiceField,
   type MultipleChoiceFieldOptions,
 } from './fields/multiple-choice-field.ts';
@@ -221,6 +226,10 @@ export {
   type SerializerMethodFieldOptions,
 } from './fields/serializer-method-field.ts';
 export { SlugField } from './fields/slug-field.ts';
+export {
+  SlugRelatedField,
+  type SlugRelatedFieldOptions,
+} from './fields/slug-related-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {
   runUniqueTogether,

@@ -3,7 +3,8 @@
  * @module
  */
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
-import type { AnyModel } from '../models/model.ts';
+import { type AnyModel, Model } from '../models/model.ts';
+import { getPrefetched } from '../models/prefetched-rows.ts';
 
 /** A compiled getter and the relation path a query must load for it. */
 export interface CompiledGetter {
@@ -61,6 +62,12 @@ export function compileGetter(
       continue;
     }
     const field = current.getField(name);
+    if (!field && isManyRelation(current, name)) {
+      // A many-to-many or a reverse relation: the rows prefetched for the record.
+      steps.push(prefetchedRows(name, current.name, relations, where));
+      current = null;
+      continue;
+    }
     if (!field && rowAttributes && i === 0) {
       steps.push(rowAttribute(name, current.name, path, where));
       current = null;
@@ -139,5 +146,37 @@ function rowAttribute(
       );
     }
     return typeof value === 'function' ? value.call(row) : value;
+  };
+}
+
+/** True when `name` is a many-to-many or a reverse relation (`relatedName`) of `model`. */
+export function isManyRelation(model: AnyModel, name: string): boolean {
+  if (Object.hasOwn(model.manyToMany, name)) return true;
+  if (!model.reverseRelations.find(name)) Model.registerPendingRelations();
+  return model.reverseRelations.find(name) !== undefined;
+}
+
+/**
+ * The step that reads the many relation `name` of a row of `modelName`: the rows
+ * `prefetchRelated` loaded for it (or a list the developer put on the row); a row without them
+ * fails naming the query to add, as an unloaded foreign key does, rather than querying per row.
+ */
+export function prefetchedRows(
+  name: string,
+  modelName: string,
+  before: readonly string[],
+  where: string,
+): Step {
+  const path = [...before, name].join('__');
+  return (row) => {
+    const prefetched = getPrefetched(row, name);
+    if (prefetched !== undefined) return prefetched;
+    const own = row[name];
+    if (Array.isArray(own)) return own;
+    throw new ImproperlyConfigured(
+      'REST_ERR_FIELD_SOURCE',
+      `${where}: ${modelName}.${name} is not loaded. Add .prefetchRelated('${path}') to the query ` +
+        '(one query for all the rows of a page, not one per row).',
+    );
   };
 }

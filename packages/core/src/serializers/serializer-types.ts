@@ -236,12 +236,28 @@ type BuiltInput<MF, Tr> = Tr extends { readonly file: true }
  * The description of a field built from model field `MF`, with the declaration's
  * `extraKwargs` for it (`X`) and `RO` when `readOnlyFields` lists it.
  */
-export type ModelFieldWire<MF, X, RO extends boolean> = BuiltWire<
-  MF,
-  Traits<MF>,
-  X,
-  Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>
->;
+export type ModelFieldWire<MF, X, RO extends boolean> = MF extends {
+  readonly __manyToMany: infer RM;
+}
+  ? ManyToManyWire<PrimaryKey<RM>, X, Or<RO, Flag<X, 'readOnly'>>>
+  : BuiltWire<MF, Traits<MF>, X, Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>>;
+
+/**
+ * A many-to-many a model serializer builds: a list of the related keys. Its `blank` option is
+ * not part of the model's type, so it is optional in a create unless `extraKwargs` require it.
+ */
+type ManyToManyWire<K, X, R> = {
+  ro: R;
+  wo: Flag<X, 'writeOnly'>;
+  req: R extends true ? false : Flag<X, 'required'>;
+  col: false;
+  nul: false;
+  repr: K[];
+  create: K[];
+  update: K[];
+  partial: K[];
+  value: Record<string, unknown>[];
+};
 
 type BuiltWire<MF, Tr, X, R> = BuiltWireOf<
   MF,
@@ -444,8 +460,12 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
 /** A declared field's source: its `source` option, else its name. */
 type SourceOf<F, K> = OptionsOf<F> extends { readonly source: infer S extends string } ? S : K;
 
-/** True when the column `S` of fields `F` is one a create must supply. */
-type ColumnRequiredAt<F, S> = S extends keyof F ? ColumnRequired<Traits<F[S]>> : false;
+/** True when the column `S` of fields `F` is one a create must supply (never a many-to-many). */
+type ColumnRequiredAt<F, S> = S extends keyof F
+  ? F[S] extends { readonly __manyToMany: unknown }
+    ? false
+    : ColumnRequired<Traits<F[S]>>
+  : false;
 
 /** A declared field of a model serializer is required in a create when it writes such a column. */
 type WithColumn<W, C> = Omit<W, 'col'> & {

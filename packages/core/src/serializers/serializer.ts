@@ -106,6 +106,21 @@ const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 /** The options `many()` keeps for the list (the others go to the child). */
 const LIST_KEYS = new Set([...ROOT_KEYS, 'allowEmpty']);
+/**
+ * The options `many()` gives the list as well as the child (DRF's `LIST_SERIALIZER_KWARGS`):
+ * what makes the list a field of its parent (where it reads, whether it is read-only, ...).
+ */
+const LIST_FIELD_KEYS = [
+  'source',
+  'readOnly',
+  'writeOnly',
+  'required',
+  'default',
+  'allowNull',
+  'label',
+  'helpText',
+  'style',
+] as const;
 /** The options a list serializer takes for itself, which are no field options of it. */
 const LIST_OWN_KEYS = new Set(['child', 'allowEmpty']);
 
@@ -297,7 +312,8 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     // one per request, and those made `many()` cost five times a serializer's construction.
     let childOptions: Record<string, unknown> | undefined;
     for (const key in options) {
-      if (LIST_KEYS.has(key) || !Object.hasOwn(options, key)) continue;
+      // The source is where the list reads in its parent; the child renders each item.
+      if (LIST_KEYS.has(key) || key === 'source' || !Object.hasOwn(options, key)) continue;
       (childOptions ??= {})[key] = (options as Record<string, unknown>)[key];
     }
     const { instance, data, partial, context, allowEmpty } = options;
@@ -310,6 +326,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     if (partial !== undefined) set.partial = partial;
     if (context !== undefined) set.context = context;
     if (allowEmpty !== undefined) set.allowEmpty = allowEmpty;
+    for (const key of LIST_FIELD_KEYS) if (options[key] !== undefined) set[key] = options[key];
     return new ListSerializer(listOptions);
   }
 

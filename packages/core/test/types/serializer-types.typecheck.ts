@@ -33,6 +33,7 @@ import {
   type RunContext,
   Serializer,
   SerializerMethodField,
+  SlugRelatedField,
   type UpdateInput,
 } from '@restframework/core';
 import { Book, Profile, User } from '../fixtures/library-models.ts';
@@ -623,3 +624,52 @@ new HiddenField({});
 new IPAddressField({ protocol: 'ipv5' });
 // @ts-expect-error RegexField needs its regex.
 new RegexField({});
+
+// Many relations: a many-to-many built from the model, and declared many fields.
+
+const Genre = defineModel({
+  name: 'Genre',
+  table: 'tt_genre',
+  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
+});
+const Novel = defineModel({
+  name: 'Novel',
+  table: 'tt_novel',
+  fields: {
+    title: models.CharField({ maxLength: 50 }),
+    genres: models.ManyToManyField(Genre, { relatedName: 'novels' }),
+  },
+});
+
+export class NovelSerializer extends ModelSerializer.with({
+  model: Novel,
+  fields: ['id', 'title', 'genres', 'genreNames', 'genreIds'],
+  declaredFields: {
+    genreNames: SlugRelatedField.many({
+      slugField: 'name',
+      queryset: Genre.objects.all(),
+      source: 'genres',
+      required: false,
+    }),
+    genreIds: PrimaryKeyRelatedField.many({
+      queryset: Genre.objects.all(),
+      readOnly: true,
+      source: 'genres',
+    }),
+  },
+}) {}
+
+export type NovelChecks = [
+  Expect<
+    Equal<
+      Representation<NovelSerializer>,
+      { id: number; title: string; genres: number[]; genreNames: string[]; genreIds: number[] }
+    >
+  >,
+  Expect<
+    Equal<CreateInput<NovelSerializer>, { title: string; genres?: number[]; genreNames?: string[] }>
+  >,
+];
+
+// @ts-expect-error an option a many relation does not have.
+PrimaryKeyRelatedField.many({ queryset: Genre.objects.all(), maxItems: 3 });
