@@ -94,7 +94,7 @@ type ItemInput<C> = C extends { readonly wireInput: infer W }
  *
  * @example
  * ```ts
- * const tags = PrimaryKeyRelatedField.many({ queryset: Tag.objects.all(), required: false });
+ * const books = PrimaryKeyRelatedField.many({ queryset: Book.objects.all(), required: false });
  * ```
  */
 export class ManyRelatedField<

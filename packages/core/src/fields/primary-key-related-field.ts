@@ -89,7 +89,7 @@ export class PrimaryKeyRelatedField<
    *
    * @example
    * ```ts
-   * const tags = PrimaryKeyRelatedField.many({ queryset: Tag.objects.all(), required: false });
+   * const books = PrimaryKeyRelatedField.many({ queryset: Book.objects.all(), required: false });
    * ```
    */
   static many<const O extends PrimaryKeyRelatedFieldOptions & ManyRelatedFieldOptions>(

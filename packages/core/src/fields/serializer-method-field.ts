@@ -47,16 +47,16 @@ type Method = (row: unknown, ctx: RunContext) => unknown;
  *
  * @example
  * ```ts
- * class ArticleSerializer extends ModelSerializer.with({
- *   model: Article,
- *   fields: ['id', 'title', 'favorited'],
- *   declaredFields: { favorited: new SerializerMethodField() },
+ * class BookSerializer extends ModelSerializer.with({
+ *   model: Book,
+ *   fields: ['id', 'title', 'long'],
+ *   declaredFields: { long: new SerializerMethodField() },
  * }) {
- *   getFavorited(row: Row<typeof Article>, ctx: RunContext): boolean {
- *     return Boolean(ctx.context.request) && row.title.length > 0;
+ *   getLong(row: Row<typeof Book>, ctx: RunContext): boolean {
+ *     return row.pages > Number(ctx.context.longFrom ?? 500);
  *   }
  * }
- * type Out = Representation<ArticleSerializer>; // { id: number; title: string; favorited: boolean }
+ * type Out = Representation<BookSerializer>; // { id: number; title: string; long: boolean }
  * ```
  */
 export class SerializerMethodField<

@@ -58,7 +58,7 @@ function unstorable(text: string): boolean {
  *
  * @example
  * ```ts
- * const tags = SlugRelatedField.many({ slugField: 'name', queryset: Tag.objects.all() });
+ * const books = SlugRelatedField.many({ slugField: 'isbn', queryset: Book.objects.all() });
  * ```
  */
 export class SlugRelatedField<
@@ -103,7 +103,7 @@ export class SlugRelatedField<
    *
    * @example
    * ```ts
-   * const tagList = SlugRelatedField.many({ slugField: 'name', queryset: Tag.objects.all() });
+   * const isbns = SlugRelatedField.many({ slugField: 'isbn', queryset: Book.objects.all(), maxLength: 50 });
    * ```
    */
   static many<const O extends SlugRelatedFieldOptions & ManyRelatedFieldOptions>(
