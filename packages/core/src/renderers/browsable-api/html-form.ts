@@ -10,6 +10,7 @@ import type { ErrorTree } from '../../errors/api-exception.ts';
 import type { AnyField, FieldDescription } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
 import { isHiddenField } from '../../fields/hidden-field.ts';
+import { ManyRelatedField } from '../../fields/many-related-field.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { attrs, html, type SafeHtml } from '../html.ts';
 import type { ValueLookup } from './form-values.ts';
@@ -224,6 +225,7 @@ const INPUTS: Readonly<Record<string, ControlKind>> = {
   'file upload': { element: 'file' },
   'image upload': { element: 'file' },
   list: { element: 'unsupported' },
+  dict: { element: 'unsupported' },
 };
 
 /**
@@ -236,7 +238,8 @@ function controlKind(field: AnyField, description: FieldDescription): ControlKin
     typeof style.baseTemplate === 'string' ? style.baseTemplate.replace(/\.html$/, '') : '';
   if (base === 'textarea') return { element: 'textarea' };
   if (field instanceof FileField) return { element: 'file' };
-  if (field instanceof ListSerializer) return { element: 'unsupported' };
+  if (field instanceof ListSerializer || field instanceof ManyRelatedField)
+    return { element: 'unsupported' };
   const kind = INPUTS[description.type] ?? { element: 'input', type: 'text' };
   if (typeof style.inputType === 'string' && kind.element === 'input')
     return { ...kind, type: style.inputType };
