@@ -5,6 +5,7 @@
 import { pythonTypeName } from '../utils/text.ts';
 import {
   type AnyField,
+  checkFieldOptions,
   Field,
   type FieldDescription,
   type FieldOptions,
@@ -74,6 +75,7 @@ export class DictField<const O extends DictFieldOptions = DictFieldOptions> exte
 
   constructor(options: O & OnlyKnown<O, DictFieldOptions> = {} as never) {
     super(options);
+    if (new.target === DictField) checkFieldOptions('DictField', options, ['child', 'allowEmpty']);
     this.child = options.child ?? new UnvalidatedField();
     this.allowEmpty = options.allowEmpty ?? true;
     this.child.bind('', this.constructor.name, null);

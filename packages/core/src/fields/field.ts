@@ -164,6 +164,47 @@ export type ContextDefault<T> = ((ctx: RunContext, field: Field<any, any, any>) 
  */
 export type OnlyKnown<O, Known> = { readonly [K in Exclude<keyof O, keyof Known>]: never };
 
+/** The options every field takes (see {@link FieldOptions}). */
+const FIELD_OPTION_NAMES: readonly string[] = [
+  'readOnly',
+  'writeOnly',
+  'required',
+  'default',
+  'allowNull',
+  'source',
+  'label',
+  'helpText',
+  'errorMessages',
+  'validators',
+  'style',
+];
+
+/**
+ * Fails at start-up (`REST_ERR_FIELD_OPTIONS`) on an option of `options` that neither every
+ * field nor `own` names: the run-time side of {@link OnlyKnown}, for JavaScript callers and
+ * casts. A field class calls it only when it is the class made (`new.target`), so that a
+ * subclass may take options of its own.
+ *
+ * @example
+ * ```ts-fragment
+ * if (new.target === ListField) checkFieldOptions('ListField', options, ['child', 'allowEmpty']);
+ * ```
+ */
+export function checkFieldOptions(
+  className: string,
+  options: object,
+  own: readonly string[],
+): void {
+  for (const key of Object.keys(options)) {
+    if (FIELD_OPTION_NAMES.includes(key) || own.includes(key)) continue;
+    throw new ImproperlyConfigured(
+      'REST_ERR_FIELD_OPTIONS',
+      `${className}: the option '${key}' is not one ${className} knows. Known options: ` +
+        `${[...own, ...FIELD_OPTION_NAMES].join(', ')}.`,
+    );
+  }
+}
+
 /** Options every field accepts (DRF's names, camel-cased). */
 export interface FieldOptions<T = unknown> {
   /** Shown in output, ignored in input. */

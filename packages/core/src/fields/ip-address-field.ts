@@ -6,7 +6,13 @@ import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { JsonSchema, JsonSchemaOptions, OnlyKnown, RunContext } from './field.ts';
+import {
+  checkFieldOptions,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type OnlyKnown,
+  type RunContext,
+} from './field.ts';
 
 /** Options of {@link IPAddressField}. */
 export interface IPAddressFieldOptions extends CharFieldOptions {
@@ -45,6 +51,15 @@ export class IPAddressField<
 
   constructor(options: O & OnlyKnown<O, IPAddressFieldOptions> = {} as never) {
     super(options);
+    if (new.target === IPAddressField)
+      checkFieldOptions('IPAddressField', options, [
+        'protocol',
+        'unpackIpv4',
+        'allowBlank',
+        'trimWhitespace',
+        'maxLength',
+        'minLength',
+      ]);
     const protocol = (options.protocol ?? 'both').toLowerCase();
     if (protocol !== 'both' && protocol !== 'ipv4' && protocol !== 'ipv6') {
       throw new ImproperlyConfigured(

@@ -7,6 +7,7 @@ import { allMaybe, catchMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import {
   type AnyField,
+  checkFieldOptions,
   EMPTY,
   Field,
   type FieldDescription,
@@ -98,6 +99,8 @@ export class ListField<const O extends ListFieldOptions = ListFieldOptions> exte
 
   constructor(options: O & OnlyKnown<O, ListFieldOptions> = {} as never) {
     super(options);
+    if (new.target === ListField)
+      checkFieldOptions('ListField', options, ['child', 'allowEmpty', 'minLength', 'maxLength']);
     this.child = options.child ?? new UnvalidatedField();
     this.allowEmpty = options.allowEmpty ?? true;
     this.minLength = options.minLength;

@@ -9,6 +9,7 @@ import { labelFromName, pythonTypeName } from '../utils/text.ts';
 import { isManyRelation, prefetchedRows } from './attribute-getter.ts';
 import {
   type AnyField,
+  checkFieldOptions,
   EMPTY,
   Field,
   type FieldDescription,
@@ -117,6 +118,8 @@ export class ManyRelatedField<
 
   constructor(child: C, options: O & OnlyKnown<O, ManyRelatedFieldOptions> = {} as never) {
     super(options);
+    if (new.target === ManyRelatedField)
+      checkFieldOptions('ManyRelatedField', options, ['allowEmpty', 'maxLength']);
     this.child = child;
     this.allowEmpty = options.allowEmpty ?? true;
     this.maxLength = options.maxLength ?? DEFAULT_MANY_MAX_LENGTH;

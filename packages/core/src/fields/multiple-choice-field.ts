@@ -7,6 +7,7 @@ import type { Choice } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import { ChoiceField, type ChoiceFieldOptions } from './choice-field.ts';
 import {
+  checkFieldOptions,
   EMPTY,
   Field,
   type FieldDescription,
@@ -61,6 +62,8 @@ export class MultipleChoiceField<
 
   constructor(options: O & OnlyKnown<O, MultipleChoiceFieldOptions>) {
     super(options);
+    if (new.target === MultipleChoiceField)
+      checkFieldOptions('MultipleChoiceField', options, ['choices', 'allowBlank', 'allowEmpty']);
     this.allowEmpty = options.allowEmpty ?? true;
     this.#item = new ChoiceField({
       choices: options.choices,

@@ -9,6 +9,7 @@ import type { PrimaryKey } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import {
+  checkFieldOptions,
   Field,
   type FieldOptions,
   type JsonSchema,
@@ -95,6 +96,11 @@ export class PrimaryKeyRelatedField<
   static many<const O extends PrimaryKeyRelatedFieldOptions & ManyRelatedFieldOptions>(
     options: O & OnlyKnown<O, PrimaryKeyRelatedFieldOptions & ManyRelatedFieldOptions>,
   ): ManyRelatedField<PrimaryKeyRelatedField<O>, O> {
+    checkFieldOptions('PrimaryKeyRelatedField.many', options, [
+      'queryset',
+      'allowEmpty',
+      'maxLength',
+    ]);
     const { list, child } = splitManyOptions(options as Readonly<Record<string, unknown>>);
     return new ManyRelatedField(new PrimaryKeyRelatedField(child as O), list as never);
   }

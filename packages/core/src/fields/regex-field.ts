@@ -3,7 +3,13 @@
  * @module
  */
 import { CharField, type CharFieldOptions } from './char-field.ts';
-import type { FieldDescription, JsonSchema, JsonSchemaOptions, OnlyKnown } from './field.ts';
+import {
+  checkFieldOptions,
+  type FieldDescription,
+  type JsonSchema,
+  type JsonSchemaOptions,
+  type OnlyKnown,
+} from './field.ts';
 
 /** Options of {@link RegexField}. */
 export interface RegexFieldOptions extends CharFieldOptions {
@@ -33,6 +39,14 @@ export class RegexField<
 
   constructor(options: O & OnlyKnown<O, RegexFieldOptions>) {
     super(options);
+    if (new.target === RegexField)
+      checkFieldOptions('RegexField', options, [
+        'regex',
+        'allowBlank',
+        'trimWhitespace',
+        'maxLength',
+        'minLength',
+      ]);
     const given = options.regex;
     this.regex =
       typeof given === 'string'

@@ -12,6 +12,7 @@ import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import {
+  checkFieldOptions,
   Field,
   type FieldOptions,
   type JsonSchema,
@@ -75,6 +76,8 @@ export class SlugRelatedField<
 
   constructor(options: O & OnlyKnown<O, SlugRelatedFieldOptions>) {
     super(options);
+    if (new.target === SlugRelatedField)
+      checkFieldOptions('SlugRelatedField', options, ['slugField', 'queryset']);
     this.slugField = options.slugField;
     if (typeof this.slugField !== 'string' || this.slugField === '') {
       throw new ImproperlyConfigured(

@@ -12,10 +12,13 @@ import {
   IPAddressField,
   ListField,
   MultipleChoiceField,
+  PrimaryKeyRelatedField,
   RegexField,
   Serializer,
+  SlugRelatedField,
   ValidationError,
 } from '@restframework/core';
+import { assertImproperlyConfigured } from '@restframework/core/testing';
 import fc from 'fast-check';
 
 describe('the fields of lists, choices, patterns and addresses, given any input', () => {
@@ -78,5 +81,51 @@ describe('the fields of lists, choices, patterns and addresses, given any input'
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the fields of issue 40, given an option they do not know', () => {
+  it('fail at start-up, naming it and the options they know', () => {
+    const made: [string, () => unknown][] = [
+      ['ListField', () => new ListField({ maxItems: 3 } as never)],
+      ['DictField', () => new DictField({ keys: [] } as never)],
+      [
+        'MultipleChoiceField',
+        () => new MultipleChoiceField({ choices: ['a'], many: true } as never),
+      ],
+      ['RegexField', () => new RegexField({ regex: /a/, pattern: 'a' } as never)],
+      ['IPAddressField', () => new IPAddressField({ unpack: true } as never)],
+      [
+        'PrimaryKeyRelatedField.many',
+        () =>
+          PrimaryKeyRelatedField.many({
+            queryset: undefined,
+            readOnly: true,
+            maxItems: 3,
+          } as never),
+      ],
+      [
+        'SlugRelatedField',
+        () => new SlugRelatedField({ slugField: 'name', readOnly: true, slug_field: 'x' } as never),
+      ],
+    ];
+    for (const [name, make] of made) {
+      assertImproperlyConfigured(
+        make,
+        'REST_ERR_FIELD_OPTIONS',
+        new RegExp(
+          `^${name.replace('.', '\\.')}: the option '\\w+' is not one ${name.replace('.', '\\.')} knows`,
+        ),
+      );
+    }
+  });
+
+  it('let a subclass take options of its own', () => {
+    class TagListField extends ListField {
+      constructor(options: { separator?: string } = {}) {
+        super(options as never);
+      }
+    }
+    assert.doesNotThrow(() => new TagListField({ separator: ',' }));
   });
 });
