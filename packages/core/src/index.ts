@@ -168,13 +168,16 @@ export { ImproperlyConfigured } from './errors/improperly-configured.ts';
 export { BooleanField } from './fields/boolean-field.ts';
 export { CharField, type CharFieldOptions } from './fields/char-field.ts';
 export { ChoiceField, type ChoiceFieldOptions } from './fields/choice-field.ts';
+export { CreateOnlyDefault, CurrentUserDefault } from './fields/context-defaults.ts';
 export { DateField } from './fields/date-field.ts';
 export { DateTimeField } from './fields/date-time-field.ts';
 export { DecimalField, type DecimalFieldOptions } from './fields/decimal-field.ts';
+export { DictField, type DictFieldOptions } from './fields/dict-field.ts';
 export { DurationField, durationString, parseDuration } from './fields/duration-field.ts';
 export { EmailField } from './fields/email-field.ts';
 export {
   type AnyField,
+  type ContextDefault,
   EMPTY,
   type Empty,
   Field,
@@ -183,6 +186,7 @@ export {
   type JsonSchema,
   type JsonSchemaOptions,
   markQueriesDatabase,
+  type OnlyKnown,
   type RequestLike,
   type RunContext,
   type SerializerContext,
@@ -193,18 +197,40 @@ export {
 export { FileField, type FileFieldOptions } from './fields/file-field.ts';
 export { FloatField, type FloatFieldOptions } from './fields/float-field.ts';
 export { createFormInput, formInputUnder, isFormInput } from './fields/form-input.ts';
+export { HiddenField, type HiddenFieldOptions } from './fields/hidden-field.ts';
 export {
   HyperlinkedIdentityField,
   type HyperlinkedIdentityFieldOptions,
 } from './fields/hyperlinked-identity-field.ts';
 export { IntegerField, type IntegerFieldOptions } from './fields/integer-field.ts';
+export { IPAddressField, type IPAddressFieldOptions } from './fields/ip-address-field.ts';
 export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
+export { ListField, type ListFieldOptions } from './fields/list-field.ts';
+export {
+  DEFAULT_MANY_MAX_LENGTH,
+  ManyRelatedField,
+  type ManyRelatedFieldOptions,
+} from './fields/many-related-field.ts';
+export {
+  MultipleChoiceField,
+  type MultipleChoiceFieldOptions,
+} from './fields/multiple-choice-field.ts';
 export {
   PrimaryKeyRelatedField,
   type PrimaryKeyRelatedFieldOptions,
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
+export { RegexField, type RegexFieldOptions } from './fields/regex-field.ts';
+export {
+  type MethodResult,
+  SerializerMethodField,
+  type SerializerMethodFieldOptions,
+} from './fields/serializer-method-field.ts';
 export { SlugField } from './fields/slug-field.ts';
+export {
+  SlugRelatedField,
+  type SlugRelatedFieldOptions,
+} from './fields/slug-related-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {
   runUniqueTogether,
@@ -212,6 +238,7 @@ export {
   uniqueTogetherValidator,
 } from './fields/unique-together-validator.ts';
 export { uniqueValidator } from './fields/unique-validator.ts';
+export { UnvalidatedField } from './fields/unvalidated-field.ts';
 export { URLField } from './fields/url-field.ts';
 export { UUIDField } from './fields/uuid-field.ts';
 export {

@@ -26,6 +26,8 @@ export const ERROR_CODES = Object.freeze({
     'A model asks for more than the database can store, or it cannot fold case as the others.',
   REST_ERR_FIELD_CONTEXT: 'A hyperlinked field rendered without the request in its context.',
   REST_ERR_FIELD_MESSAGE: 'A field failed with an error key it has no message for.',
+  REST_ERR_FIELD_NOT_COLUMN:
+    "ModelSerializer's create() or update() got a value that is no field of the model.",
   REST_ERR_FIELD_OPTIONS: 'A field has contradictory or missing options.',
   REST_ERR_FIELD_SOURCE: "A field's source names nothing the model has, or an unloaded relation.",
   REST_ERR_FILTERSET: 'A filter set declaration is wrong.',

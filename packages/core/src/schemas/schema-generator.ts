@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import {
   MethodNotAllowed,
@@ -23,6 +24,7 @@ import {
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
 import type { AnyField, JsonSchema } from '../fields/field.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
@@ -538,7 +540,7 @@ function formSchema(
   const options = { mode: 'request', partial, create } as const;
   const walk = (owner: Serializer<any, any>, prefix: string, parentRequired: boolean) => {
     for (const field of owner.prepared.fields) {
-      if (field.readOnly || field instanceof ListSerializer) continue;
+      if (field.readOnly || field instanceof ListSerializer || isHiddenField(field)) continue;
       const name = `${prefix}${field.fieldName}`;
       const fieldRequired = parentRequired && owner.requiredIn(field, options);
       if (isNested(field)) {
@@ -559,7 +561,7 @@ function formSchema(
 function errorSchema(fields: readonly AnyField[]): JsonSchema {
   const properties: Record<string, JsonSchema> = { non_field_errors: ref('FieldErrors') };
   for (const field of fields) {
-    if (field.readOnly) continue;
+    if (field.readOnly || isHiddenField(field)) continue;
     properties[field.fieldName] = isNested(field)
       ? errorSchema(field.prepared.fields)
       : ref('FieldErrors');
