@@ -406,6 +406,10 @@ export {
   type LookupConverter,
 } from './routers/lookup-patterns.ts';
 export {
+  type NestedRouterOptions,
+  NestedSimpleRouter,
+} from './routers/nested-simple-router.ts';
+export {
   type PathOptions,
   type RegisterOptions,
   type RouterOptions,
@@ -489,6 +493,17 @@ export type {
   ExtraActions,
 } from './views/extra-actions.ts';
 export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
+export {
+  CreateAPIView,
+  DestroyAPIView,
+  ListAPIView,
+  ListCreateAPIView,
+  RetrieveAPIView,
+  RetrieveDestroyAPIView,
+  RetrieveUpdateAPIView,
+  RetrieveUpdateDestroyAPIView,
+  UpdateAPIView,
+} from './views/generics.ts';
 export {
   CreateModelMixin,
   DestroyModelMixin,

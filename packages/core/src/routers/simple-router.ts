@@ -227,6 +227,17 @@ export class SimpleRouter {
     return this.#registrations;
   }
 
+  /** The registration at `prefix` (as given to `register`), for a nested router; undefined if none. */
+  registrationAt(prefix: string): Registration | undefined {
+    const clean = `${this.nestedPrefix}${prefix.replace(/^\/+|\/+$/g, '')}`;
+    return this.#registrations.find((r) => r.prefix === clean);
+  }
+
+  /** What `register` puts before a prefix: the parent routes of a nested router; empty here. */
+  protected get nestedPrefix(): string {
+    return '';
+  }
+
   /** The route of `url` as this router ends it (see {@link RouterOptions.trailingSlash}). */
   protected withSlash(url: string): string {
     return this.trailingSlash === true || url === '/' ? url : url.replace(/\/$/, '');
@@ -347,15 +358,8 @@ export class SimpleRouter {
   /** The routes of one registration: its standard actions and its extra actions. */
   #plannedRoutes(registration: Registration): PlannedRoute[] {
     const { viewset, basename } = registration;
-    const probe = new viewset();
-    const generic = probe instanceof GenericAPIView ? probe : undefined;
-    const lookup = generic ? (generic.lookupUrlKwarg ?? generic.lookupField) : 'pk';
     const where = `router.register(${JSON.stringify(registration.prefix)}, ${viewset.name})`;
-    const declared = probe as unknown as {
-      lookupValueRegex?: string;
-      lookupValueConverter?: string;
-    };
-    const pattern = lookupPattern(declared.lookupValueRegex, declared.lookupValueConverter, where);
+    const { probe, lookup, pattern } = lookupOf(viewset, where);
     const extraActions = extraActionsOf(viewset);
     const self = probe as unknown as Record<string, unknown>;
     const routes: PlannedRoute[] = [];
@@ -475,6 +479,25 @@ export class SimpleRouter {
     });
     return plan;
   }
+}
+
+/**
+ * The lookup of a view set's detail routes (its `lookupUrlKwarg`, else `lookupField`, else
+ * `pk`) and the pattern its values must match (`lookupValueRegex`, `lookupValueConverter`).
+ */
+export function lookupOf(
+  viewset: ViewSetClass,
+  where: string,
+): { probe: APIView; lookup: string; pattern: RegExp | undefined } {
+  const probe = new viewset();
+  const generic = probe instanceof GenericAPIView ? probe : undefined;
+  const lookup = generic ? (generic.lookupUrlKwarg ?? generic.lookupField) : 'pk';
+  const declared = probe as unknown as {
+    lookupValueRegex?: string;
+    lookupValueConverter?: string;
+  };
+  const pattern = lookupPattern(declared.lookupValueRegex, declared.lookupValueConverter, where);
+  return { probe, lookup, pattern };
 }
 
 /** The path without its slash: 301 (GET, HEAD, as browsers follow) or 308 (keeps the body). */
