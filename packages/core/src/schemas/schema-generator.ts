@@ -294,7 +294,7 @@ class DocumentBuild {
     responses: Record<string, unknown>,
   ): void {
     const schemes = (safe(() => view.getAuthenticators()) ?? [])
-      .map((authenticator) => authenticator.securityScheme?.())
+      .map((authenticator) => authenticator.securityScheme?.(this.#request.settings))
       .filter((scheme) => scheme !== undefined);
     if (schemes.length === 0) return;
     const security: Record<string, string[]>[] = [];
