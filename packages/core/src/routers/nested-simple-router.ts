@@ -6,18 +6,23 @@
  *
  * @example
  * ```ts
- * class CommentViewSet extends ModelViewSet {
- *   override serializerClass = CommentSerializer;
+ * class AuthorViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Author.objects.all();
+ *   override serializerClass = AuthorSerializer;
+ * }
+ * class AuthorBookViewSet extends ModelViewSet {
+ *   override serializerClass = BookSerializer;
  *   override getQueryset() {
- *     return Comment.objects.filter({ article__slug: this.kwargs.article_slug });
+ *     // this.kwargs.author_pk: the author of the URL (a real app filters by it).
+ *     return Book.objects.filter({ state: 'published' });
  *   }
  * }
- * const router = new DefaultRouter().register('articles', ArticleViewSet); // lookupField 'slug'
- * const articles = new NestedSimpleRouter(router, 'articles', { lookup: 'article' });
- * articles.register('comments', CommentViewSet, { basename: 'article-comment' });
- * await app.register(router.plugin, { prefix: '/api' });
- * await app.register(articles.plugin, { prefix: '/api' });
- * // GET /api/articles/intro/comments/3/ → retrieve, kwargs { article_slug: 'intro', pk: '3' }
+ * const parent = new DefaultRouter().register('authors', AuthorViewSet);
+ * const authors = new NestedSimpleRouter(parent, 'authors', { lookup: 'author' });
+ * authors.register('books', AuthorBookViewSet, { basename: 'author-book' });
+ * await app.register(parent.plugin, { prefix: '/api' });
+ * await app.register(authors.plugin, { prefix: '/api' });
+ * // GET /api/authors/1/books/3/ → retrieve, kwargs { author_pk: '1', pk: '3' }
  * ```
  * @module
  */
@@ -42,9 +47,13 @@ export interface NestedRouterOptions extends RouterOptions {
  *
  * @example
  * ```ts
- * const articles = new NestedSimpleRouter(router, 'articles', { lookup: 'article' });
- * articles.register('comments', CommentViewSet, { basename: 'article-comment' });
- * // reverse('article-comment-detail', { article_slug: 'intro', pk: 3 })
+ * class AuthorBookViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ * }
+ * const authors = new NestedSimpleRouter(router, 'authors', { lookup: 'author' });
+ * authors.register('books', AuthorBookViewSet, { basename: 'author-book' });
+ * // reverse('author-book-detail', { author_pk: 1, pk: 3 })
  * ```
  */
 export class NestedSimpleRouter extends SimpleRouter {

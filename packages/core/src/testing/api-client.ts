@@ -8,10 +8,10 @@
  * @example
  * ```ts
  * const client = new APIClient(app);
- * client.credentials({ authorization: `Token ${key}` });
+ * client.credentials({ authorization: 'Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b' });
  * const response = await client.post('/api/books/', { title: 'Dune' });
  * response.statusCode; // 201
- * client.forceAuthenticate(user); // then no credentials are needed
+ * client.forceAuthenticate({ isAuthenticated: true, username: 'ada' }); // no credentials needed
  * ```
  * @module
  */

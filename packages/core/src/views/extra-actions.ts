@@ -7,10 +7,10 @@
  *
  * @example
  * ```ts
- * class ArticleViewSet extends ModelViewSet {
- *   override queryset = Article.objects.all();
- *   override serializerClass = ArticleSerializer;
- *   static override extraActions: ExtraActions<ArticleViewSet> = {
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
+ *   static override extraActions: ExtraActions<BookViewSet> = {
  *     favorite: { detail: true, methods: ['post'], mapping: { delete: 'unfavorite' } },
  *     feed: { detail: false, permissionClasses: [IsAuthenticated] },
  *   };
@@ -18,7 +18,7 @@
  *   async unfavorite(_request: Request) { return new Response(null, 204); }
  *   async feed(_request: Request) { return new Response([]); }
  * }
- * // POST, DELETE /articles/:pk/favorite/ (article-favorite); GET /articles/feed/ (article-feed)
+ * // POST, DELETE /books/:pk/favorite/ (book-favorite); GET /books/feed/ (book-feed)
  * ```
  * @module
  */
@@ -87,10 +87,10 @@ export interface ActionOptions<V = Record<string, unknown>> {
  *
  * @example
  * ```ts
- * class UserViewSet extends ReadOnlyModelViewSet {
- *   override queryset = User.objects.all();
- *   override serializerClass = UserSerializer;
- *   static override extraActions: ExtraActions<UserViewSet> = {
+ * class ProfileViewSet extends ReadOnlyModelViewSet {
+ *   override queryset = Profile.objects.all();
+ *   override serializerClass = ProfileSerializer;
+ *   static override extraActions: ExtraActions<ProfileViewSet> = {
  *     me: { detail: false, urlPath: 'current' },
  *   };
  *   async me(request: Request) { return new Response({ id: request.user.pk ?? null }); }
@@ -137,7 +137,11 @@ const PLAN = Symbol('extra actions');
  *
  * @example
  * ```ts
- * extraActionsOf(ArticleViewSet).map((a) => a.urlName); // ['favorite', 'feed']
+ * class BookViewSet extends ModelViewSet {
+ *   static override extraActions: ExtraActions<BookViewSet> = { feed: { detail: false } };
+ *   async feed() { return new Response([]); }
+ * }
+ * extraActionsOf(BookViewSet).map((a) => a.urlName); // ['feed']
  * ```
  */
 export function extraActionsOf(viewset: abstract new () => object): readonly ExtraAction[] {
