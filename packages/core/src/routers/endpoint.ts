@@ -26,6 +26,8 @@ export interface Endpoint {
   readonly basename?: string;
   /** True for the route of an extra action (`book-publish`). */
   readonly extraAction?: boolean;
+  /** The view name of an extra action's route (`Publish`), which its views show. */
+  readonly viewName?: string;
   /** What the route sets on its views (`permissionClasses` of an extra action, ...). */
   readonly initkwargs?: Readonly<Record<string, unknown>>;
   /** True for a view mounted with `router.path()`; its `actionMap` names DRF's actions of its methods. */

@@ -298,6 +298,7 @@ export class SimpleRouter {
           basename: registration.basename,
           extraAction: route.extraAction,
           ...(route.initkwargs ? { initkwargs: route.initkwargs } : {}),
+          ...(typeof route.extra.name === 'string' ? { viewName: route.extra.name } : {}),
         });
         if (route.url === '/' && !registration.prefix.includes(':'))
           rootEntries.push([registration.prefix, route.name]);

@@ -201,6 +201,9 @@ for (const dialect of testDialects()) {
         headers: { accept: 'text/html' },
       });
       assert.match(action.body, /<h1>Recent<\/h1>/);
+      // The breadcrumbs name the action's page by its name too.
+      const crumbs = /<nav class="breadcrumbs"[^>]*>(.*?)<\/nav>/s.exec(action.body)?.[1] ?? '';
+      assert.match(crumbs, /aria-current="page">Recent</);
     });
 
     it('describes the actions in OpenAPI', () => {

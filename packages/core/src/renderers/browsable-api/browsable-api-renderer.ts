@@ -300,6 +300,7 @@ function templateOf(endpoint: Endpoint): RegExp {
 
 function viewNameOf(endpoint: Endpoint): string {
   return ownPlan(endpoint, VIEW_NAME, () => {
+    if (endpoint.viewName !== undefined) return endpoint.viewName;
     const view = new endpoint.viewset();
     view.suffix = endpoint.suffix;
     return view.getViewName();
