@@ -24,6 +24,7 @@ import {
   ViewSet,
 } from '@restframework/core';
 import { assertImproperlyConfigured, testDialects } from '@restframework/core/testing';
+import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from '../fixtures/http-app.ts';
 import { Book, BookSerializer, STORE_MODELS } from '../fixtures/store-models.ts';
@@ -149,6 +150,32 @@ for (const dialect of testDialects()) {
       assert.deepEqual(seen, ['recent', 'recent']);
       // The detail route still takes any other segment as a lookup.
       assert.equal((await request(app, { method: 'GET', url: '/api/books/1/' })).statusCode, 200);
+    });
+
+    it('never answers 5xx on an action route, whatever the method, id or body', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+          fc.oneof(fc.constant('1'), fc.string({ minLength: 1, maxLength: 12 })),
+          fc.constantFrom('publish', 'secret', 'recent', 'set-password'),
+          fc.option(fc.json(), { nil: undefined }),
+          async (method, id, action, body) => {
+            const url =
+              action === 'recent' || action === 'set-password'
+                ? `/api/books/${action}/`
+                : `/api/books/${encodeURIComponent(id)}/${action}/`;
+            const response = await request(app, {
+              method,
+              url,
+              ...(body === undefined || method === 'GET' || method === 'HEAD'
+                ? {}
+                : { payload: body, headers: { 'content-type': 'application/json' } }),
+            });
+            assert.ok(response.statusCode < 500, `${method} ${url}: ${response.statusCode}`);
+          },
+        ),
+        { numRuns: 80 },
+      );
     });
 
     it('applies per-action permissions to that action only', async () => {
