@@ -432,13 +432,24 @@ export {
   type Renderer,
   type RendererClass,
 } from './renderers/renderer.ts';
-export {
-  DefaultRouter,
-  type RegisterOptions,
-  type RouteShape,
-  type ViewSetClass,
-} from './routers/default-router.ts';
+export { DefaultRouter } from './routers/default-router.ts';
 export type { Endpoint } from './routers/endpoint.ts';
+export {
+  LOOKUP_CONVERTERS,
+  type LookupConverter,
+} from './routers/lookup-patterns.ts';
+export {
+  type NestedRouterOptions,
+  NestedSimpleRouter,
+} from './routers/nested-simple-router.ts';
+export {
+  type PathOptions,
+  type RegisterOptions,
+  type RouterOptions,
+  type RouteShape,
+  SimpleRouter,
+  type ViewSetClass,
+} from './routers/simple-router.ts';
 export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
 export {
   DOCS_CONTENT_SECURITY_POLICY,
@@ -508,7 +519,24 @@ export {
   type ExceptionHandler,
   exceptionHandler,
 } from './views/exception-handler.ts';
+export type {
+  ActionMethod,
+  ActionName,
+  ActionOptions,
+  ExtraActions,
+} from './views/extra-actions.ts';
 export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
+export {
+  CreateAPIView,
+  DestroyAPIView,
+  ListAPIView,
+  ListCreateAPIView,
+  RetrieveAPIView,
+  RetrieveDestroyAPIView,
+  RetrieveUpdateAPIView,
+  RetrieveUpdateDestroyAPIView,
+  UpdateAPIView,
+} from './views/generics.ts';
 export {
   CreateModelMixin,
   DestroyModelMixin,

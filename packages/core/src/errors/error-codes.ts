@@ -24,6 +24,8 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_DATABASE_URL: 'Database.connect() got a URL it does not support.',
   REST_ERR_DIALECT_LIMIT:
     'A model asks for more than the database can store, or it cannot fold case as the others.',
+  REST_ERR_EXTRA_ACTION:
+    "A view set's extraActions entry is wrong: no such method, an unknown method, a URL path twice.",
   REST_ERR_FIELD_CONTEXT: 'A hyperlinked field rendered without the request in its context.',
   REST_ERR_FIELD_MESSAGE: 'A field failed with an error key it has no message for.',
   REST_ERR_FIELD_NOT_COLUMN:

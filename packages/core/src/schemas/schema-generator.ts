@@ -177,6 +177,8 @@ class DocumentBuild {
 
   #view(endpoint: Endpoint, action: string | undefined): APIView {
     const view = new endpoint.viewset() as APIView & Record<string, unknown>;
+    // An extra action's own options (its serializer, permissions) as its route gives them.
+    if (endpoint.initkwargs) Object.assign(view, endpoint.initkwargs);
     Object.assign(view, {
       actionMap: endpoint.actionMap,
       detail: endpoint.detail,
@@ -193,7 +195,7 @@ class DocumentBuild {
     method: string,
     action: string,
   ): Record<string, unknown> {
-    const basename = endpoint.name.replace(/-(list|detail)$/, '');
+    const basename = endpoint.basename ?? endpoint.name.replace(/-(list|detail)$/, '');
     const operation: Record<string, unknown> = {
       operationId: this.#uniqueId(this.#generator.getOperationId(action, basename)),
     };
@@ -212,9 +214,11 @@ class DocumentBuild {
     const component = serializerClass ? this.#components(serializerClass) : undefined;
     // An answer the view declares is taken as it is: not a list, nor paginated or filtered.
     const declared = (view.constructor as typeof APIView).schemaResponses?.[action];
+    // An extra action is not a list unless it says so (DRF: only the `list` action is).
     const list =
       !declared &&
-      (action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve'));
+      (action === 'list' ||
+        (method === 'get' && !endpoint.detail && action !== 'retrieve' && !endpoint.extraAction));
 
     if (method === 'get' && list && generic) {
       const parameters = [
@@ -292,7 +296,7 @@ class DocumentBuild {
     responses: Record<string, unknown>,
   ): void {
     const schemes = (safe(() => view.getAuthenticators()) ?? [])
-      .map((authenticator) => authenticator.securityScheme?.())
+      .map((authenticator) => authenticator.securityScheme?.(this.#request.settings))
       .filter((scheme) => scheme !== undefined);
     if (schemes.length === 0) return;
     const security: Record<string, string[]>[] = [];
