@@ -12,6 +12,11 @@ export interface CompiledGetter {
   /** `user` for `user.username`; undefined when no relation is crossed. */
   readonly relatedPath: string | undefined;
   /**
+   * The many relation the getter reads, as `prefetchRelated` names it (`tags`, or
+   * `author__books` for `author.books`); undefined when it reads none.
+   */
+  readonly prefetchPath?: string;
+  /**
    * The key the getter reads when it is nothing but `instance[key]` (a column or a plain
    * property), so compiled serializers can read it inline; undefined otherwise.
    */
@@ -46,6 +51,7 @@ export function compileGetter(
   const steps: Step[] = [];
   const keys: (string | undefined)[] = [];
   const relations: string[] = [];
+  let prefetchPath: string | undefined;
   let current: AnyModel | null = model;
   for (let i = 0; i < path.length; i++) {
     const name = path[i] as string;
@@ -65,6 +71,7 @@ export function compileGetter(
     if (!field && isManyRelation(current, name)) {
       // A many-to-many or a reverse relation: the rows prefetched for the record.
       steps.push(prefetchedRows(name, current.name, relations, where));
+      prefetchPath = [...relations, name].join('__');
       current = null;
       continue;
     }
@@ -102,12 +109,14 @@ export function compileGetter(
     current = null;
   }
   const relatedPath = relations.length ? relations.join('__') : undefined;
+  const prefetched = prefetchPath === undefined ? {} : { prefetchPath };
   if (steps.length === 1) {
     const only = steps[0] as Step;
     const key = keys.length === 1 ? keys[0] : undefined;
     return {
       get: (instance) => (instance == null ? null : only(instance)),
       relatedPath,
+      ...prefetched,
       ...(key === undefined ? {} : { key }),
     };
   }
@@ -121,6 +130,7 @@ export function compileGetter(
       return value;
     },
     relatedPath,
+    ...prefetched,
   };
 }
 

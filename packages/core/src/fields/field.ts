@@ -366,6 +366,11 @@ export abstract class Field<
   declare sourceAttrs: readonly string[];
   /** The relation path to load with the query (`user` for `source: 'user.username'`), if any. */
   declare relatedPath: string | undefined;
+  /**
+   * The many relation to prefetch with the query (`tags` for a list of tag keys), if any:
+   * rendering reads it from the rows `prefetchRelated` loaded, never one query per row.
+   */
+  declare prefetchPath: string | undefined;
   /** The key {@link getAttribute} reads when it only reads `instance[key]`; else undefined. */
   declare attributeKey: string | undefined;
   /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
@@ -444,6 +449,7 @@ export abstract class Field<
       this.sourceAttrs = UNNAMED.attrs;
       this.getAttribute = UNNAMED.getter.get;
       this.relatedPath = undefined;
+      this.prefetchPath = undefined;
       this.attributeKey = UNNAMED.getter.key;
       return;
     }
@@ -455,6 +461,7 @@ export abstract class Field<
       // create()/update() decide what to do with it.
       this.getAttribute = NO_ATTRIBUTE;
       this.relatedPath = undefined;
+      this.prefetchPath = undefined;
       this.attributeKey = undefined;
       return;
     }
@@ -467,6 +474,7 @@ export abstract class Field<
     );
     this.getAttribute = getter.get;
     this.relatedPath = getter.relatedPath;
+    this.prefetchPath = getter.prefetchPath;
     this.attributeKey = getter.key;
   }
 
@@ -657,6 +665,7 @@ Object.assign(Field.prototype, {
   label: '',
   sourceAttrs: Object.freeze([]),
   relatedPath: undefined,
+  prefetchPath: undefined,
   attributeKey: undefined,
   getAttribute: NO_ATTRIBUTE,
 });

@@ -146,6 +146,7 @@ export class ManyRelatedField<
     const source = this.source;
     this.sourceAttrs = source.split('.');
     this.relatedPath = undefined;
+    this.prefetchPath = undefined;
     this.attributeKey = undefined;
     const where = `${parentName}.${fieldName}`;
     if (model === null || this.writeOnly) {
@@ -160,6 +161,7 @@ export class ManyRelatedField<
       );
     }
     const read = prefetchedRows(source, model.name, [], where);
+    this.prefetchPath = source;
     this.getAttribute = (row) => (row == null ? null : read(row));
   }
 

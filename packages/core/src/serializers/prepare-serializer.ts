@@ -33,6 +33,11 @@ export interface PreparedSerializer {
   readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
   /** Relation paths the query must load for dotted sources (`user` for `user.username`). */
   readonly relatedPaths: readonly string[];
+  /**
+   * Many relations the query must prefetch for the fields that read them (`tags` for a list of
+   * tag keys, `comments__author` for nested comments with their author).
+   */
+  readonly prefetchPaths: readonly string[];
   readonly model: AnyModel | null;
   /**
    * The class's default representation, compiled once (see `representation-compiler.ts`):
@@ -45,15 +50,16 @@ export interface PreparedSerializer {
  * Builds the plan of the serializer class `cls` from its unbound `fields` (see
  * `Serializer.buildFields`): binds them against `model`, finds the `validate<Field>` hooks
  * (`reservedHooks` holds the names that look like hooks but are the serializer's own methods),
- * collects the relation paths of dotted sources, including those of a nested serializer of the
- * same record (`nestedSameRecord(field)` gives its plan), and compiles the representation.
+ * collects the relation paths of dotted sources and the many relations read, including those of
+ * a nested serializer (`nestedPlan(field)` gives its plan: of the same record with `source: '*'`,
+ * else of the related rows), and compiles the representation.
  */
 export function prepareSerializer(
   cls: { readonly name: string; readonly prototype: object },
   fields: Readonly<Record<string, AnyField>>,
   model: AnyModel | null,
   reservedHooks: object,
-  nestedSameRecord: (field: AnyField) => PreparedSerializer | undefined,
+  nestedPlan: (field: AnyField) => PreparedSerializer | undefined,
 ): PreparedSerializer {
   const proto = cls.prototype as Record<string, unknown>;
   const hooks = new Map<string, (value: unknown) => unknown>();
@@ -71,11 +77,27 @@ export function prepareSerializer(
     }
   }
   const relatedPaths = new Set<string>();
+  const prefetchPaths = new Set<string>();
   for (const field of list) {
     if (field.writeOnly) continue;
     if (field.relatedPath) relatedPaths.add(field.relatedPath);
-    const nested = nestedSameRecord(field);
-    if (nested) for (const path of nested.relatedPaths) relatedPaths.add(path);
+    if (field.prefetchPath) prefetchPaths.add(field.prefetchPath);
+    const nested = nestedPlan(field);
+    if (!nested) continue;
+    if (field.sourceAttrs.length === 0) {
+      // The same record (`source: '*'`): what it reads is read from this row.
+      for (const path of nested.relatedPaths) relatedPaths.add(path);
+      for (const path of nested.prefetchPaths) prefetchPaths.add(path);
+      continue;
+    }
+    // Related rows (`comments`, `author`): what it reads of them is loaded with them
+    // (`comments__author` for comments rendered with their author).
+    const over = nested;
+    const base = field.prefetchPath ?? field.relatedPath;
+    if (base === undefined) continue;
+    const through = (path: string) => `${base}__${path}`;
+    for (const path of over.prefetchPaths) prefetchPaths.add(through(path));
+    if (field.prefetchPath) for (const path of over.relatedPaths) prefetchPaths.add(through(path));
   }
   const readable = list.filter((f) => !f.writeOnly);
   return {
@@ -85,6 +107,7 @@ export function prepareSerializer(
     writable: list.filter((f) => !f.readOnly),
     hooks,
     relatedPaths: [...relatedPaths],
+    prefetchPaths: [...prefetchPaths],
     model,
     represent: compileRepresentation(readable),
   };

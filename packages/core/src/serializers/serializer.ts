@@ -268,10 +268,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
         this.buildFields(),
         this.serializerModel(),
         Serializer.prototype,
-        (field) =>
-          field instanceof Serializer && field.sourceAttrs.length === 0
-            ? (field.constructor as typeof Serializer).prepare()
-            : undefined,
+        (field) => (field instanceof Serializer ? field.prepared : undefined),
       );
       this.checkDeclaration(result);
       return result;

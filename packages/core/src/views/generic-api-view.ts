@@ -89,7 +89,8 @@ export class GenericAPIView extends APIView {
 
   /**
    * The query set of this request: the declared one, loading the relations the serializer
-   * reads (so rendering a page needs no query per row).
+   * reads (`selectRelated` for rows it reads through foreign keys, `prefetchRelated` for many
+   * relations), so rendering a page needs no query per row.
    */
   getQueryset(): QuerySet<any> {
     if (!this.queryset) {
@@ -98,8 +99,12 @@ export class GenericAPIView extends APIView {
         `'${this.constructor.name}' should either include a \`queryset\` attribute, or override the \`getQueryset()\` method.`,
       );
     }
-    const related = this.getSerializerClass().prepare().relatedPaths;
-    return related.length ? this.queryset.selectRelated(...related) : this.queryset.all();
+    const { relatedPaths, prefetchPaths } = this.getSerializerClass().prepare();
+    let queryset = relatedPaths.length
+      ? this.queryset.selectRelated(...relatedPaths)
+      : this.queryset.all();
+    if (prefetchPaths.length) queryset = queryset.prefetchRelated(...prefetchPaths);
+    return queryset;
   }
 
   /**
