@@ -21,6 +21,20 @@ import type { AnyModelField } from '../models/model-field.ts';
 import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
+import {
+  isQueryExpression,
+  NotExpression,
+  type OrderBy,
+  type QueryExpression,
+} from './expressions/query-expression.ts';
+import {
+  type AnnotatedRow,
+  aggregateRow,
+  annotatedRowsPlan,
+  annotationsOf,
+  orderTermOf,
+  updateValue,
+} from './expressions/query-set-expressions.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
@@ -67,7 +81,7 @@ export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './quer
  * const books = await long.slice(0, 10).execute(); // one SELECT
  * ```
  */
-export class QuerySet<M extends AnyModel = AnyModel> {
+export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   readonly model: M;
   readonly #state: QueryState;
 
@@ -89,11 +103,30 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     related: readonly string[],
     db: Database | null,
     only: readonly string[] | null = this.#state.only,
-  ): QuerySet<M> {
-    return new QuerySet(this.model, { conditions, order, limit, offset, related, only, db });
+    annotations = this.#state.annotations,
+  ): QuerySet<M, A> {
+    return new QuerySet(this.model, {
+      conditions,
+      order,
+      limit,
+      offset,
+      related,
+      only,
+      annotations,
+      db,
+    });
   }
 
-  #withCondition(condition: Condition): QuerySet<M> {
+  /**
+   * The state of this query set, for the expressions that read another query set
+   * (`Exists(queryset)`); not for applications.
+   * @internal
+   */
+  get queryState(): QueryState {
+    return this.#state;
+  }
+
+  #withCondition(condition: Condition): QuerySet<M, A> {
     const s = this.#state;
     return this.#derive([...s.conditions, condition], s.order, s.limit, s.offset, s.related, s.db);
   }
@@ -106,9 +139,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const books = Book.objects.all(); // every book, in the model's ordering (isbn)
    * ```
    */
-  all(): QuerySet<M> {
+  all(): QuerySet<M, A> {
     // The state is never changed, only replaced: the copy shares it.
-    return new QuerySet(this.model, this.#state);
+    return new QuerySet<M, A>(this.model, this.#state);
   }
 
   /**
@@ -119,7 +152,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const rows = await Book.objects.filter({ state: 'published', pages__gte: 100 }).execute();
    * ```
    */
-  filter(filter: Filter): QuerySet<M> {
+  filter(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
+    if (isQueryExpression(filter))
+      return this.#withCondition({ kind: 'expression', expression: filter });
     return this.#withCondition({ kind: 'filter', negate: false, filter });
   }
 
@@ -131,7 +166,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const available = Book.objects.exclude({ state: 'not_published' });
    * ```
    */
-  exclude(filter: Filter): QuerySet<M> {
+  exclude(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
+    if (isQueryExpression(filter))
+      return this.#withCondition({ kind: 'expression', expression: new NotExpression(filter) });
     return this.#withCondition({ kind: 'filter', negate: true, filter });
   }
 
@@ -144,7 +181,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * Book.objects.filterAny([{ title__icontains: 'dune' }, { isbn__istartswith: 'dune' }]);
    * ```
    */
-  filterAny(filters: readonly Filter[]): QuerySet<M> {
+  filterAny(filters: readonly Filter[]): QuerySet<M, A> {
     return this.#withCondition({ kind: 'any', filters });
   }
 
@@ -164,7 +201,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * });
    * ```
    */
-  where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M> {
+  where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M, A> {
     return this.#withCondition({ kind: 'custom', build, shape });
   }
 
@@ -177,9 +214,72 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const unordered = Book.objects.orderBy(); // no ORDER BY at all
    * ```
    */
-  orderBy(...terms: string[]): QuerySet<M> {
+  orderBy(...terms: (string | OrderBy)[]): QuerySet<M, A> {
     const s = this.#state;
-    return this.#derive(s.conditions, terms, s.limit, s.offset, s.related, s.db);
+    const order = terms.map(orderTermOf);
+    return this.#derive(s.conditions, order, s.limit, s.offset, s.related, s.db);
+  }
+
+  /**
+   * Adds computed values to every row, under the given names (Django's `annotate`): counts
+   * and sums over a relation (`Count('tags')`), `Exists(...)`, `Subquery(...)`, `F(...)`
+   * arithmetic. An annotation can be filtered (`filter({ favorites_count__gte: 2 })`) and
+   * ordered by (`orderBy('-favorites_count')`) by its name, and is a property of the rows
+   * (`row.favorites_count`), typed by its expression. A name that is a field or relation of
+   * the model, or is annotated already, throws `ImproperlyConfigured`.
+   *
+   * @example
+   * ```ts-fragment
+   * const rows = await Article.objects
+   *   .annotate({ favorites_count: Count('favorited_by') })
+   *   .filter({ favorites_count__gte: 2 })
+   *   .orderBy('-favorites_count')
+   *   .execute();
+   * rows[0]?.favorites_count; // number
+   * ```
+   */
+  annotate<E extends Readonly<Record<string, QueryExpression<any>>>>(
+    expressions: E,
+  ): QuerySet<M, A & { [K in keyof E]: E[K] extends QueryExpression<infer T> ? T : never }> {
+    const s = this.#state;
+    const annotations = annotationsOf(this.model, s.annotations, expressions);
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      annotations,
+    ) as never;
+  }
+
+  /**
+   * Computes aggregates over the matching rows, as Django's `aggregate`: one object, each
+   * name holding its value (`Count` a number, `Sum`, `Avg`, `Min`, `Max` null when no row
+   * matches). Paths may cross foreign keys; an aggregate over a many-to-many or reverse
+   * relation belongs in `annotate()`.
+   *
+   * @example
+   * ```ts
+   * import { Avg, Count, Max } from '@restframework/core';
+   *
+   * const stats = await Book.objects
+   *   .filter({ state: 'published' })
+   *   .aggregate({ books: Count('pk'), pages: Avg('pages'), longest: Max<number>('pages') });
+   * stats.books; // number
+   * ```
+   */
+  async aggregate<E extends Readonly<Record<string, QueryExpression<any>>>>(
+    expressions: E,
+  ): Promise<{ [K in keyof E]: E[K] extends QueryExpression<infer T> ? T : never }> {
+    const db = this.db;
+    const { kind, options, select, read } = aggregateRow(this.model, db, this.#state, expressions);
+    const statement = this.#statement(db, kind, options, select);
+    let rows = this.#query(db, statement);
+    if (isPromiseLike(rows)) rows = await rows;
+    return read(rows[0] as Record<string, unknown>) as never;
   }
 
   /** The ordering that applies: the explicit one, else the model's default. */
@@ -219,7 +319,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * Book.objects.orderBy('isbn').withStableOrdering().ordering; // ['isbn']: isbn is unique
    * ```
    */
-  withStableOrdering(): QuerySet<M> {
+  withStableOrdering(): QuerySet<M, A> {
     const terms = this.ordering;
     const resolved = this.resolveOrdering(terms);
     const unique = resolved.some(
@@ -237,7 +337,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * // each row holds its user's row under `user`, read by the same query (no query per row)
    * ```
    */
-  selectRelated(...paths: string[]): QuerySet<M> {
+  selectRelated(...paths: string[]): QuerySet<M, A> {
     const related = [...new Set([...this.#state.related, ...paths])];
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, related, s.db);
@@ -264,7 +364,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * // each row: id, user_id, biography, and user: { id, username, email }
    * ```
    */
-  only(...fields: string[]): QuerySet<M> {
+  only(...fields: string[]): QuerySet<M, A> {
     const s = this.#state;
     const only = fields.length ? Object.freeze([...new Set(fields)]) : null;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, only);
@@ -283,7 +383,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const secondPage = Book.objects.slice(20, 40); // LIMIT 20 OFFSET 20
    * ```
    */
-  slice(start: number, end?: number): QuerySet<M> {
+  slice(start: number, end?: number): QuerySet<M, A> {
     integer(start);
     if (end !== undefined) integer(end);
     const base = this.#state.offset;
@@ -306,7 +406,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const old = await Book.objects.using(archive).filter({ publication_date__lt: '2000-01-01' }).execute();
    * ```
    */
-  using(db: Database): QuerySet<M> {
+  using(db: Database): QuerySet<M, A> {
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, db);
   }
@@ -335,7 +435,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   compile(): { sql: string; parameters: readonly unknown[] } {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
+    const plan = this.#rowsPlan(db);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
@@ -359,14 +459,21 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const books = await Book.objects.filter({ title__icontains: 'dune' }).execute();
    * ```
    */
-  async execute(): Promise<Row<M>[]> {
+  async execute(): Promise<AnnotatedRow<M, A>[]> {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
+    const plan = this.#rowsPlan(db);
     const statement = this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
-    return readRows(plan.read, raw) as Row<M>[];
+    return readRows(plan.read, raw) as AnnotatedRow<M, A>[];
+  }
+
+  /** What a SELECT of rows selects and how its rows are read: the annotations' too. */
+  #rowsPlan(db: Database): LookupSelect {
+    const s = this.#state;
+    const plan = selectPlan(this.model, db, s.related, s.only);
+    return s.annotations === null ? plan : annotatedRowsPlan(this.model, db, s, plan);
   }
 
   /**
@@ -388,18 +495,26 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * if (isPromiseLike(rows)) rows = await rows;
    * ```
    */
-  lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
+  lookup(filter: Filter, limit = 2): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     return this.#lookup('rows', filter, limit);
   }
 
   /** A planned lookup (see {@link lookup}) answering its rows, or its keys for `exists`. */
-  #lookup(purpose: LookupPurpose, filter: Filter, limit: number): Row<M>[] | Promise<Row<M>[]> {
+  #lookup(
+    purpose: LookupPurpose,
+    filter: Filter,
+    limit: number,
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const db = this.db;
     const state = this.#state;
     const keys = Object.keys(filter);
     // The query set's own conditions are bound on every lookup: their values are this
     // request's (a view filtering by the request's user), and their shape is part of the plan's.
     let base: BoundWhere | null = null;
+    // An annotated query set binds its expressions per query (its state has no identity), as
+    // does a filter of expressions: no plan.
+    if (state.annotations !== null || hasExpressionValue(filter))
+      return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
     if (state.conditions.length !== 0) {
       base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
       // A custom condition without a shape compiles each time: nothing to plan.
@@ -429,15 +544,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     limit: number,
     identity: string | null,
     conditionsCount: number,
-  ): Row<M>[] | Promise<Row<M>[]> {
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
-    const state = this.#state;
     let select: LookupSelect;
     let prepared: PreparedSelect;
     if (purpose === 'rows') {
-      select = selectPlan(this.model, db, state.related, state.only);
+      select = this.#rowsPlan(db);
       prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
     } else {
       // As exists(): the key alone, no related rows joined.
@@ -456,13 +570,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     db: Database,
     plan: LookupSelect,
     statement: CompiledStatement,
-  ): Row<M>[] | Promise<Row<M>[]> {
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const raw = this.#query(db, statement);
-    if (Array.isArray(raw)) return readRows(plan.read, raw) as Row<M>[];
-    return raw.then((rows) => readRows(plan.read, rows) as Row<M>[]);
+    if (Array.isArray(raw)) return readRows(plan.read, raw) as AnnotatedRow<M, A>[];
+    return raw.then((rows) => readRows(plan.read, rows) as AnnotatedRow<M, A>[]);
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<Row<M>> {
+  async *[Symbol.asyncIterator](): AsyncIterator<AnnotatedRow<M, A>> {
     yield* await this.execute();
   }
 
@@ -534,13 +648,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const book = await Book.objects.get({ pk: 1 }); // throws DoesNotExist when there is none
    * ```
    */
-  async get(filter?: Filter): Promise<Row<M>> {
+  async get(filter?: Filter): Promise<AnnotatedRow<M, A>> {
     let rows = filter ? this.lookup(filter) : this.orderBy().slice(0, 2).execute();
     if (isPromiseLike(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     if (rows.length > 1)
       throw new MultipleObjectsReturned(`get() on ${this.model.name} returned more than one row.`);
-    return rows[0] as Row<M>;
+    return rows[0] as AnnotatedRow<M, A>;
   }
 
   /**
@@ -551,7 +665,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const earliest = await Book.objects.orderBy('publication_date').first(); // undefined when there are no books
    * ```
    */
-  async first(): Promise<Row<M> | undefined> {
+  async first(): Promise<AnnotatedRow<M, A> | undefined> {
     const qs = this.ordering.length ? this : this.orderBy(this.model.pk.name);
     return (await qs.slice(0, 1).execute())[0];
   }
@@ -727,15 +841,20 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * @example
    * ```ts
    * const changed = await Book.objects.filter({ stock_count: 0 }).update({ state: 'not_published' });
+   * await Book.objects.filter({ pk: 1 }).update({ stock_count: F('stock_count').sub(1) }); // no lost update
    * ```
    */
-  async update(values: Partial<Row<M>> & Record<string, unknown>): Promise<number> {
+  async update(
+    values: { [K in keyof Row<M>]?: Row<M>[K] | QueryExpression<any> } & Record<string, unknown>,
+  ): Promise<number> {
     const db = this.db;
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
       const field = this.model.getField(key);
       if (!field) throw this.#unknownField('update()', key);
-      set[field.column] = db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
+      set[field.column] = isQueryExpression(value)
+        ? updateValue(this.model, db, key, value)
+        : db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
     }
     const query = db.executor.updateTable(this.model.table).set(set).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
@@ -843,6 +962,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   ): CompiledStatement {
     return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
   }
+}
+
+/** True when a value of `filter` is an expression (`F(...)`), which a lookup plan cannot bind. */
+function hasExpressionValue(filter: Filter): boolean {
+  for (const key in filter) if (isQueryExpression(filter[key])) return true;
+  return false;
 }
 
 /** The options of exists()' lookup: unordered, paged (LIMIT 1), no related rows. */

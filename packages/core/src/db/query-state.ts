@@ -5,6 +5,8 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from './database.ts';
+import type { Annotations } from './expressions/annotations.ts';
+import type { QueryExpression } from './expressions/query-expression.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
 export type Filter = Readonly<Record<string, unknown>>;
@@ -36,6 +38,7 @@ export interface ConditionShape {
 export type Condition =
   | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
   | { readonly kind: 'any'; readonly filters: readonly Filter[] }
+  | { readonly kind: 'expression'; readonly expression: QueryExpression<boolean> }
   | CustomCondition;
 
 /** A condition of `QuerySet.where`. */
@@ -58,6 +61,13 @@ export interface QueryState {
    * paths into related rows; null loads every field.
    */
   readonly only: readonly string[] | null;
+  /**
+   * The annotations (`QuerySet.annotate`), null for none. Expressions have no identity of
+   * their own here (see {@link stateIdentity}): an annotated query set is never kept as a
+   * lookup plan, whose parameters would be another request's; its statement is still
+   * compiled once per shape.
+   */
+  readonly annotations: Annotations | null;
   readonly db: Database | null;
 }
 
@@ -69,6 +79,7 @@ export const INITIAL_STATE: QueryState = {
   offset: 0,
   related: [],
   only: null,
+  annotations: null,
   db: null,
 };
 
@@ -83,8 +94,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

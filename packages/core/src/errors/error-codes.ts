@@ -61,6 +61,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_OPENAPI_DOCS: 'openApi was registered wrongly or lacks swagger-ui-dist.',
   REST_ERR_ORDERING_FIELDS: "A view set's orderingFields is malformed.",
   REST_ERR_PASSWORD_HASHER: 'The password hashers are misconfigured.',
+  REST_ERR_QUERY_EXPRESSION: 'A query expression is used where it cannot be, or names nothing.',
   REST_ERR_QUERY_LOOKUP: 'A lookup got a value of the wrong kind.',
   REST_ERR_QUERY_SLICE: 'slice() got a bound that is not an integer.',
   REST_ERR_ROUTER: 'A router registration is wrong, or the router came before restFramework.',

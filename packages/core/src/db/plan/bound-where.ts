@@ -7,7 +7,9 @@
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { AnyModel } from '../../models/model.ts';
 import type { Database } from '../database.ts';
-import { bindLookup, type LookupBinding, splitLookup } from '../lookups.ts';
+import { bindFilterEntry } from '../expressions/filter-entry.ts';
+import type { BindContext, BoundExpression } from '../expressions/query-expression.ts';
+import type { LookupBinding } from '../lookups.ts';
 import type { ColumnRef, Condition, CustomCondition, Filter } from '../query-state.ts';
 import type { JoinSet } from './query-paths.ts';
 import type { Slot } from './statement-cache.ts';
@@ -30,6 +32,12 @@ interface BoundAny {
   readonly any: readonly BoundFilter[];
 }
 
+/** An expression condition (`filter(Q(...))`, `filter(Exists(...))`), with its parameters' start. */
+interface BoundCondition {
+  readonly expression: BoundExpression;
+  readonly start: number;
+}
+
 /** A custom condition (`where()`), with the start of its parameters when it has a shape. */
 interface BoundCustom {
   readonly condition: CustomCondition;
@@ -46,7 +54,7 @@ export class BoundWhere {
   readonly parameters: unknown[];
   /** False when a custom condition without a shape makes the SQL unknowable from `shape`. */
   readonly cacheable: boolean;
-  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny)[];
+  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny | BoundCondition)[];
   readonly #joins: JoinSet;
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly #where: string;
@@ -55,7 +63,7 @@ export class BoundWhere {
     shape: string,
     parameters: unknown[],
     cacheable: boolean,
-    parts: readonly (BoundFilter | BoundCustom | BoundAny)[],
+    parts: readonly (BoundFilter | BoundCustom | BoundAny | BoundCondition)[],
     joins: JoinSet,
     where: string,
   ) {
@@ -77,6 +85,11 @@ export class BoundWhere {
         built.push(
           build(EB, ref, shape ? shape.parameters.map((_, i) => slot(part.start + i)) : []),
         );
+        continue;
+      }
+      if ('expression' in part) {
+        const { expression, start } = part;
+        built.push(expression.build(expression.parameters.map((_, i) => slot(start + i))));
         continue;
       }
       if ('any' in part) {
@@ -120,12 +133,14 @@ export function bindWhere(
   conditions: readonly Condition[],
   db: Database,
   joins: JoinSet,
+  annotations?: ReadonlyMap<string, BoundExpression>,
 ): BoundWhere {
   // Without conditions nothing is resolved, so no error can need the `where` text.
   if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
   const where = `${model.name}.filter()`;
+  const context: BindContext = { db, model, joins, where, annotations };
   const parameters: unknown[] = [];
-  const parts: (BoundFilter | BoundCustom | BoundAny)[] = [];
+  const parts: (BoundFilter | BoundCustom | BoundAny | BoundCondition)[] = [];
   let shape = '';
   let cacheable = true;
   for (let c = 0; c < conditions.length; c++) {
@@ -141,18 +156,20 @@ export function bindWhere(
       parts.push({ condition, start: parameters.length - (custom ? custom.parameters.length : 0) });
       continue;
     }
+    if (condition.kind === 'expression') {
+      const expression = condition.expression.bind(context);
+      const start = parameters.length;
+      for (let i = 0; i < expression.parameters.length; i++)
+        parameters.push(expression.parameters[i]);
+      shape += `${shape ? '&' : ''}e(${expression.shape})`;
+      parts.push({ expression, start });
+      continue;
+    }
     if (condition.kind === 'any') {
       const alternatives: BoundFilter[] = [];
       let names = '';
       for (let f = 0; f < condition.filters.length; f++) {
-        const bound = bindFilter(
-          db,
-          joins,
-          condition.filters[f] as Filter,
-          false,
-          parameters,
-          where,
-        );
+        const bound = bindFilter(context, condition.filters[f] as Filter, false, parameters);
         names += `${f ? '|' : ''}(${bound.names})`;
         alternatives.push(bound.filter);
       }
@@ -160,7 +177,7 @@ export function bindWhere(
       parts.push({ any: alternatives });
       continue;
     }
-    const bound = bindFilter(db, joins, condition.filter, condition.negate, parameters, where);
+    const bound = bindFilter(context, condition.filter, condition.negate, parameters);
     shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${bound.names})`;
     if (bound.filter.bindings.length) parts.push(bound.filter);
   }
@@ -169,12 +186,10 @@ export function bindWhere(
 
 /** Binds one filter's entries, adding their parameters; `names` is the shape of its SQL. */
 function bindFilter(
-  db: Database,
-  joins: JoinSet,
+  context: BindContext,
   filter: Filter,
   negate: boolean,
   parameters: unknown[],
-  where: string,
 ): { filter: BoundFilter; names: string } {
   const start = parameters.length;
   const bindings: LookupBinding[] = [];
@@ -182,8 +197,7 @@ function bindFilter(
   const keys = Object.keys(filter);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
-    const { column, lookup } = splitLookup(joins, key, where);
-    const binding = bindLookup(db.adapter, column, lookup, filter[key], where);
+    const binding = bindFilterEntry(context, key, filter[key]);
     bindings.push(binding);
     const values = binding.parameters;
     for (let i = 0; i < values.length; i++) parameters.push(values[i]);
