@@ -136,6 +136,15 @@ export {
   Min,
   Sum,
 } from './db/expressions/aggregates.ts';
+export {
+  Exists,
+  ExistsExpression,
+  type InnerQuery,
+  OuterRef,
+  OuterReference,
+  Subquery,
+  SubqueryExpression,
+} from './db/expressions/exists.ts';
 export { F, FieldReference } from './db/expressions/f.ts';
 export { Q, type QChild, QNode } from './db/expressions/q.ts';
 export {

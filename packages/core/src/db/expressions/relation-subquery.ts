@@ -6,7 +6,7 @@
  * count every pair).
  * @module
  */
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { AnyManyToManyField } from '../../models/many-to-many-field.ts';
 import { type AnyModel, Model } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
@@ -134,15 +134,7 @@ export function relationAggregate(
     output,
     read: reader,
     build: (parameters) => {
-      let query = EB.selectFrom(target.table);
-      for (const step of joins.joins) {
-        const table = `${step.model.table} as ${step.alias}`;
-        const key = `${step.alias}.${step.model.pk.column}`;
-        const reference = `${step.parentAlias}.${step.relation.column}`;
-        query = step.nullable
-          ? query.leftJoin(table, key, reference)
-          : query.innerJoin(table, key, reference);
-      }
+      let query = joinAll(EB.selectFrom(target.table), joins);
       let link: Expression<SqlBool>;
       if (join) {
         const table = join.model.table;
@@ -161,6 +153,22 @@ export function relationAggregate(
       return sql`(${query.select(aggregateCall(fn, distinct, value).as('v'))})`;
     },
   };
+}
+
+/** `query` with the joins of `joins` (LEFT where the row may be missing), as a query set's. */
+export function joinAll(
+  query: SelectQueryBuilder<any, any, any>,
+  joins: JoinSet,
+): SelectQueryBuilder<any, any, any> {
+  for (const step of joins.joins) {
+    const table = `${step.model.table} as ${step.alias}`;
+    const key = `${step.alias}.${step.model.pk.column}`;
+    const reference = `${step.parentAlias}.${step.relation.column}`;
+    query = step.nullable
+      ? query.leftJoin(table, key, reference)
+      : query.innerJoin(table, key, reference);
+  }
+  return query;
 }
 
 /** `fn([DISTINCT] value)`; `COUNT(*)` when `value` is null. */

@@ -134,11 +134,12 @@ export function bindWhere(
   db: Database,
   joins: JoinSet,
   annotations?: ReadonlyMap<string, BoundExpression>,
+  outer?: BindContext,
 ): BoundWhere {
   // Without conditions nothing is resolved, so no error can need the `where` text.
   if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
   const where = `${model.name}.filter()`;
-  const context: BindContext = { db, model, joins, where, annotations };
+  const context: BindContext = { db, model, joins, where, annotations, outer };
   const parameters: unknown[] = [];
   const parts: (BoundFilter | BoundCustom | BoundAny | BoundCondition)[] = [];
   let shape = '';

@@ -9,13 +9,16 @@ import {
   Count,
   type Database,
   defineModel,
+  Exists,
   F,
   ImproperlyConfigured,
   InvalidLookupValueError,
   Max,
   Min,
   models,
+  OuterRef,
   Q,
+  Subquery,
   Sum,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
@@ -368,6 +371,103 @@ for (const dialect of testDialects()) {
         .filter({ title: 'zz' })
         .aggregate({ n: Count('pk'), views: Sum('views'), high: Max('views') });
       assert.deepEqual(none, { n: 0, views: null, high: null });
+    });
+
+    it('annotates and filters with Exists and OuterRef, booleans on every database', async () => {
+      const Favorite = Article.manyToMany.favorited_by!.through;
+      const Follow = User.manyToMany.following!.through;
+      const ann = await User.objects.using(db).get({ username: 'ann' });
+      const favoritedBy = (user: number) =>
+        Exists(Favorite.objects.filter({ article: OuterRef('pk'), user }));
+      const rows = await articles()
+        .annotate({
+          favorited: favoritedBy(ann.id),
+          followed: Exists(
+            Follow.objects.filter({ from_user: ann.id, to_user: OuterRef('author') }),
+          ),
+          disapproved: Exists(Comment.objects.filter({ article: OuterRef('pk'), approved: false })),
+        })
+        .orderBy('title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.favorited, r.followed, r.disapproved]),
+        [
+          ['a', false, false, true],
+          ['b', false, false, false],
+          ['c', true, true, false],
+        ],
+      );
+      // The user is a parameter: one statement, each user's rows.
+      for (const [username, expected] of [
+        ['ann', ['c']],
+        ['bob', ['a']],
+        ['cyd', ['a']],
+      ] as const) {
+        const user = await User.objects.using(db).get({ username });
+        assert.deepEqual(titles(await articles().filter(favoritedBy(user.id)).execute()), expected);
+        assert.deepEqual(
+          titles(
+            await articles()
+              .annotate({ mine: favoritedBy(user.id) })
+              .filter({ mine: true })
+              .execute(),
+          ),
+          expected,
+        );
+      }
+      assert.deepEqual(
+        titles(await articles().exclude(favoritedBy(ann.id)).orderBy('title').execute()),
+        ['a', 'b'],
+      );
+      assert.deepEqual(
+        titles(await articles().filter(favoritedBy(ann.id).not()).orderBy('title').execute()),
+        ['a', 'b'],
+      );
+      assert.deepEqual(
+        titles(
+          await articles()
+            .annotate({ mine: favoritedBy(ann.id) })
+            .filter({ mine: 'false' })
+            .orderBy('-title')
+            .execute(),
+        ),
+        ['b', 'a'],
+      );
+    });
+
+    it('annotates with the value of a Subquery, null when it finds no row', async () => {
+      const best = Comment.objects
+        .filter({ article: OuterRef('pk') })
+        .orderBy('-score', 'id')
+        .slice(0, 1);
+      const rows = await articles()
+        .annotate({
+          best: Subquery<number>(best, 'score'),
+          author_name: Subquery<string>(
+            User.objects.filter({ pk: OuterRef('author') }),
+            'username',
+          ),
+        })
+        .orderBy('title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.best, r.author_name]),
+        [
+          ['a', 5, 'ann'],
+          ['b', null, 'ann'],
+          ['c', 1, 'bob'],
+        ],
+      );
+      assert.deepEqual(
+        titles(
+          await articles()
+            .annotate({ best: Subquery<number>(best, 'score') })
+            .filter({ best__gte: 1 })
+            .orderBy('-best')
+            .execute(),
+        ),
+        ['a', 'c'],
+      );
     });
 
     it('refuses mistakes with ImproperlyConfigured REST_ERR_QUERY_EXPRESSION', async () => {
