@@ -3,7 +3,7 @@
  * one, correlated with its rows, as Django's.
  * @module
  */
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import type { AnyModel } from '../../models/model.ts';
 import { bindWhere, EB } from '../plan/bound-where.ts';
 import { integer } from '../plan/prepared-select.ts';
