@@ -91,6 +91,7 @@ export {
   type ProjectConfig,
 } from './cli/project-config.ts';
 export { type CliIo, runCli } from './cli/run-cli.ts';
+export type { BulkCreateOptions } from './db/bulk-create.ts';
 export {
   Database,
   type DatabaseOptions,

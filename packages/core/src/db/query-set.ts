@@ -19,6 +19,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
+import { type BulkCreateOptions, bulkCreate } from './bulk-create.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
 import {
@@ -35,6 +36,7 @@ import {
   orderTermOf,
   updateValue,
 } from './expressions/query-set-expressions.ts';
+import { getOrCreate, updateOrCreate } from './get-or-create.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
@@ -67,6 +69,7 @@ import {
   INITIAL_STATE,
   type QueryState,
 } from './query-state.ts';
+import { valuesPlan } from './values.ts';
 
 export type { OrderTerm } from './plan/query-paths.ts';
 export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
@@ -104,6 +107,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     db: Database | null,
     only: readonly string[] | null = this.#state.only,
     annotations = this.#state.annotations,
+    forUpdate = this.#state.forUpdate,
   ): QuerySet<M, A> {
     return new QuerySet(this.model, {
       conditions,
@@ -113,6 +117,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
       related,
       only,
       annotations,
+      forUpdate,
       db,
     });
   }
@@ -863,6 +868,157 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   }
 
   /**
+   * The row matching `lookup`, created when there is none, and whether it was (Django's
+   * `get_or_create`): a new row takes the lookup's plain keys and `defaults`. Race-safe: when
+   * a concurrent request creates it first (a unique violation), its row is read and returned.
+   *
+   * @example
+   * ```ts-fragment
+   * const [tag, created] = await Tag.objects.getOrCreate({ name: 'python' });
+   * const [user] = await User.objects.getOrCreate({ username: 'ann' }, { email: 'ann@example.com' });
+   * ```
+   */
+  async getOrCreate(
+    lookup: Filter,
+    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  ): Promise<[row: Row<M>, created: boolean]> {
+    const { row, created } = await getOrCreate(this as QuerySet<M>, lookup, defaults);
+    return [row as Row<M>, created];
+  }
+
+  /**
+   * Updates the row matching `lookup` with `defaults`, or creates it from both (Django's
+   * `update_or_create`), in one transaction (a savepoint inside one), the row locked while it
+   * is changed; returns the row as stored and whether it was created.
+   *
+   * @example
+   * ```ts-fragment
+   * const [profile, created] = await Profile.objects.updateOrCreate({ user: 1 }, { bio: 'hi' });
+   * ```
+   */
+  async updateOrCreate(
+    lookup: Filter,
+    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  ): Promise<[row: Row<M>, created: boolean]> {
+    const { row, created } = await updateOrCreate(this as QuerySet<M>, lookup, defaults);
+    return [row as Row<M>, created];
+  }
+
+  /**
+   * Inserts `rows` with one INSERT per batch (Django's `bulk_create`) and returns them as
+   * stored: with their keys where the database returns them (SQLite, PostgreSQL), as given
+   * with their defaults on MySQL/MariaDB. Missing values take the fields' defaults.
+   *
+   * @example
+   * ```ts
+   * const stored = await Book.objects.bulkCreate([
+   *   { title: 'Dune', isbn: '978-0-441-17271-9', publication_date: '1965-08-01', price: '9.99' },
+   *   { title: 'Emma', isbn: '978-0-14-143958-7', publication_date: '1815-12-23', price: '7.50' },
+   * ]); // one INSERT
+   * ```
+   */
+  async bulkCreate(
+    rows: readonly (Partial<Row<M>> & Record<string, unknown>)[],
+    options?: BulkCreateOptions,
+  ): Promise<Row<M>[]> {
+    return (await bulkCreate(this.db, this.model, rows, options)) as Row<M>[];
+  }
+
+  /**
+   * Locks the rows the query reads until the transaction ends (`SELECT ... FOR UPDATE` on
+   * PostgreSQL and MySQL/MariaDB; SQLite's writing transaction holds the whole database). Run
+   * it inside `db.atomic()` or `db.transaction()`: outside one it throws `ImproperlyConfigured`
+   * (`REST_ERR_TRANSACTION`), on every database.
+   *
+   * @example
+   * ```ts
+   * await db.atomic(async () => {
+   *   const book = await Book.objects.selectForUpdate().get({ pk: 1 });
+   *   await Book.objects.updateRow(book, { stock_count: book.stock_count - 1 });
+   * });
+   * ```
+   */
+  selectForUpdate(): QuerySet<M, A> {
+    const s = this.#state;
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      s.annotations,
+      true,
+    );
+  }
+
+  /**
+   * The values of some fields (and annotations) of the matching rows, as records keyed by
+   * the names given (Django's `values()`, evaluated: call it last). Names are fields
+   * (`author_id`), paths across foreign keys (`author__username`) or annotations.
+   *
+   * @example
+   * ```ts
+   * const rows = await Book.objects.orderBy('title').values('title', 'pages'); // [{ title, pages }, ...]
+   * ```
+   */
+  async values<K extends keyof AnnotatedRow<M, A> & string>(
+    ...fields: K[]
+  ): Promise<Pick<AnnotatedRow<M, A>, K>[]>;
+  async values(...fields: string[]): Promise<Record<string, unknown>[]>;
+  async values(...fields: string[]): Promise<Record<string, unknown>[]> {
+    const lists = await this.#valuesLists(fields);
+    return lists.map((values) => {
+      const record: Record<string, unknown> = {};
+      for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[i];
+      return record;
+    });
+  }
+
+  /**
+   * The values of some fields as lists, one per row (Django's `values_list()`); with
+   * `{ flat: true }` and one field, the values themselves.
+   *
+   * @example
+   * ```ts
+   * const pairs = await Book.objects.orderBy('title').valuesList(['title', 'pages']); // [['Dune', 412], ...]
+   * const titles = await Book.objects.orderBy('title').valuesList(['title'], { flat: true }); // ['Dune', ...]
+   * ```
+   */
+  async valuesList<const K extends readonly (keyof AnnotatedRow<M, A> & string)[]>(
+    fields: K,
+    options: { readonly flat: true },
+  ): Promise<AnnotatedRow<M, A>[K[0]][]>;
+  async valuesList<const K extends readonly (keyof AnnotatedRow<M, A> & string)[]>(
+    fields: K,
+    options?: { readonly flat?: false },
+  ): Promise<{ -readonly [I in keyof K]: AnnotatedRow<M, A>[K[I]] }[]>;
+  async valuesList(
+    fields: readonly string[],
+    options?: { readonly flat?: boolean },
+  ): Promise<unknown[]> {
+    if (options?.flat && fields.length !== 1) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_PATH',
+        `${this.model.name}.objects.valuesList(): flat takes one field, got ${fields.length}.`,
+      );
+    }
+    const lists = await this.#valuesLists(fields);
+    return options?.flat ? lists.map((values) => values[0]) : lists;
+  }
+
+  async #valuesLists(fields: readonly string[]): Promise<unknown[][]> {
+    const db = this.db;
+    const plan = valuesPlan(this.model, db, this.#state, fields);
+    const query = plan.related.length ? this.selectRelated(...plan.related) : this;
+    const statement = query.#statement(db, plan.kind, SELECT_OPTIONS, plan.select);
+    let rows = this.#query(db, statement);
+    if (isPromiseLike(rows)) rows = await rows;
+    return rows.map((raw) => plan.read(raw as Record<string, unknown>));
+  }
+
+  /**
    * Deletes every matching row; returns how many.
    *
    * @example
@@ -936,6 +1092,12 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     statement: CompiledStatement,
     single = false,
   ): unknown[] | Promise<unknown[]> {
+    if (this.#state.forUpdate && !db.inTransaction) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_TRANSACTION',
+        `${this.model.name}.objects.selectForUpdate() runs inside a transaction only: wrap it in db.atomic(async () => ...).`,
+      );
+    }
     let rows: MaybePromise<unknown[]>;
     try {
       rows = db.execute(statement, single);

@@ -68,6 +68,8 @@ export interface QueryState {
    * compiled once per shape.
    */
   readonly annotations: Annotations | null;
+  /** True when the rows read are locked until the transaction ends (`selectForUpdate()`). */
+  readonly forUpdate: boolean;
   readonly db: Database | null;
 }
 
@@ -80,6 +82,7 @@ export const INITIAL_STATE: QueryState = {
   related: [],
   only: null,
   annotations: null,
+  forUpdate: false,
   db: null,
 };
 
@@ -94,8 +97,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~|forUpdate=false'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~|forUpdate=false'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

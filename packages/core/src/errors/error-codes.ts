@@ -75,6 +75,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_SETTINGS: 'A setting is unknown or of the wrong type.',
   REST_ERR_THROTTLE_RATE: 'A throttle has no usable rate.',
   REST_ERR_THROTTLE_STORE: 'RedisThrottleStore got contradictory or missing options.',
+  REST_ERR_TRANSACTION: 'A query that needs a transaction ran outside one.',
   REST_ERR_VIEW_CONFIG: 'A view lacks its query set or serializer, or its lookup parameter.',
 } as const);
 

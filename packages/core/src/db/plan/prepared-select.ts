@@ -75,6 +75,7 @@ export class PreparedSelect {
   readonly #order: readonly (OrderTerm | ExpressionOrderTerm)[];
   readonly #paging: Paging;
   readonly #annotations: readonly AnnotationSelection[];
+  readonly #lockRows: boolean;
 
   constructor(
     db: Database,
@@ -87,8 +88,10 @@ export class PreparedSelect {
     parameters: unknown[],
     extraStart: number,
     annotations: readonly AnnotationSelection[] = NO_SELECTIONS,
+    lockRows = false,
   ) {
     this.#annotations = annotations;
+    this.#lockRows = lockRows;
     this.#db = db;
     this.#model = model;
     this.#joins = joins;
@@ -132,6 +135,7 @@ export class PreparedSelect {
         db.adapter.orderDirection(term.descending, term.column.nullable),
       );
     }
+    if (this.#lockRows) query = db.adapter.lockRows(query);
     const { limitValue, offsetValue, limitSlot, offsetSlot, inline } = this.#paging;
     if (limitValue !== null)
       query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
@@ -169,6 +173,8 @@ export function prepareSelect(
   let selections = NO_SELECTIONS;
   let order: readonly (OrderTerm | ExpressionOrderTerm)[];
   const terms = state.order ?? model.ordering;
+  // Only a SELECT of rows locks them (a count or an existence check reads no row to change).
+  const lockRows = state.forUpdate && options.related === true;
   if (annotated === undefined && !placesNulls(terms)) {
     order = options.ordered ? resolveOrdering(terms, joins) : NO_ORDER;
   } else {
@@ -216,7 +222,8 @@ export function prepareSelect(
       // Inlined limits are part of the SQL, so of its shape.
       (inline ? `${limitValue}:${offsetValue}` : `${limitValue !== null}${offsetValue !== null}`) +
       `|${where.shape}` +
-      (annotationKey ? `|a:${annotationKey}` : '');
+      (annotationKey ? `|a:${annotationKey}` : '') +
+      (lockRows ? '|for-update' : '');
   }
   return new PreparedSelect(
     db,
@@ -229,6 +236,7 @@ export function prepareSelect(
     parameters,
     extraStart,
     selections,
+    lockRows,
   );
 }
 
