@@ -33,7 +33,18 @@ export interface AggregateOptions {
   readonly filter?: QChild;
 }
 
-/** An aggregate over a field path (or an expression) of the rows. */
+/**
+ * An aggregate over a field path (or an expression) of the rows; made by {@link Count},
+ * {@link Sum}, {@link Avg}, {@link Min} and {@link Max}.
+ *
+ * @example
+ * ```ts
+ * import { Aggregate, Count } from '@restframework/core';
+ *
+ * const count: Aggregate<number> = Count('pk', { distinct: true });
+ * const { books } = await Book.objects.aggregate({ books: count });
+ * ```
+ */
 export class Aggregate<T = unknown> extends QueryExpression<T> {
   readonly fn: AggregateFunction;
   readonly source: string | QueryExpression;

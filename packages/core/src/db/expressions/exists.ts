@@ -28,7 +28,14 @@ export interface InnerQuery {
 
 /**
  * A field of the query around this one (Django's `OuterRef`), in a filter of the query set
- * given to `Exists` or `Subquery`.
+ * given to `Exists` or `Subquery`; made by {@link OuterRef}.
+ *
+ * @example
+ * ```ts
+ * import { Exists, OuterRef } from '@restframework/core';
+ *
+ * const users = User.objects.filter(Exists(Profile.objects.filter({ user: OuterRef('pk') })));
+ * ```
  */
 export class OuterReference<T = unknown> extends QueryExpression<T> {
   readonly path: string;
@@ -88,7 +95,19 @@ function bindInner(context: BindContext, query: InnerQuery, name: string) {
   return { model, state, joins, bound, where };
 }
 
-/** `EXISTS (subquery)` (see {@link Exists}). */
+/**
+ * `EXISTS (subquery)`; made by {@link Exists}.
+ *
+ * @example
+ * ```ts
+ * import { Exists, OuterRef } from '@restframework/core';
+ *
+ * const withProfile = Exists(Profile.objects.filter({ user: OuterRef('pk') }));
+ * const rows = await User.objects.annotate({ has_profile: withProfile }).execute();
+ * rows[0]?.has_profile; // boolean
+ * const without = User.objects.filter(withProfile.not());
+ * ```
+ */
 export class ExistsExpression extends QueryExpression<boolean> {
   readonly query: InnerQuery;
 
@@ -139,7 +158,17 @@ export function Exists(queryset: InnerQuery): ExistsExpression {
   return new ExistsExpression(queryset);
 }
 
-/** A one-value subquery (see {@link Subquery}). */
+/**
+ * A one-value subquery; made by {@link Subquery}.
+ *
+ * @example
+ * ```ts
+ * import { OuterRef, Subquery } from '@restframework/core';
+ *
+ * const bio = Subquery<string>(Profile.objects.filter({ user: OuterRef('pk') }).slice(0, 1), 'biography');
+ * const rows = await User.objects.annotate({ bio }).execute(); // rows[0]?.bio: string | null
+ * ```
+ */
 export class SubqueryExpression<T = unknown> extends QueryExpression<T> {
   readonly query: InnerQuery;
   readonly field: string;

@@ -14,7 +14,15 @@ import {
 
 /**
  * A reference to a field of the row, across relations with `__`, or to an annotation of the
- * query. See {@link F}.
+ * query; made by {@link F}.
+ *
+ * @example
+ * ```ts
+ * import { F, type FieldReference } from '@restframework/core';
+ *
+ * const pages: FieldReference<number> = F<number>('pages');
+ * const thick = Book.objects.filter({ pages__gt: pages.mul(2) });
+ * ```
  */
 export class FieldReference<T = unknown> extends QueryExpression<T> {
   readonly path: string;

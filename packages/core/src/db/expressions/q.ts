@@ -22,7 +22,15 @@ import {
 export type QChild = Filter | QueryExpression<boolean>;
 
 /**
- * A condition tree (see {@link Q}): its children joined by `connector`.
+ * A condition tree: its children joined by `connector`; made by {@link Q}.
+ *
+ * @example
+ * ```ts
+ * import { Q, type QNode } from '@restframework/core';
+ *
+ * const q: QNode = Q({ state: 'published' }).and(Q({ pages__gte: 100 }).or({ stock_count: 0 }));
+ * const rows = await Book.objects.filter(q).execute();
+ * ```
  */
 export class QNode extends QueryExpression<boolean> {
   readonly children: readonly QChild[];

@@ -134,7 +134,16 @@ export class OrderBy {
   }
 }
 
-/** A plain value in an expression (Django's `Value`): always a parameter. */
+/**
+ * A plain value in an expression (Django's `Value`): always a parameter.
+ *
+ * @example
+ * ```ts
+ * import { Value } from '@restframework/core';
+ *
+ * const rows = await Book.objects.annotate({ source: new Value('catalogue') }).execute();
+ * ```
+ */
 export class Value<T = unknown> extends QueryExpression<T> {
   readonly value: T;
 
