@@ -180,7 +180,7 @@ export function Count(
 export function Sum<T = number | null>(
   source: string | QueryExpression,
   options?: AggregateOptions,
-): Aggregate<T> {
+): Aggregate<NoInfer<T>> {
   return new Aggregate<T>('SUM', source, options);
 }
 
@@ -196,7 +196,7 @@ export function Avg(
 export function Min<T = unknown>(
   source: string | QueryExpression,
   options?: AggregateOptions,
-): Aggregate<T | null> {
+): Aggregate<NoInfer<T> | null> {
   return new Aggregate<T | null>('MIN', source, options);
 }
 
@@ -204,6 +204,6 @@ export function Min<T = unknown>(
 export function Max<T = unknown>(
   source: string | QueryExpression,
   options?: AggregateOptions,
-): Aggregate<T | null> {
+): Aggregate<NoInfer<T> | null> {
   return new Aggregate<T | null>('MAX', source, options);
 }

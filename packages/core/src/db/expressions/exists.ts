@@ -66,7 +66,7 @@ export class OuterReference<T = unknown> extends QueryExpression<T> {
  * const favorited = Exists(Favorite.objects.filter({ article: OuterRef('pk'), user: me }));
  * ```
  */
-export function OuterRef<T = unknown>(path: string): OuterReference<T> {
+export function OuterRef<T = unknown>(path: string): OuterReference<NoInfer<T>> {
   return new OuterReference<T>(path);
 }
 
@@ -226,6 +226,6 @@ export class SubqueryExpression<T = unknown> extends QueryExpression<T> {
 export function Subquery<T = unknown>(
   queryset: InnerQuery,
   field: string,
-): SubqueryExpression<T | null> {
+): SubqueryExpression<NoInfer<T> | null> {
   return new SubqueryExpression<T | null>(queryset, field);
 }

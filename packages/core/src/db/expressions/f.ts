@@ -70,6 +70,6 @@ export function bindPath(context: BindContext, path: string): BoundExpression {
  * const ordered = Book.objects.orderBy(F('pages').desc({ nullsLast: true }));
  * ```
  */
-export function F<T = unknown>(path: string): FieldReference<T> {
+export function F<T = unknown>(path: string): FieldReference<NoInfer<T>> {
   return new FieldReference<T>(path);
 }
