@@ -120,7 +120,9 @@ function annotationLookup(
   if (lookup === 'in') {
     if (!Array.isArray(value))
       throw expressionError(context.where, `${key} needs an array, got ${typeof value}.`);
-    const values = value.map((v) => annotationValue(annotation, key, v));
+    const values = value
+      .filter((v) => v !== null && v !== undefined)
+      .map((v) => annotationValue(annotation, key, v));
     if (values.length === 0)
       return { shape: '@never', parameters: [], expression: () => sql<SqlBool>`1 = 0` };
     return {
@@ -132,8 +134,9 @@ function annotationLookup(
   }
   const operator = COMPARISONS[lookup as Comparison];
   if (value === null || value === undefined) {
+    // As SQL compares: nothing is greater or smaller than NULL (a client's value, never a 500).
     if (lookup !== 'exact')
-      throw expressionError(context.where, `"${key}" cannot compare with null.`);
+      return { shape: '@never', parameters: [], expression: () => sql<SqlBool>`1 = 0` };
     return {
       shape: '@null',
       parameters: own,
