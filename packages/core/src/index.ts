@@ -153,6 +153,7 @@ export {
   OrderBy,
   QueryExpression,
   Value,
+  ValueExpression,
 } from './db/expressions/query-expression.ts';
 export type { AnnotatedRow } from './db/expressions/query-set-expressions.ts';
 export { foldAccents } from './db/fold-accents.ts';

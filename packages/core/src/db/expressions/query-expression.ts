@@ -141,10 +141,11 @@ export class OrderBy {
  * ```ts
  * import { Value } from '@restframework/core';
  *
- * const rows = await Book.objects.annotate({ source: new Value('catalogue') }).execute();
+ * const rows = await Book.objects.annotate({ source: Value('catalogue') }).execute();
+ * rows[0]?.source; // 'catalogue'
  * ```
  */
-export class Value<T = unknown> extends QueryExpression<T> {
+export class ValueExpression<T = unknown> extends QueryExpression<T> {
   readonly value: T;
 
   constructor(value: T) {
@@ -166,9 +167,14 @@ export class Value<T = unknown> extends QueryExpression<T> {
   }
 }
 
+/** A plain value in an expression (see {@link ValueExpression}), as Django's `Value('x')`. */
+export function Value<T>(value: T): ValueExpression<T> {
+  return new ValueExpression(value);
+}
+
 /** An expression as is, a plain value as a {@link Value}. */
 export function asExpression(value: unknown): QueryExpression {
-  return isQueryExpression(value) ? value : new Value(value);
+  return isQueryExpression(value) ? value : new ValueExpression(value);
 }
 
 /**
