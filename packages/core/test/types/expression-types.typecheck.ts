@@ -82,3 +82,6 @@ export type Values = [
 // @ts-expect-error: update() takes expressions or the column's type, not a text for a number
 void Post.objects.update({ views: 'many' });
 void Post.objects.update({ views: F('views').add(1) });
+
+// An annotated query set is still a query set of its model (a view's queryset may be one).
+export const asPlain: QuerySet<typeof Post> = annotated;
