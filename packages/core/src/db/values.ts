@@ -57,7 +57,8 @@ export function valuesPlan(
     const cut = name.lastIndexOf('__');
     if (cut !== -1) related.add(name.slice(0, cut));
     const column = joins.resolve(name, where);
-    const key = `v${i}`;
+    // With `__`, which no annotation name has: never the alias of a selected annotation.
+    const key = `v__${i}`;
     columns.push(`${column.ref} as ${key}`);
     keys.push(key);
     readers.push(db.adapter.reader(column.field) ?? undefined);

@@ -319,6 +319,7 @@ describe('the identity of a query state', () => {
       only: ['title'],
       // Expressions have no identity: an annotated state's is null, never another state's.
       annotations: [['pages_left', F('pages')]],
+      forUpdate: true,
       extra: true,
     };
     for (const [name, value] of Object.entries(changed)) {
