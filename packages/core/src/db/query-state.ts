@@ -7,6 +7,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from './database.ts';
 import type { Annotations } from './expressions/annotations.ts';
 import type { QueryExpression } from './expressions/query-expression.ts';
+import type { PrefetchLookup } from './prefetch.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
 export type Filter = Readonly<Record<string, unknown>>;
@@ -70,6 +71,10 @@ export interface QueryState {
   readonly annotations: Annotations | null;
   /** True when the rows read are locked until the transaction ends (`selectForUpdate()`). */
   readonly forUpdate: boolean;
+  /** `SELECT DISTINCT` (`QuerySet.distinct`). */
+  readonly distinct: boolean;
+  /** The relations `prefetchRelated` loads once the rows are read. */
+  readonly prefetch: readonly PrefetchLookup[];
   readonly db: Database | null;
 }
 
@@ -83,6 +88,8 @@ export const INITIAL_STATE: QueryState = {
   only: null,
   annotations: null,
   forUpdate: false,
+  distinct: false,
+  prefetch: [],
   db: null,
 };
 
@@ -97,8 +104,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~|forUpdate=false'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~|forUpdate=false'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~|forUpdate=false|distinct=false|prefetch=[]'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~|forUpdate=false|distinct=false|prefetch=[]'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

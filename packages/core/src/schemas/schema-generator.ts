@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import {
   MethodNotAllowed,
@@ -23,6 +24,7 @@ import {
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
 import type { AnyField, JsonSchema } from '../fields/field.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
@@ -175,6 +177,8 @@ class DocumentBuild {
 
   #view(endpoint: Endpoint, action: string | undefined): APIView {
     const view = new endpoint.viewset() as APIView & Record<string, unknown>;
+    // An extra action's own options (its serializer, permissions) as its route gives them.
+    if (endpoint.initkwargs) Object.assign(view, endpoint.initkwargs);
     Object.assign(view, {
       actionMap: endpoint.actionMap,
       detail: endpoint.detail,
@@ -191,7 +195,7 @@ class DocumentBuild {
     method: string,
     action: string,
   ): Record<string, unknown> {
-    const basename = endpoint.name.replace(/-(list|detail)$/, '');
+    const basename = endpoint.basename ?? endpoint.name.replace(/-(list|detail)$/, '');
     const operation: Record<string, unknown> = {
       operationId: this.#uniqueId(this.#generator.getOperationId(action, basename)),
     };
@@ -210,9 +214,11 @@ class DocumentBuild {
     const component = serializerClass ? this.#components(serializerClass) : undefined;
     // An answer the view declares is taken as it is: not a list, nor paginated or filtered.
     const declared = (view.constructor as typeof APIView).schemaResponses?.[action];
+    // An extra action is not a list unless it says so (DRF: only the `list` action is).
     const list =
       !declared &&
-      (action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve'));
+      (action === 'list' ||
+        (method === 'get' && !endpoint.detail && action !== 'retrieve' && !endpoint.extraAction));
 
     if (method === 'get' && list && generic) {
       const parameters = [
@@ -290,7 +296,7 @@ class DocumentBuild {
     responses: Record<string, unknown>,
   ): void {
     const schemes = (safe(() => view.getAuthenticators()) ?? [])
-      .map((authenticator) => authenticator.securityScheme?.())
+      .map((authenticator) => authenticator.securityScheme?.(this.#request.settings))
       .filter((scheme) => scheme !== undefined);
     if (schemes.length === 0) return;
     const security: Record<string, string[]>[] = [];
@@ -538,7 +544,7 @@ function formSchema(
   const options = { mode: 'request', partial, create } as const;
   const walk = (owner: Serializer<any, any>, prefix: string, parentRequired: boolean) => {
     for (const field of owner.prepared.fields) {
-      if (field.readOnly || field instanceof ListSerializer) continue;
+      if (field.readOnly || field instanceof ListSerializer || isHiddenField(field)) continue;
       const name = `${prefix}${field.fieldName}`;
       const fieldRequired = parentRequired && owner.requiredIn(field, options);
       if (isNested(field)) {
@@ -559,7 +565,7 @@ function formSchema(
 function errorSchema(fields: readonly AnyField[]): JsonSchema {
   const properties: Record<string, JsonSchema> = { non_field_errors: ref('FieldErrors') };
   for (const field of fields) {
-    if (field.readOnly) continue;
+    if (field.readOnly || isHiddenField(field)) continue;
     properties[field.fieldName] = isNested(field)
       ? errorSchema(field.prepared.fields)
       : ref('FieldErrors');

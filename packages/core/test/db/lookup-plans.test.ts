@@ -320,6 +320,8 @@ describe('the identity of a query state', () => {
       // Expressions have no identity: an annotated state's is null, never another state's.
       annotations: [['pages_left', F('pages')]],
       forUpdate: true,
+      distinct: true,
+      prefetch: ['tags'],
       extra: true,
     };
     for (const [name, value] of Object.entries(changed)) {

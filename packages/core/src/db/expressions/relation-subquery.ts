@@ -11,7 +11,7 @@ import type { AnyManyToManyField } from '../../models/many-to-many-field.ts';
 import { type AnyModel, Model } from '../../models/model.ts';
 import type { AnyModelField } from '../../models/model-field.ts';
 import { EB } from '../plan/bound-where.ts';
-import { JoinSet } from '../plan/query-paths.ts';
+import { applyJoins, JoinSet } from '../plan/query-paths.ts';
 import type { Filter } from '../query-state.ts';
 import { type QChild, QNode } from './q.ts';
 import {
@@ -160,15 +160,7 @@ export function joinAll(
   query: SelectQueryBuilder<any, any, any>,
   joins: JoinSet,
 ): SelectQueryBuilder<any, any, any> {
-  for (const step of joins.joins) {
-    const table = `${step.model.table} as ${step.alias}`;
-    const key = `${step.alias}.${step.model.pk.column}`;
-    const reference = `${step.parentAlias}.${step.relation.column}`;
-    query = step.nullable
-      ? query.leftJoin(table, key, reference)
-      : query.innerJoin(table, key, reference);
-  }
-  return query;
+  return applyJoins(query, joins);
 }
 
 /** `fn([DISTINCT] value)`; `COUNT(*)` when `value` is null. */
