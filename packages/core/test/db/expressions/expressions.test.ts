@@ -478,6 +478,22 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it('combines annotations with relation paths, distinct() and an ordering by the annotation', async () => {
+      const rows = await articles()
+        .filter({ tags__name__in: ['py', 'web'] })
+        .annotate({ n: Count('tags') })
+        .distinct()
+        .orderBy('-n', 'title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.n]),
+        [
+          ['a', 3],
+          ['b', 1],
+        ],
+      );
+    });
+
     it('writes through a filter on an annotation', async () => {
       const unloved = articles()
         .annotate({ n: Count('favorited_by') })
