@@ -91,6 +91,7 @@ export {
   type ProjectConfig,
 } from './cli/project-config.ts';
 export { type CliIo, runCli } from './cli/run-cli.ts';
+export type { BulkCreateOptions } from './db/bulk-create.ts';
 export {
   Database,
   type DatabaseOptions,
@@ -127,6 +128,34 @@ export {
   type PostgresAdapterOptions,
 } from './db/dialect/postgres/postgres-adapter.ts';
 export { SqliteAdapter, type SqliteAdapterOptions } from './db/dialect/sqlite/sqlite-adapter.ts';
+export {
+  Aggregate,
+  type AggregateOptions,
+  Avg,
+  Count,
+  Max,
+  Min,
+  Sum,
+} from './db/expressions/aggregates.ts';
+export {
+  Exists,
+  ExistsExpression,
+  type InnerQuery,
+  OuterRef,
+  OuterReference,
+  Subquery,
+  SubqueryExpression,
+} from './db/expressions/exists.ts';
+export { F, FieldReference } from './db/expressions/f.ts';
+export { Q, type QChild, QNode } from './db/expressions/q.ts';
+export {
+  type NullsPlacement,
+  OrderBy,
+  QueryExpression,
+  Value,
+  ValueExpression,
+} from './db/expressions/query-expression.ts';
+export type { AnnotatedRow } from './db/expressions/query-set-expressions.ts';
 export { foldAccents } from './db/fold-accents.ts';
 export { foldCase } from './db/fold-case.ts';
 export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';

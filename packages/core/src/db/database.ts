@@ -17,7 +17,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
+import { CompiledQuery, Kysely, type LogEvent, sql } from 'kysely';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import { CacheSet } from '../utils/bounded-cache.ts';
@@ -148,6 +148,8 @@ export class Database {
   readonly kysely: Kysely<any>;
   readonly adapter: DialectAdapter;
   #closed = false;
+  /** Savepoints made so far (their names: `atomic()` inside a transaction). */
+  #savepoints = 0;
   readonly #listeners = new Set<(event: QueryEvent) => void>();
   /** See `DatabaseOptions.transactionRetries`. */
   readonly #transactionRetries: number;
@@ -395,6 +397,45 @@ export class Database {
   get inTransaction(): boolean {
     const scope = scopes.getStore();
     return scope?.db === this && scope.trx !== null;
+  }
+
+  /**
+   * Runs `fn` atomically, as Django's `transaction.atomic`: in a transaction of its own
+   * (see {@link transaction}), or, inside one, in a SAVEPOINT: when `fn` throws, only its own
+   * work is rolled back and the error goes on, so an outer block that catches it carries on
+   * with the rest of its transaction (a unique violation caught by `getOrCreate()` does not
+   * spoil PostgreSQL's transaction around it). Hooks registered by a rolled-back inner block
+   * still run with the outer transaction.
+   *
+   * @example
+   * ```ts
+   * await db.atomic(async () => {
+   *   await Book.objects.filter({ pk: 1 }).update({ stock_count: 0 });
+   *   try {
+   *     await db.atomic(async () => {
+   *       await Book.objects.create({ title: 'Dune', isbn: '978-0-441-17271-9', publication_date: '1965-08-01', price: '9.99' });
+   *     });
+   *   } catch {
+   *     // the insert is undone; the update above stays
+   *   }
+   * });
+   * ```
+   */
+  async atomic<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.inTransaction) return this.transaction(fn);
+    const executor = this.executor;
+    // A name made here, never from input: a counter per database.
+    const name = `rf_savepoint_${++this.#savepoints}`;
+    await sql.raw(`savepoint ${name}`).execute(executor);
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      await sql.raw(`rollback to savepoint ${name}`).execute(executor);
+      throw error;
+    }
+    await sql.raw(`release savepoint ${name}`).execute(executor);
+    return result;
   }
 
   /**

@@ -242,6 +242,8 @@ function baseState(db: Database): QueryState {
     offset: 0,
     related: [],
     only: null,
+    annotations: null,
+    forUpdate: false,
     distinct: false,
     prefetch: [],
     db,
@@ -290,6 +292,12 @@ function onThrough(state: QueryState, target: AnyModel, key: string): QueryState
   const conditions: Condition[] = state.conditions.map((condition) => {
     if (condition.kind === 'filter') return { ...condition, filter: filter(condition.filter) };
     if (condition.kind === 'any') return { ...condition, filters: condition.filters.map(filter) };
+    if (condition.kind === 'expression') {
+      throw new ImproperlyConfigured(
+        'REST_ERR_PREFETCH',
+        `Prefetch through ${key}: a query set filtered with an expression (Q, Exists) cannot be prefetched through a join model yet; filter it with plain filters.`,
+      );
+    }
     const { build, shape } = condition;
     return {
       kind: 'custom',

@@ -19,8 +19,24 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel, Row } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { isPromiseLike, type MaybePromise } from '../utils/maybe-promise.ts';
+import { type BulkCreateOptions, bulkCreate } from './bulk-create.ts';
 import { Database } from './database.ts';
 import { DoesNotExist, MultipleObjectsReturned } from './database-errors.ts';
+import {
+  isQueryExpression,
+  NotExpression,
+  type OrderBy,
+  type QueryExpression,
+} from './expressions/query-expression.ts';
+import {
+  type AnnotatedRow,
+  aggregateRow,
+  annotatedRowsPlan,
+  annotationsOf,
+  orderTermOf,
+  updateValue,
+} from './expressions/query-set-expressions.ts';
+import { getOrCreate, updateOrCreate } from './get-or-create.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
@@ -56,6 +72,7 @@ import {
   INITIAL_STATE,
   type QueryState,
 } from './query-state.ts';
+import { valuesPlan } from './values.ts';
 
 export type { OrderTerm } from './plan/query-paths.ts';
 export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
@@ -70,7 +87,7 @@ export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './quer
  * const books = await long.slice(0, 10).execute(); // one SELECT
  * ```
  */
-export class QuerySet<M extends AnyModel = AnyModel> {
+export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   readonly model: M;
   readonly #state: QueryState;
 
@@ -92,9 +109,11 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     related: readonly string[],
     db: Database | null,
     only: readonly string[] | null = this.#state.only,
+    annotations = this.#state.annotations,
+    forUpdate = this.#state.forUpdate,
     distinct: boolean = this.#state.distinct,
     prefetch: readonly PrefetchLookup[] = this.#state.prefetch,
-  ): QuerySet<M> {
+  ): QuerySet<M, A> {
     return new QuerySet(this.model, {
       conditions,
       order,
@@ -102,18 +121,20 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       offset,
       related,
       only,
+      annotations,
+      forUpdate,
       distinct,
       prefetch,
       db,
     });
   }
 
-  /** The state of this query set (read-only): what add-ons and prefetches build on. */
+  /** The state of this query set (read-only): what add-ons, prefetches and `Exists()` build on. */
   get queryState(): QueryState {
     return this.#state;
   }
 
-  #withCondition(condition: Condition): QuerySet<M> {
+  #withCondition(condition: Condition): QuerySet<M, A> {
     const s = this.#state;
     return this.#derive([...s.conditions, condition], s.order, s.limit, s.offset, s.related, s.db);
   }
@@ -126,9 +147,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const books = Book.objects.all(); // every book, in the model's ordering (isbn)
    * ```
    */
-  all(): QuerySet<M> {
+  all(): QuerySet<M, A> {
     // The state is never changed, only replaced: the copy shares it.
-    return new QuerySet(this.model, this.#state);
+    return new QuerySet<M, A>(this.model, this.#state);
   }
 
   /**
@@ -139,7 +160,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const rows = await Book.objects.filter({ state: 'published', pages__gte: 100 }).execute();
    * ```
    */
-  filter(filter: Filter): QuerySet<M> {
+  filter(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
+    if (isQueryExpression(filter))
+      return this.#withCondition({ kind: 'expression', expression: filter });
     return this.#withCondition({ kind: 'filter', negate: false, filter });
   }
 
@@ -151,7 +174,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const available = Book.objects.exclude({ state: 'not_published' });
    * ```
    */
-  exclude(filter: Filter): QuerySet<M> {
+  exclude(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
+    if (isQueryExpression(filter))
+      return this.#withCondition({ kind: 'expression', expression: new NotExpression(filter) });
     return this.#withCondition({ kind: 'filter', negate: true, filter });
   }
 
@@ -164,7 +189,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * Book.objects.filterAny([{ title__icontains: 'dune' }, { isbn__istartswith: 'dune' }]);
    * ```
    */
-  filterAny(filters: readonly Filter[]): QuerySet<M> {
+  filterAny(filters: readonly Filter[]): QuerySet<M, A> {
     return this.#withCondition({ kind: 'any', filters });
   }
 
@@ -184,7 +209,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * });
    * ```
    */
-  where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M> {
+  where(build: ConditionBuilder, shape?: ConditionShape): QuerySet<M, A> {
     return this.#withCondition({ kind: 'custom', build, shape });
   }
 
@@ -197,9 +222,72 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const unordered = Book.objects.orderBy(); // no ORDER BY at all
    * ```
    */
-  orderBy(...terms: string[]): QuerySet<M> {
+  orderBy(...terms: (string | OrderBy)[]): QuerySet<M, A> {
     const s = this.#state;
-    return this.#derive(s.conditions, terms, s.limit, s.offset, s.related, s.db);
+    const order = terms.map(orderTermOf);
+    return this.#derive(s.conditions, order, s.limit, s.offset, s.related, s.db);
+  }
+
+  /**
+   * Adds computed values to every row, under the given names (Django's `annotate`): counts
+   * and sums over a relation (`Count('tags')`), `Exists(...)`, `Subquery(...)`, `F(...)`
+   * arithmetic. An annotation can be filtered (`filter({ favorites_count__gte: 2 })`) and
+   * ordered by (`orderBy('-favorites_count')`) by its name, and is a property of the rows
+   * (`row.favorites_count`), typed by its expression. A name that is a field or relation of
+   * the model, or is annotated already, throws `ImproperlyConfigured`.
+   *
+   * @example
+   * ```ts-fragment
+   * const rows = await Article.objects
+   *   .annotate({ favorites_count: Count('favorited_by') })
+   *   .filter({ favorites_count__gte: 2 })
+   *   .orderBy('-favorites_count')
+   *   .execute();
+   * rows[0]?.favorites_count; // number
+   * ```
+   */
+  annotate<E extends Readonly<Record<string, QueryExpression<any>>>>(
+    expressions: E,
+  ): QuerySet<M, A & { [K in keyof E]: E[K] extends QueryExpression<infer T> ? T : never }> {
+    const s = this.#state;
+    const annotations = annotationsOf(this.model, s.annotations, expressions);
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      annotations,
+    ) as never;
+  }
+
+  /**
+   * Computes aggregates over the matching rows, as Django's `aggregate`: one object, each
+   * name holding its value (`Count` a number, `Sum`, `Avg`, `Min`, `Max` null when no row
+   * matches). Paths may cross foreign keys; an aggregate over a many-to-many or reverse
+   * relation belongs in `annotate()`.
+   *
+   * @example
+   * ```ts
+   * import { Avg, Count, Max } from '@restframework/core';
+   *
+   * const stats = await Book.objects
+   *   .filter({ state: 'published' })
+   *   .aggregate({ books: Count('pk'), pages: Avg('pages'), longest: Max<number>('pages') });
+   * stats.books; // number
+   * ```
+   */
+  async aggregate<E extends Readonly<Record<string, QueryExpression<any>>>>(
+    expressions: E,
+  ): Promise<{ [K in keyof E]: E[K] extends QueryExpression<infer T> ? T : never }> {
+    const db = this.db;
+    const { kind, options, select, read } = aggregateRow(this.model, db, this.#state, expressions);
+    const statement = this.#statement(db, kind, options, select);
+    let rows = this.#query(db, statement);
+    if (isPromiseLike(rows)) rows = await rows;
+    return read(rows[0] as Record<string, unknown>) as never;
   }
 
   /** The ordering that applies: the explicit one, else the model's default. */
@@ -239,7 +327,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * Book.objects.orderBy('isbn').withStableOrdering().ordering; // ['isbn']: isbn is unique
    * ```
    */
-  withStableOrdering(): QuerySet<M> {
+  withStableOrdering(): QuerySet<M, A> {
     const terms = this.ordering;
     const resolved = this.resolveOrdering(terms);
     const unique = resolved.some(
@@ -257,7 +345,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * // each row holds its user's row under `user`, read by the same query (no query per row)
    * ```
    */
-  selectRelated(...paths: string[]): QuerySet<M> {
+  selectRelated(...paths: string[]): QuerySet<M, A> {
     const related = [...new Set([...this.#state.related, ...paths])];
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, related, s.db);
@@ -284,7 +372,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * // each row: id, user_id, biography, and user: { id, username, email }
    * ```
    */
-  only(...fields: string[]): QuerySet<M> {
+  only(...fields: string[]): QuerySet<M, A> {
     const s = this.#state;
     const only = fields.length ? Object.freeze([...new Set(fields)]) : null;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, only);
@@ -303,9 +391,20 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const rows = await Book.objects.distinct().orderBy('title').slice(0, 20).execute();
    * ```
    */
-  distinct(): QuerySet<M> {
+  distinct(): QuerySet<M, A> {
     const s = this.#state;
-    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, s.only, true);
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      s.annotations,
+      s.forUpdate,
+      true,
+    );
   }
 
   /**
@@ -327,7 +426,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    *   .execute(); // 1 + 3 + 1 statements, for 2 rows or for 20
    * ```
    */
-  prefetchRelated(...lookups: PrefetchLookup[]): QuerySet<M> {
+  prefetchRelated(...lookups: PrefetchLookup[]): QuerySet<M, A> {
     const s = this.#state;
     const prefetch = [...s.prefetch, ...lookups];
     return this.#derive(
@@ -338,6 +437,8 @@ export class QuerySet<M extends AnyModel = AnyModel> {
       s.related,
       s.db,
       s.only,
+      s.annotations,
+      s.forUpdate,
       s.distinct,
       prefetch,
     );
@@ -361,7 +462,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const secondPage = Book.objects.slice(20, 40); // LIMIT 20 OFFSET 20
    * ```
    */
-  slice(start: number, end?: number): QuerySet<M> {
+  slice(start: number, end?: number): QuerySet<M, A> {
     integer(start);
     if (end !== undefined) integer(end);
     const base = this.#state.offset;
@@ -384,7 +485,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const old = await Book.objects.using(archive).filter({ publication_date__lt: '2000-01-01' }).execute();
    * ```
    */
-  using(db: Database): QuerySet<M> {
+  using(db: Database): QuerySet<M, A> {
     const s = this.#state;
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, db);
   }
@@ -413,7 +514,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    */
   compile(): { sql: string; parameters: readonly unknown[] } {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
+    const plan = this.#rowsPlan(db);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
 
@@ -437,17 +538,24 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const books = await Book.objects.filter({ title__icontains: 'dune' }).execute();
    * ```
    */
-  async execute(): Promise<Row<M>[]> {
+  async execute(): Promise<AnnotatedRow<M, A>[]> {
     const db = this.db;
-    const plan = selectPlan(this.model, db, this.#state.related, this.#state.only);
+    const plan = this.#rowsPlan(db);
     const statement = this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
-    const rows = readRows(plan.read, raw) as Row<M>[];
+    const rows = readRows(plan.read, raw) as AnnotatedRow<M, A>[];
     if (this.#state.distinct) dropOrderColumns(rows, this.ordering.length);
-    if (this.#state.prefetch.length !== 0) await this.#prefetch(db, rows);
+    if (this.#state.prefetch.length !== 0) await this.#prefetch(db, rows as Row<M>[]);
     return rows;
+  }
+
+  /** What a SELECT of rows selects and how its rows are read: the annotations' too. */
+  #rowsPlan(db: Database): LookupSelect {
+    const s = this.#state;
+    const plan = selectPlan(this.model, db, s.related, s.only);
+    return s.annotations === null ? plan : annotatedRowsPlan(this.model, db, s, plan);
   }
 
   /** Runs the prefetches of this query set for `rows` (see {@link prefetchRelated}). */
@@ -474,24 +582,32 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * if (isPromiseLike(rows)) rows = await rows;
    * ```
    */
-  lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
+  lookup(filter: Filter, limit = 2): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const rows = this.#lookup('rows', filter, limit);
     if (this.#state.prefetch.length === 0) return rows;
     const db = this.db;
     return Promise.resolve(rows).then(async (found) => {
-      await this.#prefetch(db, found);
+      await this.#prefetch(db, found as Row<M>[]);
       return found;
     });
   }
 
   /** A planned lookup (see {@link lookup}) answering its rows, or its keys for `exists`. */
-  #lookup(purpose: LookupPurpose, filter: Filter, limit: number): Row<M>[] | Promise<Row<M>[]> {
+  #lookup(
+    purpose: LookupPurpose,
+    filter: Filter,
+    limit: number,
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const db = this.db;
     const state = this.#state;
     const keys = Object.keys(filter);
     // The query set's own conditions are bound on every lookup: their values are this
     // request's (a view filtering by the request's user), and their shape is part of the plan's.
     let base: BoundWhere | null = null;
+    // An annotated query set binds its expressions per query (its state has no identity), as
+    // does a filter of expressions: no plan.
+    if (state.annotations !== null || hasExpressionValue(filter))
+      return this.#lookupAndPlan(purpose, db, filter, keys, limit, null, 0);
     if (state.conditions.length !== 0) {
       base = bindWhere(this.model, state.conditions, db, new JoinSet(this.model));
       // A custom condition without a shape compiles each time: nothing to plan.
@@ -521,15 +637,14 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     limit: number,
     identity: string | null,
     conditionsCount: number,
-  ): Row<M>[] | Promise<Row<M>[]> {
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     // No ORDER BY, as Django's get(): sorting the one or two rows found costs SQLite five
     // times the lookup itself (28 µs instead of 5 µs for a primary key).
     const query = this.filter(filter).orderBy().slice(0, limit);
-    const state = this.#state;
     let select: LookupSelect;
     let prepared: PreparedSelect;
     if (purpose === 'rows') {
-      select = selectPlan(this.model, db, state.related, state.only);
+      select = this.#rowsPlan(db);
       prepared = prepareSelect(this.model, query.#state, db, 'select', SELECT_OPTIONS);
     } else {
       // As exists(): the key alone, no related rows joined.
@@ -548,13 +663,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     db: Database,
     plan: LookupSelect,
     statement: CompiledStatement,
-  ): Row<M>[] | Promise<Row<M>[]> {
+  ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const raw = this.#query(db, statement);
-    if (Array.isArray(raw)) return readRows(plan.read, raw) as Row<M>[];
-    return raw.then((rows) => readRows(plan.read, rows) as Row<M>[]);
+    if (Array.isArray(raw)) return readRows(plan.read, raw) as AnnotatedRow<M, A>[];
+    return raw.then((rows) => readRows(plan.read, rows) as AnnotatedRow<M, A>[]);
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<Row<M>> {
+  async *[Symbol.asyncIterator](): AsyncIterator<AnnotatedRow<M, A>> {
     yield* await this.execute();
   }
 
@@ -628,13 +743,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const book = await Book.objects.get({ pk: 1 }); // throws DoesNotExist when there is none
    * ```
    */
-  async get(filter?: Filter): Promise<Row<M>> {
+  async get(filter?: Filter): Promise<AnnotatedRow<M, A>> {
     let rows = filter ? this.lookup(filter) : this.orderBy().slice(0, 2).execute();
     if (isPromiseLike(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
     if (rows.length > 1)
       throw new MultipleObjectsReturned(`get() on ${this.model.name} returned more than one row.`);
-    return rows[0] as Row<M>;
+    return rows[0] as AnnotatedRow<M, A>;
   }
 
   /**
@@ -645,7 +760,7 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * const earliest = await Book.objects.orderBy('publication_date').first(); // undefined when there are no books
    * ```
    */
-  async first(): Promise<Row<M> | undefined> {
+  async first(): Promise<AnnotatedRow<M, A> | undefined> {
     const qs = this.ordering.length ? this : this.orderBy(this.model.pk.name);
     return (await qs.slice(0, 1).execute())[0];
   }
@@ -821,20 +936,176 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * @example
    * ```ts
    * const changed = await Book.objects.filter({ stock_count: 0 }).update({ state: 'not_published' });
+   * await Book.objects.filter({ pk: 1 }).update({ stock_count: F('stock_count').sub(1) }); // no lost update
    * ```
    */
-  async update(values: Partial<Row<M>> & Record<string, unknown>): Promise<number> {
+  async update(
+    values: { [K in keyof Row<M>]?: Row<M>[K] | QueryExpression<any> } & Record<string, unknown>,
+  ): Promise<number> {
     const db = this.db;
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
       const field = this.model.getField(key);
       if (!field) throw this.#unknownField('update()', key);
-      set[field.column] = db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
+      set[field.column] = isQueryExpression(value)
+        ? updateValue(this.model, db, key, value)
+        : db.adapter.toDb(field, field.attname !== key ? relatedKey(value) : value);
     }
     const query = db.executor.updateTable(this.model.table).set(set).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
     noteTableWrite(db, this.model.table);
     return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * The row matching `lookup`, created when there is none, and whether it was (Django's
+   * `get_or_create`): a new row takes the lookup's plain keys and `defaults`. Race-safe: when
+   * a concurrent request creates it first (a unique violation), its row is read and returned.
+   *
+   * @example
+   * ```ts-fragment
+   * const [tag, created] = await Tag.objects.getOrCreate({ name: 'python' });
+   * const [user] = await User.objects.getOrCreate({ username: 'ann' }, { email: 'ann@example.com' });
+   * ```
+   */
+  async getOrCreate(
+    lookup: Filter,
+    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  ): Promise<[row: Row<M>, created: boolean]> {
+    const { row, created } = await getOrCreate(this as QuerySet<M>, lookup, defaults);
+    return [row as Row<M>, created];
+  }
+
+  /**
+   * Updates the row matching `lookup` with `defaults`, or creates it from both (Django's
+   * `update_or_create`), in one transaction (a savepoint inside one), the row locked while it
+   * is changed; returns the row as stored and whether it was created.
+   *
+   * @example
+   * ```ts-fragment
+   * const [profile, created] = await Profile.objects.updateOrCreate({ user: 1 }, { bio: 'hi' });
+   * ```
+   */
+  async updateOrCreate(
+    lookup: Filter,
+    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  ): Promise<[row: Row<M>, created: boolean]> {
+    const { row, created } = await updateOrCreate(this as QuerySet<M>, lookup, defaults);
+    return [row as Row<M>, created];
+  }
+
+  /**
+   * Inserts `rows` with one INSERT per batch (Django's `bulk_create`) and returns them as
+   * stored: with their keys where the database returns them (SQLite, PostgreSQL), as given
+   * with their defaults on MySQL/MariaDB. Missing values take the fields' defaults.
+   *
+   * @example
+   * ```ts
+   * const stored = await Book.objects.bulkCreate([
+   *   { title: 'Dune', isbn: '978-0-441-17271-9', publication_date: '1965-08-01', price: '9.99' },
+   *   { title: 'Emma', isbn: '978-0-14-143958-7', publication_date: '1815-12-23', price: '7.50' },
+   * ]); // one INSERT
+   * ```
+   */
+  async bulkCreate(
+    rows: readonly (Partial<Row<M>> & Record<string, unknown>)[],
+    options?: BulkCreateOptions,
+  ): Promise<Row<M>[]> {
+    return (await bulkCreate(this.db, this.model, rows, options)) as Row<M>[];
+  }
+
+  /**
+   * Locks the rows the query reads until the transaction ends (`SELECT ... FOR UPDATE` on
+   * PostgreSQL and MySQL/MariaDB; SQLite's writing transaction holds the whole database). Run
+   * it inside `db.atomic()` or `db.transaction()`: outside one it throws `ImproperlyConfigured`
+   * (`REST_ERR_TRANSACTION`), on every database.
+   *
+   * @example
+   * ```ts
+   * await db.atomic(async () => {
+   *   const book = await Book.objects.selectForUpdate().get({ pk: 1 });
+   *   await Book.objects.updateRow(book, { stock_count: book.stock_count - 1 });
+   * });
+   * ```
+   */
+  selectForUpdate(): QuerySet<M, A> {
+    const s = this.#state;
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      s.annotations,
+      true,
+    );
+  }
+
+  /**
+   * The values of some fields (and annotations) of the matching rows, as records keyed by
+   * the names given (Django's `values()`, evaluated: call it last). Names are fields
+   * (`author_id`), paths across foreign keys (`author__username`) or annotations.
+   *
+   * @example
+   * ```ts
+   * const rows = await Book.objects.orderBy('title').values('title', 'pages'); // [{ title, pages }, ...]
+   * ```
+   */
+  async values<K extends keyof AnnotatedRow<M, A> & string>(
+    ...fields: K[]
+  ): Promise<Pick<AnnotatedRow<M, A>, K>[]>;
+  async values(...fields: string[]): Promise<Record<string, unknown>[]>;
+  async values(...fields: string[]): Promise<Record<string, unknown>[]> {
+    const lists = await this.#valuesLists(fields);
+    return lists.map((values) => {
+      const record: Record<string, unknown> = {};
+      for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[i];
+      return record;
+    });
+  }
+
+  /**
+   * The values of some fields as lists, one per row (Django's `values_list()`); with
+   * `{ flat: true }` and one field, the values themselves.
+   *
+   * @example
+   * ```ts
+   * const pairs = await Book.objects.orderBy('title').valuesList(['title', 'pages']); // [['Dune', 412], ...]
+   * const titles = await Book.objects.orderBy('title').valuesList(['title'], { flat: true }); // ['Dune', ...]
+   * ```
+   */
+  async valuesList<const K extends readonly (keyof AnnotatedRow<M, A> & string)[]>(
+    fields: K,
+    options: { readonly flat: true },
+  ): Promise<AnnotatedRow<M, A>[K[0]][]>;
+  async valuesList<const K extends readonly (keyof AnnotatedRow<M, A> & string)[]>(
+    fields: K,
+    options?: { readonly flat?: false },
+  ): Promise<{ -readonly [I in keyof K]: AnnotatedRow<M, A>[K[I]] }[]>;
+  async valuesList(
+    fields: readonly string[],
+    options?: { readonly flat?: boolean },
+  ): Promise<unknown[]> {
+    if (options?.flat && fields.length !== 1) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_PATH',
+        `${this.model.name}.objects.valuesList(): flat takes one field, got ${fields.length}.`,
+      );
+    }
+    const lists = await this.#valuesLists(fields);
+    return options?.flat ? lists.map((values) => values[0]) : lists;
+  }
+
+  async #valuesLists(fields: readonly string[]): Promise<unknown[][]> {
+    const db = this.db;
+    const plan = valuesPlan(this.model, db, this.#state, fields);
+    const query = plan.related.length ? this.selectRelated(...plan.related) : this;
+    const statement = query.#statement(db, plan.kind, SELECT_OPTIONS, plan.select);
+    let rows = this.#query(db, statement);
+    if (isPromiseLike(rows)) rows = await rows;
+    return rows.map((raw) => plan.read(raw as Record<string, unknown>));
   }
 
   /**
@@ -911,6 +1182,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     statement: CompiledStatement,
     single = false,
   ): unknown[] | Promise<unknown[]> {
+    if (this.#state.forUpdate && !db.inTransaction) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_TRANSACTION',
+        `${this.model.name}.objects.selectForUpdate() runs inside a transaction only: wrap it in db.atomic(async () => ...).`,
+      );
+    }
     let rows: MaybePromise<unknown[]>;
     try {
       rows = db.execute(statement, single);
@@ -937,6 +1214,12 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   ): CompiledStatement {
     return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
   }
+}
+
+/** True when a value of `filter` is an expression (`F(...)`), which a lookup plan cannot bind. */
+function hasExpressionValue(filter: Filter): boolean {
+  for (const key in filter) if (isQueryExpression(filter[key])) return true;
+  return false;
 }
 
 /** A query set of `model` in `state`, for the prefetches (see `prefetch-related.ts`). */

@@ -5,6 +5,8 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from './database.ts';
+import type { Annotations } from './expressions/annotations.ts';
+import type { QueryExpression } from './expressions/query-expression.ts';
 import type { PrefetchLookup } from './prefetch.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
@@ -37,6 +39,7 @@ export interface ConditionShape {
 export type Condition =
   | { readonly kind: 'filter'; readonly negate: boolean; readonly filter: Filter }
   | { readonly kind: 'any'; readonly filters: readonly Filter[] }
+  | { readonly kind: 'expression'; readonly expression: QueryExpression<boolean> }
   | CustomCondition;
 
 /** A condition of `QuerySet.where`. */
@@ -59,6 +62,15 @@ export interface QueryState {
    * paths into related rows; null loads every field.
    */
   readonly only: readonly string[] | null;
+  /**
+   * The annotations (`QuerySet.annotate`), null for none. Expressions have no identity of
+   * their own here (see {@link stateIdentity}): an annotated query set is never kept as a
+   * lookup plan, whose parameters would be another request's; its statement is still
+   * compiled once per shape.
+   */
+  readonly annotations: Annotations | null;
+  /** True when the rows read are locked until the transaction ends (`selectForUpdate()`). */
+  readonly forUpdate: boolean;
   /** `SELECT DISTINCT` (`QuerySet.distinct`). */
   readonly distinct: boolean;
   /** The relations `prefetchRelated` loads once the rows are read. */
@@ -74,6 +86,8 @@ export const INITIAL_STATE: QueryState = {
   offset: 0,
   related: [],
   only: null,
+  annotations: null,
+  forUpdate: false,
   distinct: false,
   prefetch: [],
   db: null,
@@ -90,8 +104,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|distinct=false|prefetch=[]'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|distinct=false|prefetch=[]'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|annotations=~|forUpdate=false|distinct=false|prefetch=[]'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|annotations=~|forUpdate=false|distinct=false|prefetch=[]'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

@@ -66,6 +66,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_ORDERING_FIELDS: "A view set's orderingFields is malformed.",
   REST_ERR_PASSWORD_HASHER: 'The password hashers are misconfigured.',
   REST_ERR_PREFETCH: 'A prefetchRelated lookup or Prefetch is wrong.',
+  REST_ERR_QUERY_EXPRESSION: 'A query expression is used where it cannot be, or names nothing.',
   REST_ERR_QUERY_LOOKUP: 'A lookup got a value of the wrong kind.',
   REST_ERR_QUERY_SLICE: 'slice() got a bound that is not an integer.',
   REST_ERR_ROUTER: 'A router registration is wrong, or the router came before restFramework.',
@@ -79,6 +80,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_SETTINGS: 'A setting is unknown or of the wrong type.',
   REST_ERR_THROTTLE_RATE: 'A throttle has no usable rate.',
   REST_ERR_THROTTLE_STORE: 'RedisThrottleStore got contradictory or missing options.',
+  REST_ERR_TRANSACTION: 'A query that needs a transaction ran outside one.',
   REST_ERR_VIEW_CONFIG: 'A view lacks its query set or serializer, or its lookup parameter.',
 } as const);
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   type Database,
+  F,
   type Filter,
   ModelSerializer,
   type QueryEvent,
@@ -316,6 +317,9 @@ describe('the identity of a query state', () => {
       offset: 5,
       related: ['owner'],
       only: ['title'],
+      // Expressions have no identity: an annotated state's is null, never another state's.
+      annotations: [['pages_left', F('pages')]],
+      forUpdate: true,
       distinct: true,
       prefetch: ['tags'],
       extra: true,

@@ -140,6 +140,12 @@ export interface DialectAdapter {
     nullable: boolean,
   ): (ob: OrderByItemBuilder) => OrderByItemBuilder;
   /**
+   * A SELECT that locks the rows it reads until the transaction ends (`selectForUpdate()`):
+   * `FOR UPDATE`, or the query as it is where the database locks more widely (SQLite's
+   * writer holds the whole file).
+   */
+  lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
    * The bound values of a text match on `value` (taken literally, never as a pattern: `%`,
    * `_` and `\` match themselves): the escaped LIKE pattern, or the value itself where the
    * dialect compares otherwise.
@@ -417,6 +423,10 @@ export abstract class DialectAdapterBase implements DialectAdapter {
 
   orderDirection(descending: boolean, _nullable: boolean) {
     return (ob: OrderByItemBuilder) => (descending ? ob.desc() : ob.asc());
+  }
+
+  lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
+    return query.forUpdate() as Q;
   }
 
   /** The escaped LIKE pattern (of the value accent-folded); SQLite overrides it. */

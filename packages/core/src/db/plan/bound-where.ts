@@ -7,6 +7,8 @@
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { AnyModel } from '../../models/model.ts';
 import type { Database } from '../database.ts';
+import { bindFilterEntry } from '../expressions/filter-entry.ts';
+import type { BindContext, BoundExpression } from '../expressions/query-expression.ts';
 import { bindLookup, type LookupBinding, splitLookup } from '../lookups.ts';
 import type { ColumnRef, Condition, CustomCondition, Filter } from '../query-state.ts';
 import { applyJoins, JoinSet } from './query-paths.ts';
@@ -31,6 +33,12 @@ interface BoundAny {
   readonly any: readonly BoundFilter[];
 }
 
+/** An expression condition (`filter(Q(...))`, `filter(Exists(...))`), with its parameters' start. */
+interface BoundCondition {
+  readonly expression: BoundExpression;
+  readonly start: number;
+}
+
 /** A custom condition (`where()`), with the start of its parameters when it has a shape. */
 interface BoundCustom {
   readonly condition: CustomCondition;
@@ -47,7 +55,7 @@ export class BoundWhere {
   readonly parameters: unknown[];
   /** False when a custom condition without a shape makes the SQL unknowable from `shape`. */
   readonly cacheable: boolean;
-  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny)[];
+  readonly #parts: readonly (BoundFilter | BoundCustom | BoundAny | BoundCondition)[];
   readonly #joins: JoinSet;
   /** Where the conditions come from, for error messages (`Book.filter()`). */
   readonly #where: string;
@@ -56,7 +64,7 @@ export class BoundWhere {
     shape: string,
     parameters: unknown[],
     cacheable: boolean,
-    parts: readonly (BoundFilter | BoundCustom | BoundAny)[],
+    parts: readonly (BoundFilter | BoundCustom | BoundAny | BoundCondition)[],
     joins: JoinSet,
     where: string,
   ) {
@@ -78,6 +86,11 @@ export class BoundWhere {
         built.push(
           build(EB, ref, shape ? shape.parameters.map((_, i) => slot(part.start + i)) : []),
         );
+        continue;
+      }
+      if ('expression' in part) {
+        const { expression, start } = part;
+        built.push(expression.build(expression.parameters.map((_, i) => slot(start + i))));
         continue;
       }
       if ('any' in part) {
@@ -121,12 +134,15 @@ export function bindWhere(
   conditions: readonly Condition[],
   db: Database,
   joins: JoinSet,
+  annotations?: ReadonlyMap<string, BoundExpression>,
+  outer?: BindContext,
 ): BoundWhere {
   // Without conditions nothing is resolved, so no error can need the `where` text.
   if (conditions.length === 0) return new BoundWhere('', [], true, [], joins, '');
   const where = `${model.name}.filter()`;
+  const context: BindContext = { db, model, joins, where, annotations, outer };
   const parameters: unknown[] = [];
-  const parts: (BoundFilter | BoundCustom | BoundAny)[] = [];
+  const parts: (BoundFilter | BoundCustom | BoundAny | BoundCondition)[] = [];
   let shape = '';
   let cacheable = true;
   const aliases: AliasCounter = { next: 0 };
@@ -143,6 +159,15 @@ export function bindWhere(
       parts.push({ condition, start: parameters.length - (custom ? custom.parameters.length : 0) });
       continue;
     }
+    if (condition.kind === 'expression') {
+      const expression = condition.expression.bind(context);
+      const start = parameters.length;
+      for (let i = 0; i < expression.parameters.length; i++)
+        parameters.push(expression.parameters[i]);
+      shape += `${shape ? '&' : ''}e(${expression.shape})`;
+      parts.push({ expression, start });
+      continue;
+    }
     if (condition.kind === 'any') {
       const alternatives: BoundFilter[] = [];
       let names = '';
@@ -155,6 +180,7 @@ export function bindWhere(
           parameters,
           where,
           aliases,
+          context,
         );
         names += `${f ? '|' : ''}(${bound.names})`;
         alternatives.push(bound.filter);
@@ -171,6 +197,7 @@ export function bindWhere(
       parameters,
       where,
       aliases,
+      context,
     );
     shape += `${shape ? '&' : ''}${condition.negate ? '!' : ''}(${bound.names})`;
     if (bound.filter.bindings.length) parts.push(bound.filter);
@@ -187,9 +214,10 @@ function bindFilter(
   parameters: unknown[],
   where: string,
   aliases: AliasCounter,
+  context?: BindContext,
 ): { filter: BoundFilter; names: string } {
   const start = parameters.length;
-  const { bindings, names } = bindEntries(db, joins, filter, parameters, where, aliases);
+  const { bindings, names } = bindEntries(db, joins, filter, parameters, where, aliases, context);
   return { filter: { negate, bindings, start }, names };
 }
 
@@ -213,6 +241,7 @@ function bindEntries(
   parameters: unknown[],
   where: string,
   aliases: AliasCounter,
+  context?: BindContext,
 ): { bindings: LookupBinding[]; names: string } {
   const bindings: LookupBinding[] = [];
   let names = '';
@@ -243,8 +272,13 @@ function bindEntries(
       binding = existsBinding(db, joins, split, entries, where, aliases);
       names += `${k ? ',' : ''}${split.path}{${binding.shape}}`;
     } else {
-      const { column, lookup } = splitLookup(joins, key, where);
-      binding = bindLookup(db.adapter, column, lookup, filter[key], where);
+      // Annotations and expression values (`F`, `OuterRef`) on the query's own joins.
+      if (context !== undefined && context.joins === joins) {
+        binding = bindFilterEntry(context, key, filter[key]);
+      } else {
+        const { column, lookup } = splitLookup(joins, key, where);
+        binding = bindLookup(db.adapter, column, lookup, filter[key], where);
+      }
       names += `${k ? ',' : ''}${key}:${binding.shape}`;
     }
     bindings.push(binding);

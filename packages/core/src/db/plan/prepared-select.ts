@@ -8,6 +8,16 @@ import { type Compilable, type SelectQueryBuilder, sql } from 'kysely';
 import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../models/model.ts';
 import type { Database } from '../database.ts';
+import {
+  type AnnotationSelection,
+  annotationSelections,
+  bindAnnotations,
+  type ExpressionOrderTerm,
+  expressionOrder,
+  isExpressionTerm,
+  resolveAnnotatedOrdering,
+  selectAnnotation,
+} from '../expressions/annotations.ts';
 import type { QueryState } from '../query-state.ts';
 import { type BoundWhere, bindWhere } from './bound-where.ts';
 import { applyJoins, JoinSet, type OrderTerm, resolveOrdering } from './query-paths.ts';
@@ -35,6 +45,7 @@ export const SELECT_OPTIONS: PrepareOptions = { ordered: true, paged: true, rela
 export type Finish = (query: SelectQueryBuilder<any, any, any>, slot: Slot) => Compilable<any>;
 
 const NO_ORDER: readonly OrderTerm[] = Object.freeze([]);
+const NO_SELECTIONS: readonly AnnotationSelection[] = Object.freeze([]);
 
 /** The names a DISTINCT query selects its ORDER BY values under (`__order_0`...). */
 export const ORDER_COLUMN = '__order_';
@@ -64,8 +75,10 @@ export class PreparedSelect {
   readonly #db: Database;
   readonly #model: AnyModel;
   readonly #joins: JoinSet;
-  readonly #order: readonly OrderTerm[];
+  readonly #order: readonly (OrderTerm | ExpressionOrderTerm)[];
   readonly #paging: Paging;
+  readonly #annotations: readonly AnnotationSelection[];
+  readonly #lockRows: boolean;
   readonly #distinct: boolean;
 
   constructor(
@@ -73,13 +86,17 @@ export class PreparedSelect {
     model: AnyModel,
     joins: JoinSet,
     where: BoundWhere,
-    order: readonly OrderTerm[],
+    order: readonly (OrderTerm | ExpressionOrderTerm)[],
     paging: Paging,
     key: string | null,
     parameters: unknown[],
     extraStart: number,
+    annotations: readonly AnnotationSelection[] = NO_SELECTIONS,
+    lockRows = false,
     distinct = false,
   ) {
+    this.#annotations = annotations;
+    this.#lockRows = lockRows;
     this.#distinct = distinct;
     this.#db = db;
     this.#model = model;
@@ -100,21 +117,32 @@ export class PreparedSelect {
     let query: SelectQueryBuilder<any, any, any> = db.executor.selectFrom(this.#model.table);
     query = applyJoins(query, this.#joins);
     if (expression) query = query.where(expression);
+    for (let i = 0; i < this.#annotations.length; i++)
+      query = query.select(selectAnnotation(this.#annotations[i] as AnnotationSelection, slot));
     if (this.#distinct) {
       query = query.distinct();
       // SQL wants a DISTINCT's ORDER BY values in its select list (PostgreSQL and MySQL
       // refuse it otherwise): selected under names no field has, dropped when read.
       for (let i = 0; i < this.#order.length; i++) {
-        const term = this.#order[i] as OrderTerm;
-        query = query.select(`${term.column.ref} as ${ORDER_COLUMN}${i}`);
+        const term = this.#order[i] as OrderTerm | ExpressionOrderTerm;
+        query = isExpressionTerm(term)
+          ? query.select(sql`${expressionOrder(term, slot).value}`.as(`${ORDER_COLUMN}${i}`))
+          : query.select(`${term.column.ref} as ${ORDER_COLUMN}${i}`);
       }
     }
     for (const term of this.#order) {
+      if (isExpressionTerm(term)) {
+        const { placement, value } = expressionOrder(term, slot);
+        if (placement) query = query.orderBy(placement);
+        query = query.orderBy(value, db.adapter.orderDirection(term.descending, !term.nulls));
+        continue;
+      }
       query = query.orderBy(
         term.column.ref,
         db.adapter.orderDirection(term.descending, term.column.nullable),
       );
     }
+    if (this.#lockRows) query = db.adapter.lockRows(query);
     const { limitValue, offsetValue, limitSlot, offsetSlot, inline } = this.#paging;
     if (limitValue !== null)
       query = query.limit(inline ? sql.lit(integer(limitValue)) : (slot(limitSlot) as number));
@@ -143,11 +171,35 @@ export function prepareSelect(
   const related = options.related ? state.related : NO_RELATED;
   for (let i = 0; i < related.length; i++)
     joins.join(related[i] as string, `${model.name}.selectRelated()`);
-  const where = bindWhere(model, state.conditions, db, joins);
-  const order = options.ordered ? resolveOrdering(state.order ?? model.ordering, joins) : NO_ORDER;
+  const annotated = bindAnnotations(model, state.annotations, db, joins);
+  const where = bindWhere(model, state.conditions, db, joins, annotated);
   // Loops and concatenation below rather than spreads and joins: this runs for every query.
   // The parameters of the conditions are this query's own: the paging ones go after them.
   const parameters = where.parameters;
+  let annotationKey = '';
+  let selections = NO_SELECTIONS;
+  let order: readonly (OrderTerm | ExpressionOrderTerm)[];
+  const terms = state.order ?? model.ordering;
+  // Only a SELECT of rows locks them (a count or an existence check reads no row to change).
+  const lockRows = state.forUpdate && options.related === true;
+  if (annotated === undefined && !placesNulls(terms)) {
+    order = options.ordered ? resolveOrdering(terms, joins) : NO_ORDER;
+  } else {
+    // Annotations are selected by a SELECT of rows only (not by a count's or a write's keys).
+    if (annotated !== undefined) {
+      if (options.related) selections = annotationSelections(annotated, parameters);
+      for (const [name, bound] of annotated) annotationKey += `${name}=${bound.shape};`;
+      if (options.related) annotationKey += 'selected';
+    }
+    order = options.ordered
+      ? resolveAnnotatedOrdering(
+          terms,
+          joins,
+          { db, model, joins, where: `${model.name} ordering`, annotations: annotated },
+          parameters,
+        )
+      : NO_ORDER;
+  }
   const { limit, offset } = state;
   const paged = options.paged === true;
   // SQLite and MySQL need a LIMIT before an OFFSET (see `DialectAdapter.offsetOnlyLimit`).
@@ -167,7 +219,7 @@ export function prepareSelect(
   if (where.cacheable) {
     let orderKey = '';
     for (let i = 0; i < order.length; i++) {
-      const term = order[i] as OrderTerm;
+      const term = order[i] as OrderTerm | ExpressionOrderTerm;
       orderKey += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
     }
     // The fields of only() change the select list of a SELECT of rows (not a count's).
@@ -176,7 +228,9 @@ export function prepareSelect(
       `${kind}${state.distinct ? '+distinct' : ''}|${modelKey(model)}|${related.length ? related.join(',') : ''}${only}|${orderKey}|` +
       // Inlined limits are part of the SQL, so of its shape.
       (inline ? `${limitValue}:${offsetValue}` : `${limitValue !== null}${offsetValue !== null}`) +
-      `|${where.shape}`;
+      `|${where.shape}` +
+      (annotationKey ? `|a:${annotationKey}` : '') +
+      (lockRows ? '|for-update' : '');
   }
   return new PreparedSelect(
     db,
@@ -188,11 +242,19 @@ export function prepareSelect(
     key,
     parameters,
     extraStart,
+    selections,
+    lockRows,
     state.distinct,
   );
 }
 
 const NO_RELATED: readonly string[] = Object.freeze([]);
+
+/** True when a term places NULL (`-rank nulls last`, from `F('rank').desc({ nullsLast: true })`). */
+function placesNulls(terms: readonly string[]): boolean {
+  for (let i = 0; i < terms.length; i++) if ((terms[i] as string).includes(' nulls ')) return true;
+  return false;
+}
 
 /**
  * The SQL and parameters of a prepared query, `finish` completing it: compiled once per shape

@@ -8,6 +8,7 @@ import {
   type Expression,
   type Kysely,
   type RawBuilder,
+  type SelectQueryBuilder,
   SingleConnectionProvider,
   type SqliteDatabase,
   sql,
@@ -154,6 +155,11 @@ export class SqliteAdapter extends DialectAdapterBase {
   // every word with LIKE (an FTS5 table is not created by the migrations). Accents fold in
   // JavaScript, through a function of the connection.
   override readonly capabilities = { regex: false, fullTextSearch: false, accentFolding: true };
+
+  /** SQLite has no FOR UPDATE: a transaction that writes holds the whole database. */
+  override lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
+    return query;
+  }
 
   #statements: SqliteDatabase | undefined;
   #database: BetterSqlite3.Database | undefined;
