@@ -155,6 +155,8 @@ export {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  PreconditionFailed,
+  PreconditionRequired,
   RequestHeaderFieldsTooLarge,
   RequestTimeout,
   ServiceUnavailable,
@@ -268,6 +270,17 @@ export {
   type OrderingView,
 } from './filters/ordering-filter.ts';
 export { type SearchField, SearchFilter, type SearchView } from './filters/search-filter.ts';
+export {
+  type EntityTagList,
+  evaluatePreconditions,
+  formatHttpDate,
+  type PreconditionOutcome,
+  parseEntityTags,
+  parseHttpDate,
+  strongMatch,
+  type Validators,
+  weakMatch,
+} from './http/conditional-headers.ts';
 export { DefaultContentNegotiation } from './http/content-negotiation.ts';
 export {
   ANONYMOUS_USER,

@@ -55,6 +55,11 @@ export interface APISettings {
   /** Items per page; null for no pagination. */
   readonly PAGE_SIZE: number | null;
   readonly DEFAULT_METADATA_CLASS: MetadataClass;
+  /**
+   * Give the GET and HEAD answers of generic views (retrieve, list) a weak `ETag`, a hash of
+   * the rendered body, and answer `If-None-Match` with 304 (a view's `useETags` wins).
+   */
+  readonly USE_ETAGS: boolean;
   /** Query parameter of ordering filters. */
   readonly ORDERING_PARAM: string;
   /** Query parameter of search filters (`?search=`). */

@@ -27,6 +27,7 @@ export const defaultValues: Readonly<Omit<APISettings, ClassSettingName>> = Obje
   THROTTLE_STORE: null,
   DEFAULT_PAGINATION_CLASS: null,
   PAGE_SIZE: null,
+  USE_ETAGS: false,
   ORDERING_PARAM: 'ordering',
   SEARCH_PARAM: 'search',
   URL_FORMAT_OVERRIDE: 'format',
