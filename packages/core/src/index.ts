@@ -384,6 +384,13 @@ export {
   type Permission,
   type PermissionClass,
 } from './permissions/permissions.ts';
+export {
+  type CorsHeadersOptions,
+  corsHeaders,
+  corsOptions,
+  DEFAULT_CORS_HEADERS,
+  DEFAULT_CORS_METHODS,
+} from './plugin/cors-headers.ts';
 export { defaultSettings, resolveSettings } from './plugin/default-settings.ts';
 export {
   type RestFrameworkOptions,

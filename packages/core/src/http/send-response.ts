@@ -45,7 +45,10 @@ export function renderResponse(
 ): void | Promise<void> {
   reply.code(response.status);
   const headers = response.headers;
-  for (const name in headers) reply.header(name, headers[name]);
+  for (const name in headers) {
+    if (name === 'Vary') setVary(reply, headers[name] as string);
+    else reply.header(name, headers[name]);
+  }
   if (request?.closeConnection) reply.header('connection', 'close');
   if (reply.getHeader('connection') === 'close') lingerOnClose(reply);
   if (response.status === 204 || response.status === 304) {
@@ -82,6 +85,26 @@ function notModified(reply: FastifyReply, bytes: string | Buffer): boolean {
   const tags = parseEntityTags(ifNoneMatch);
   // A malformed list is ignored: the client gets the full answer.
   return tags !== null && !noneMatchHolds(tags, etag);
+}
+
+/**
+ * The view's `Vary`, beside what a hook set before the view ran (CORS's `Origin`): replacing
+ * it would let a cache serve one origin's answer to another.
+ */
+function setVary(reply: FastifyReply, vary: string): void {
+  const before = reply.getHeader('vary');
+  if (before === undefined) {
+    reply.header('vary', vary);
+    return;
+  }
+  const names = String(before)
+    .split(',')
+    .map((n) => n.trim());
+  for (const name of vary.split(',')) {
+    const trimmed = name.trim();
+    if (!names.some((n) => n.toLowerCase() === trimmed.toLowerCase())) names.push(trimmed);
+  }
+  reply.header('vary', names.join(', '));
 }
 
 /** Sends rendered bytes with the renderer's `Content-Type` and own headers. */
