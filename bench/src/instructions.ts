@@ -11,8 +11,11 @@
  *   npm run bench:instructions -- --a . --contenders toolkit,baseline
  *   npm run bench:instructions -- --contenders toolkit,baseline --scenarios detail,options
  *
- * `--scenarios` counts the bench's rows (`INSTRUCTION_SCENARIOS`: the request of each, on
- * SQLite) one after another and ends with a table of the ratios toolkit/baseline.
+ * `--scenarios` counts the bench's rows (`INSTRUCTION_SCENARIOS`: the request of each) one
+ * after another and ends with a table of the ratios toolkit/baseline. `--database` counts on
+ * PostgreSQL or MySQL/MariaDB instead of SQLite (fresh copies of one seeded template, as
+ * `npm run bench` makes them); the database server's own work is not counted, only the Node.js
+ * process's, which is what the figure compares.
  *
  * The default warm-up is long (15,000 requests) because V8 keeps compiling for a while: after
  * 3,000 requests of GET one book, Turbofan still took 164,000 of the toolkit's 546,000
@@ -22,13 +25,12 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Database } from '@restframework/core';
-import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 import { seed } from '../../examples/bookstore/src/seed.ts';
+import { prepareDatabases } from './databases.ts';
 import { INSTRUCTION_SCENARIOS, type InstructionScenario } from './instruction-scenarios.ts';
 
 const HELP = `Options:
@@ -41,7 +43,11 @@ const HELP = `Options:
   --scenarios a,b     instead of --path: rows of the bench (${Object.keys(INSTRUCTION_SCENARIOS).join(', ')})
   --json FILE         also write the counts as JSON (for \`npm run bench -- --instructions FILE\`)
   --warmup N          requests before the counted ones (default 15000)
-  --requests N        requests counted (default 3000)`;
+  --requests N        requests counted (default 3000)
+  --connections N     concurrent keep-alive connections of the client (default 1): above 1
+                      the server works with requests interleaved, as under load
+  --database D        sqlite (default), postgres:// or mysql://user@host:port/name (copies are
+                      made next to that database, which is never touched)`;
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +61,8 @@ const { values } = parseArgs({
     json: { type: 'string' },
     warmup: { type: 'string', default: '15000' },
     requests: { type: 'string', default: '3000' },
+    database: { type: 'string', default: 'sqlite' },
+    connections: { type: 'string', default: '1' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -74,11 +82,9 @@ const checkouts = [values.a, ...(values.b ? [values.b] : [])].map((dir) => resol
 const client = join(import.meta.dirname, 'servers', 'instruction-client.ts');
 
 const work = mkdtempSync(join(tmpdir(), 'rf-instructions-'));
-const template = join(work, 'template.sqlite3');
-const db = Database.connect(`sqlite:${template}`);
-await db.migrate(ALL_MODELS);
-await seed(db);
-await db.close();
+const databases = await prepareDatabases(values.database, async (db) => {
+  await seed(db);
+});
 
 /** Total instructions of one run of `count` requests (callgrind's "summary" line). */
 function count(
@@ -87,10 +93,8 @@ function count(
   request: InstructionScenario,
   total: number,
   tag: string,
+  databaseUrl: string,
 ): Promise<number> {
-  const file = join(work, `${tag}.sqlite3`);
-  rmSync(file, { force: true });
-  copyFileSync(template, file);
   const out = join(work, `${tag}.callgrind`);
   const args = [
     '--tool=callgrind',
@@ -105,14 +109,15 @@ function count(
     client,
     checkout,
     contender,
-    file,
+    databaseUrl,
     request.path,
     String(total),
     request.method,
     ...(request.body ? [request.body] : []),
   ];
   return new Promise((done, fail) => {
-    execFile('valgrind', args, { maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    const env = { ...process.env, RF_INSTRUCTION_CONNECTIONS: values.connections };
+    execFile('valgrind', args, { maxBuffer: 64 * 1024 * 1024, env }, (error, _stdout, stderr) => {
       if (error)
         return fail(
           new Error(`valgrind failed (${checkout}, ${contender}): ${stderr.slice(-2000)}`),
@@ -144,9 +149,10 @@ try {
       for (const contender of contenders) {
         const tag = `${rows.length}`;
         // Both runs at once: each is single-threaded, and counts do not depend on timing.
+        const [shortDb, longDb] = [await databases.fresh(), await databases.fresh()];
         const [short, long] = await Promise.all([
-          count(checkout, contender, request, warmup, `${tag}-short`),
-          count(checkout, contender, request, warmup + requests, `${tag}-long`),
+          count(checkout, contender, request, warmup, `${tag}-short`, shortDb),
+          count(checkout, contender, request, warmup + requests, `${tag}-long`, longDb),
         ]);
         const perRequest = Math.round((long - short) / requests);
         rows.push({ scenario, checkout, contender, perRequest });
@@ -158,6 +164,7 @@ try {
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+  await databases.cleanup();
 }
 for (const [scenario, request] of requestsToCount) {
   const mine = rows.filter((row) => row.scenario === scenario);

@@ -5,27 +5,33 @@
  * connection. A minor GC every 250 requests keeps the collector's schedule the same from run
  * to run, so that the instruction count is repeatable.
  *
- *   node instruction-client.ts CHECKOUT toolkit|baseline SQLITE_FILE PATH COUNT [METHOD] [BODY]
+ *   node instruction-client.ts CHECKOUT toolkit|baseline DATABASE PATH COUNT [METHOD] [BODY]
  *
- * `UNIQUE` in BODY is replaced by a number that changes with every request.
+ * DATABASE is a URL (`sqlite:…`, `postgres://…`, `mysql://…`) or an SQLite file's path.
+ *
+ * `UNIQUE` in BODY is replaced by a number that changes with every request. With
+ * `RF_INSTRUCTION_CONNECTIONS=N` the requests go on N keep-alive connections at once, each
+ * sending its next request when its last is answered: the server then works under
+ * concurrency (requests interleaved in its event loop), still counted repeatably.
  * @module
  */
 import http from 'node:http';
 import { join } from 'node:path';
 
-const [checkout, contender, file, path, countText, method = 'GET', body] = process.argv.slice(2);
+const [checkout, contender, database, path, countText, method = 'GET', body] =
+  process.argv.slice(2);
 if (
   !checkout ||
-  !file ||
+  !database ||
   !path ||
   !countText ||
   (contender !== 'toolkit' && contender !== 'baseline')
 )
   throw new Error(
-    'usage: instruction-client.ts CHECKOUT toolkit|baseline SQLITE_FILE PATH COUNT [METHOD] [BODY]',
+    'usage: instruction-client.ts CHECKOUT toolkit|baseline DATABASE PATH COUNT [METHOD] [BODY]',
   );
 
-const url = `sqlite:${file}`;
+const url = /^[a-z]+:/.test(database) ? database : `sqlite:${database}`;
 type App = { listen(o: object): Promise<unknown>; server: http.Server };
 let app: App;
 if (contender === 'toolkit') {
@@ -41,7 +47,10 @@ if (contender === 'toolkit') {
 }
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as { port: number }).port;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const connections = Number(process.env.RF_INSTRUCTION_CONNECTIONS ?? '1');
+if (!Number.isSafeInteger(connections) || connections < 1)
+  throw new Error('RF_INSTRUCTION_CONNECTIONS must be a positive integer');
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 let sent = 0;
 
 function once(): Promise<number> {
@@ -67,9 +76,14 @@ function once(): Promise<number> {
 const first = await once();
 if (first >= 300) throw new Error(`${method} ${path} answered ${first}`);
 const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-for (let i = 0; i < Number(countText); i++) {
-  if (i % 250 === 0) gc?.({ type: 'minor' });
-  const status = await once();
-  if (status >= 300) throw new Error(`${method} ${path} answered ${status}`);
+const total = Number(countText);
+let started = 0;
+async function loop(): Promise<void> {
+  while (started < total) {
+    if (started++ % 250 === 0) gc?.({ type: 'minor' });
+    const status = await once();
+    if (status >= 300) throw new Error(`${method} ${path} answered ${status}`);
+  }
 }
+await Promise.all(Array.from({ length: connections }, loop));
 process.exit(0);

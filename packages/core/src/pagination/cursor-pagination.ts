@@ -13,7 +13,13 @@ import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
 import { BoundedCache, ownPlan } from '../utils/bounded-cache.ts';
 import { replaceQueryParam } from '../utils/urls.ts';
-import { clientPageSize, type Pagination } from './pagination.ts';
+import {
+  clientPageSize,
+  type Pagination,
+  pageSchema,
+  pageSizeParameters,
+  queryParameter,
+} from './pagination.ts';
 
 /** Where a page starts: the ordering values of a boundary row, and the direction. */
 export interface Cursor {
@@ -225,37 +231,14 @@ export class CursorPagination implements Pagination {
   }
 
   getSchemaOperationParameters(): Record<string, unknown>[] {
-    const parameters: Record<string, unknown>[] = [
-      {
-        name: this.cursorQueryParam,
-        required: false,
-        in: 'query',
-        description: 'The pagination cursor value.',
-        schema: { type: 'string' },
-      },
+    return [
+      queryParameter(this.cursorQueryParam, 'The pagination cursor value.', 'string'),
+      ...pageSizeParameters(this.pageSizeQueryParam),
     ];
-    if (this.pageSizeQueryParam) {
-      parameters.push({
-        name: this.pageSizeQueryParam,
-        required: false,
-        in: 'query',
-        description: 'Number of results to return per page.',
-        schema: { type: 'integer' },
-      });
-    }
-    return parameters;
   }
 
   getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
-    return {
-      type: 'object',
-      required: ['results'],
-      properties: {
-        next: { type: ['string', 'null'], format: 'uri' },
-        previous: { type: ['string', 'null'], format: 'uri' },
-        results: { type: 'array', items: itemsSchema },
-      },
-    };
+    return pageSchema(itemsSchema, false);
   }
 }
 

@@ -6,7 +6,7 @@ import type { QuerySet } from '../db/query-set.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
-import type { Pagination } from './pagination.ts';
+import { type Pagination, pageSchema, queryParameter } from './pagination.ts';
 
 /**
  * Python's `int()` on a query parameter: surrounding spaces, a sign and `_` between digits
@@ -122,34 +122,17 @@ export class LimitOffsetPagination implements Pagination {
 
   getSchemaOperationParameters(): Record<string, unknown>[] {
     return [
-      {
-        name: this.limitQueryParam,
-        required: false,
-        in: 'query',
-        description: 'Number of results to return per page.',
-        schema: { type: 'integer' },
-      },
-      {
-        name: this.offsetQueryParam,
-        required: false,
-        in: 'query',
-        description: 'The initial index from which to return the results.',
-        schema: { type: 'integer' },
-      },
+      queryParameter(this.limitQueryParam, 'Number of results to return per page.', 'integer'),
+      queryParameter(
+        this.offsetQueryParam,
+        'The initial index from which to return the results.',
+        'integer',
+      ),
     ];
   }
 
   getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
-    return {
-      type: 'object',
-      required: ['count', 'results'],
-      properties: {
-        count: { type: 'integer', example: 123 },
-        next: { type: ['string', 'null'], format: 'uri' },
-        previous: { type: ['string', 'null'], format: 'uri' },
-        results: { type: 'array', items: itemsSchema },
-      },
-    };
+    return pageSchema(itemsSchema, true);
   }
 }
 

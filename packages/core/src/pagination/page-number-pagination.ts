@@ -7,7 +7,13 @@ import { NotFound } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
-import { clientPageSize, type Pagination } from './pagination.ts';
+import {
+  clientPageSize,
+  type Pagination,
+  pageSchema,
+  pageSizeParameters,
+  queryParameter,
+} from './pagination.ts';
 
 /**
  * DRF's `PageNumberPagination`: one COUNT and one page query; `page=last` is the last page;
@@ -96,38 +102,18 @@ export class PageNumberPagination implements Pagination {
   }
 
   getSchemaOperationParameters(): Record<string, unknown>[] {
-    const parameters: Record<string, unknown>[] = [
-      {
-        name: this.pageQueryParam,
-        required: false,
-        in: 'query',
-        description: 'A page number within the paginated result set.',
-        schema: { type: 'integer' },
-      },
+    return [
+      queryParameter(
+        this.pageQueryParam,
+        'A page number within the paginated result set.',
+        'integer',
+      ),
+      ...pageSizeParameters(this.pageSizeQueryParam),
     ];
-    if (this.pageSizeQueryParam) {
-      parameters.push({
-        name: this.pageSizeQueryParam,
-        required: false,
-        in: 'query',
-        description: 'Number of results to return per page.',
-        schema: { type: 'integer' },
-      });
-    }
-    return parameters;
   }
 
   getPaginatedResponseSchema(itemsSchema: Record<string, unknown>): Record<string, unknown> {
-    return {
-      type: 'object',
-      required: ['count', 'results'],
-      properties: {
-        count: { type: 'integer', example: 123 },
-        next: { type: ['string', 'null'], format: 'uri' },
-        previous: { type: ['string', 'null'], format: 'uri' },
-        results: { type: 'array', items: itemsSchema },
-      },
-    };
+    return pageSchema(itemsSchema, true);
   }
 }
 

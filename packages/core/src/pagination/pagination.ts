@@ -40,3 +40,44 @@ export function clientPageSize(
   if (!Number.isSafeInteger(size) || size <= 0) return undefined;
   return max ? Math.min(size, max) : size;
 }
+
+/**
+ * An OpenAPI query parameter a pagination reads (always optional).
+ *
+ * @example
+ * ```ts-fragment
+ * queryParameter('page', 'A page number within the paginated result set.', 'integer');
+ * ```
+ */
+export function queryParameter(
+  name: string,
+  description: string,
+  type: 'integer' | 'string',
+): Record<string, unknown> {
+  return { name, required: false, in: 'query', description, schema: { type } };
+}
+
+/** The page-size parameter, when the pagination lets a client choose the size. */
+export function pageSizeParameters(param: string | null): Record<string, unknown>[] {
+  return param ? [queryParameter(param, 'Number of results to return per page.', 'integer')] : [];
+}
+
+/**
+ * The JSON schema of a page: `{count?, next, previous, results}` around the items' schema
+ * (`count` for the paginations that count the rows).
+ */
+export function pageSchema(
+  itemsSchema: Record<string, unknown>,
+  counted: boolean,
+): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: counted ? ['count', 'results'] : ['results'],
+    properties: {
+      ...(counted ? { count: { type: 'integer', example: 123 } } : {}),
+      next: { type: ['string', 'null'], format: 'uri' },
+      previous: { type: ['string', 'null'], format: 'uri' },
+      results: { type: 'array', items: itemsSchema },
+    },
+  };
+}
