@@ -489,6 +489,16 @@ export {
   UserRateThrottle,
 } from './throttling/throttles.ts';
 export { isPromiseLike, type MaybePromise } from './utils/maybe-promise.ts';
+export {
+  AcceptHeaderVersioning,
+  BaseVersioning,
+  HostNameVersioning,
+  NamespaceVersioning,
+  QueryParameterVersioning,
+  URLPathVersioning,
+  type Versioning,
+  type VersioningClass,
+} from './versioning/versioning.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
 export {
   type ExceptionContext,

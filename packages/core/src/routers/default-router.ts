@@ -117,8 +117,15 @@ export class DefaultRouter {
     return this.#registrations;
   }
 
-  /** The Fastify plugin that serves the routes; register it with a `prefix`. */
-  readonly plugin = async (instance: FastifyInstance): Promise<void> => {
+  /**
+   * The Fastify plugin that serves the routes; register it with a `prefix`, and a `namespace`
+   * to mount the same routes twice (Django's `include(..., namespace='v1')`): its route names
+   * become `v1:book-list`, and `NamespaceVersioning` reads the version from it.
+   */
+  readonly plugin = async (
+    instance: FastifyInstance,
+    options: { readonly namespace?: string } = {},
+  ): Promise<void> => {
     if (!instance.hasDecorator('restFramework')) {
       throw new ImproperlyConfigured(
         'REST_ERR_ROUTER',
@@ -126,6 +133,15 @@ export class DefaultRouter {
       );
     }
     const state = instance.restFramework;
+    const ns = options.namespace;
+    if (ns !== undefined && !/^[\w.-]+$/.test(ns)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_ROUTER',
+        `router.plugin: the namespace ${JSON.stringify(ns)} must be letters, digits, ".", "-" or "_" (it prefixes route names as "${ns}:book-list").`,
+      );
+    }
+    const namespaced = (name: string) => (ns === undefined ? name : `${ns}:${name}`);
+    const namespaceExtra = ns === undefined ? {} : { urlNamespace: ns };
     const base = instance.prefix.replace(/\/+$/, '');
     installBodyParsers(instance, state.settings);
     instance.setErrorHandler(routeErrorHandler(state));
@@ -160,7 +176,7 @@ export class DefaultRouter {
       checked.push([registration, await checkViewSet(probe, registration, actions, state)]);
       for (const { shape, mapping } of shapes) {
         const url = `/${registration.prefix}${shape.url}`;
-        const name = shape.name.replace('{basename}', registration.basename);
+        const name = namespaced(shape.name.replace('{basename}', registration.basename));
         state.urls.add(name, `${base}${url}`);
         state.endpoints.push({
           path: `${base}${url}`,
@@ -181,6 +197,7 @@ export class DefaultRouter {
             actionMap: mapping,
             detail: shape.detail,
             suffix: shape.suffix,
+            ...namespaceExtra,
           },
           state,
         );
@@ -191,10 +208,10 @@ export class DefaultRouter {
       for (const [registration, prepared] of checked) checkLinks(registration, prepared, state);
     });
     const RootView = apiRootView(rootEntries);
-    this.#route(instance, '/', RootView, {}, state);
+    this.#route(instance, '/', RootView, namespaceExtra, state);
     state.endpoints.push({
       path: `${base}/`,
-      name: 'api-root',
+      name: namespaced('api-root'),
       viewset: RootView,
       actionMap: {},
       detail: false,
