@@ -8,9 +8,9 @@
  *
  * @example
  * ```ts
- * class ArticleViewSet extends ModelViewSet {
- *   override queryset = Article.objects.all();
- *   override serializerClass = ArticleSerializer;
+ * class BookViewSet extends ModelViewSet {
+ *   override queryset = Book.objects.all();
+ *   override serializerClass = BookSerializer;
  *   override versionField = 'version';         // ETag: "3.json"; If-Match checked on writes
  *   override lastModifiedField = 'updated_at'; // Last-Modified; If-(Un)Modified-Since
  *   override requirePrecondition = true;       // PUT/PATCH/DELETE without If-Match: 428
