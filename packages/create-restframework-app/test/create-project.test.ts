@@ -41,6 +41,15 @@ describe('createProject', () => {
     assert.doesNotMatch(readme, /{{name}}/);
   });
 
+  it('writes the files the tutorial lists, in its order', () => {
+    const project = createProject({ directory: join(work, 'tutorial-list') });
+    const tutorial = readFileSync(join(ROOT, 'docs', 'tutorial.md'), 'utf8');
+    const block = /```text\nCreated tasks in [^\n]*\n((?: {2}\S+\n)+)```/.exec(tutorial);
+    assert.ok(block, 'docs/tutorial.md shows the starter\'s "Created tasks in" list');
+    const listed = (block[1] as string).trim().split(/\s+/);
+    assert.deepEqual(listed, project.files);
+  });
+
   it('takes --name for the package and fills an empty folder', () => {
     const directory = join(work, 'Empty Folder');
     mkdirSync(directory);

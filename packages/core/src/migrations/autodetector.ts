@@ -117,6 +117,7 @@ export function detectChanges(
         ) {
           fail(
             `${key} is a new NOT NULL field without a default, and existing rows need a value. ` +
+              renameAdvice(existing, model, name) +
               `Give the field a default (default: ...), make it null: true, or pass --default ${key}=<JSON value> ` +
               '(used once, for the existing rows).',
           );
@@ -220,6 +221,26 @@ export function renameCandidates(from: ProjectState, to: ProjectState): Map<stri
     }
   }
   return result;
+}
+
+/**
+ * For a new NOT NULL field of a model that lost fields in the same change: the advice to pass
+ * `--rename` first (a rename keeps the old column's values, where `--default` with a new column
+ * would drop them). Empty when no field went.
+ */
+function renameAdvice(before: ModelSpec, after: ModelSpec, name: string): string {
+  const gone = Object.keys(before.fields).filter((old) => !Object.hasOwn(after.fields, old));
+  if (gone.length === 0) return '';
+  const spec = after.fields[name] as FieldSpec;
+  const same = gone.find((old) =>
+    sameFieldSpec(withoutColumn(before.fields[old] as FieldSpec), withoutColumn(spec)),
+  );
+  const old = same ?? (gone.length === 1 ? gone[0] : '<old name>');
+  const which = same || gone.length === 1 ? `${before.name}.${old}` : `one of ${gone.join(', ')}`;
+  return (
+    `If it is ${which} renamed, pass --rename ${before.name}.${old}:${name} first: a rename keeps ` +
+    'the column and its values, which a new field filled with --default would lose. Otherwise: '
+  );
 }
 
 function withoutColumn(spec: FieldSpec): FieldSpec {

@@ -160,6 +160,8 @@ for (const dialect of testDialects()) {
         /REST_ERR_MIGRATION_DETECT: Tag\.slug is a new NOT NULL field without a default/,
       );
       assert.match(refused.stderr, /--default Tag\.slug=<JSON value>/);
+      // No field of Tag went in this change: nothing to rename from, no rename advice.
+      assert.doesNotMatch(refused.stderr, /--rename/);
       const made = await cli('makemigrations', '--default', 'Tag.slug="none"');
       assert.equal(made.code, 0, made.stderr);
       assert.match(

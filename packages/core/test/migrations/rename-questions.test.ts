@@ -87,6 +87,11 @@ describe('makemigrations asks about likely renames', () => {
         output.join('\n'),
         /REST_ERR_MIGRATION_DETECT: Book\.name is a new NOT NULL field without a default/,
       );
+      // The advice puts the rename first: a --default would lose the old column's values.
+      assert.match(
+        output.join('\n'),
+        /If it is Book\.title renamed, pass --rename Book\.title:name first.*Otherwise: Give the field a default/,
+      );
       assert.deepEqual(written(), ['0001_initial.ts']);
     }
   });
