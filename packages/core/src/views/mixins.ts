@@ -88,7 +88,9 @@ export function ListModelMixin<B extends GenericViewClass>(
       const queryset = isPromiseLike(filtered) ? await filtered : filtered;
       const page = await this.paginateQueryset(queryset);
       if (page !== null)
-        return conditionalRead(this, null, () =>
+        return conditionalRead(
+          this,
+          null,
           this.getPaginatedResponse(
             this.getSerializer({ instance: page, many: true }).data as unknown[],
           ),
@@ -97,7 +99,7 @@ export function ListModelMixin<B extends GenericViewClass>(
       return conditionalRead(
         this,
         null,
-        () => new Response(this.getSerializer({ instance: rows, many: true }).data),
+        new Response(this.getSerializer({ instance: rows, many: true }).data),
       );
     }
   }
@@ -137,7 +139,7 @@ export function RetrieveModelMixin<B extends GenericViewClass>(
     /** The record's representation: at once when `getObject()` answered at once. */
     retrieve(_request: Request): Response | Promise<Response> {
       return thenMaybe(this.getObject(), (instance) =>
-        conditionalRead(this, instance, () => new Response(this.getSerializer({ instance }).data)),
+        conditionalRead(this, instance, new Response(this.getSerializer({ instance }).data)),
       );
     }
   }
