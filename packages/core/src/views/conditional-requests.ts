@@ -81,6 +81,9 @@ export function conditionalRead(
   const hashing = view.useETags ?? view.request.settings.USE_ETAGS;
   if (view.versionField === undefined && view.lastModifiedField === undefined && !hashing)
     return response;
+  // An HTML page (the browsable API) shows the user, forms and a CSRF token besides the row:
+  // a 304 would show a browser its copy of someone else's page state. No validators there.
+  if (view.request.acceptedMediaType === 'text/html') return response;
   const etag = instance === null ? null : view.getETag(instance);
   const lastModified = instance === null ? null : view.getLastModified(instance);
   const hashed = etag === null && hashing;

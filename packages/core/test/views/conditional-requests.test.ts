@@ -8,9 +8,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  BrowsableAPIRenderer,
   type Database,
   DefaultRouter,
   defineModel,
+  JSONRenderer,
   ModelSerializer,
   ModelViewSet,
   models,
@@ -366,6 +368,43 @@ describe('conditional fields are checked at start-up', () => {
         return true;
       });
       await app.close().catch(() => {});
+      await dialect.drop(db);
+    }
+  });
+});
+
+describe('conditional requests and the browsable API', () => {
+  it('an HTML page gets no validators and never a 304 (it shows the user and forms)', async () => {
+    const dialect = testDialects()[0];
+    assert.ok(dialect);
+    const db = await dialect.create();
+    await db.migrate([Note]);
+    const note = await Note.objects.using(db).create({ text: 'page' });
+    const app = Fastify({ logger: false });
+    await app.register(restFramework, {
+      database: db,
+      settings: { DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer] },
+    });
+    await app.register(new DefaultRouter().register('notes', VersionedNotes).plugin, {
+      prefix: '/api',
+    });
+    await app.ready();
+    try {
+      const url = `/api/notes/${note.id}/`;
+      const json = await app.inject({ url, headers: HOST });
+      const etag = String(json.headers.etag);
+      assert.equal(etag, '"0.json"');
+      for (const sent of [etag, '"0.api"', '*']) {
+        const page = await app.inject({
+          url,
+          headers: { host: '127.0.0.1', accept: 'text/html', 'if-none-match': sent },
+        });
+        assert.equal(page.statusCode, 200, sent);
+        assert.equal(page.headers.etag, undefined);
+        assert.match(String(page.headers['content-type']), /^text\/html/);
+      }
+    } finally {
+      await app.close();
       await dialect.drop(db);
     }
   });
