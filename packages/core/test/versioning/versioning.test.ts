@@ -9,9 +9,11 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import {
   AcceptHeaderVersioning,
+  BrowsableAPIRenderer,
   Database,
   DefaultRouter,
   HostNameVersioning,
+  JSONRenderer,
   NamespaceVersioning,
   QueryParameterVersioning,
   type Request,
@@ -213,6 +215,26 @@ describe('without versioning', () => {
           return true;
         },
       );
+    }
+  });
+});
+
+describe('versioning in the browsable API', () => {
+  it('its breadcrumbs and links keep the URL path version', async () => {
+    const app = await appWith(
+      {
+        DEFAULT_VERSIONING_CLASS: URLPathVersioning,
+        DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer],
+      },
+      [{ prefix: '/api/:version' }],
+    );
+    for (const version of ['v1', 'v7']) {
+      const page = await get(app, `/api/${version}/things/`, { accept: 'text/html' });
+      assert.equal(page.statusCode, 200);
+      const links = (page.body.match(/href="[^"]*\/api\/[^"]*"/g) ?? []).join(' ');
+      assert.match(links, new RegExp(`href="/api/${version}/"`));
+      assert.match(links, new RegExp(`href="http://localhost/api/${version}/things/7/"`));
+      assert.doesNotMatch(links, /:version/);
     }
   });
 });
