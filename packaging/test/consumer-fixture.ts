@@ -94,9 +94,14 @@ export const APP_TS = `import {
   corsHeaders,
   Database,
   DefaultRouter,
+  type ExtraActions,
   ModelSerializer as CoreModelSerializer,
   ModelViewSet,
   MultiPartParser,
+  NestedSimpleRouter,
+  type Request,
+  Response,
+  RetrieveAPIView,
   restFramework,
   URLPathVersioning,
 } from '@restframework/core';
@@ -141,6 +146,43 @@ class BookViewSet extends ModelViewSet {
     price: 'price',
   };
   ordering = ['id'];
+  static override extraActions: ExtraActions<BookViewSet> = {
+    cheapest: { detail: false, urlPath: 'cheapest' },
+    retitle: { detail: true, methods: ['post'] },
+  };
+
+  async cheapest(_request: Request) {
+    const rows = await Book.objects.orderBy('price').slice(0, 1).execute();
+    return new Response({ id: rows[0]?.id ?? null, action: this.action });
+  }
+
+  async retitle(request: Request) {
+    const book = await this.getObject();
+    const title = String((request.data as { title?: unknown }).title ?? '');
+    await Book.objects.filter({ id: book['id'] as number }).update({ title });
+    return new Response({ id: book['id'], title });
+  }
+}
+
+class AuthorBooks extends ModelViewSet {
+  override serializerClass = BookSerializer;
+  override permissionClasses = [AllowAny];
+  override getQueryset() {
+    return Book.objects.filter({ author_id: Number(this.kwargs['author_pk']) });
+  }
+}
+
+class AuthorViewSet extends ModelViewSet {
+  override queryset = Author.objects.all();
+  override serializerClass = CoreModelSerializer.with({ model: Author, fields: ['id', 'first_name'] });
+  override permissionClasses = [AllowAny];
+  override lookupValueConverter = 'int' as const;
+}
+
+class BookCard extends RetrieveAPIView {
+  override queryset = Book.objects.all();
+  override serializerClass = BookSerializer;
+  override permissionClasses = [AllowAny];
 }
 
 class UploadSerializer extends CoreModelSerializer.with({
@@ -183,8 +225,13 @@ const app = Fastify();
 await app.register(restFramework, { database: db, settings: { MEDIA_ROOT: \`\${dir}/media\` } });
 const router = new DefaultRouter()
   .register('books', BookViewSet)
-  .register('uploads', UploadViewSet);
+  .register('uploads', UploadViewSet)
+  .register('authors', AuthorViewSet)
+  .path('cards/<int:pk>/', BookCard, { name: 'book-card' });
+const byAuthor = new NestedSimpleRouter(router, 'authors', { lookup: 'author' });
+byAuthor.register('books', AuthorBooks, { basename: 'author-book' });
 await app.register(router.plugin, { prefix: '/api' });
+await app.register(byAuthor.plugin, { prefix: '/api' });
 await app.register(corsHeaders, {
   allowedOrigins: ['https://app.example.org'],
   allowHeaders: ['content-type', 'if-match'],
@@ -258,7 +305,7 @@ export class Typo extends ModelSerializer.with({ model: Book, fields: ['titel'] 
  * and run: `/internal` is what tricks' code imports, `/testing` what a project's tests import.
  */
 export const ENTRY_POINTS_TS = `import { labelFromName } from '@restframework/core/internal';
-import { assertImproperlyConfigured, multipartBody } from '@restframework/core/testing';
+import { APIRequestFactory, assertImproperlyConfigured, multipartBody } from '@restframework/core/testing';
 import { ImproperlyConfigured } from '@restframework/core';
 
 const label: string = labelFromName('first_name');
@@ -266,5 +313,7 @@ const body: { payload: Buffer } = multipartBody({ title: 'Dune' });
 const error: ImproperlyConfigured = assertImproperlyConfigured(() => {
   throw new ImproperlyConfigured('REST_ERR_SETTINGS', 'PAGE_SIZE: expected a number.');
 }, 'REST_ERR_SETTINGS', /PAGE_SIZE/);
-console.log(JSON.stringify({ label, bytes: body.payload.length, code: error.code }));
+const factory = new APIRequestFactory();
+const request = factory.post('/api/books/', { title: 'Dune' });
+console.log(JSON.stringify({ label, bytes: body.payload.length, code: error.code, method: request.method }));
 `;

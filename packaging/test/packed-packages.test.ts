@@ -181,6 +181,29 @@ describe('a consumer project with the packed packages', () => {
     assert.deepEqual(patched.body.publishing, { isbn: 'D-1', pages: 412 });
   });
 
+  it('routes extra actions, nested routes and path() views', async () => {
+    const created = await send('POST', '/api/books/', {
+      title: 'Actions',
+      author: authors[1],
+      publishing: { isbn: 'A-1' },
+      stock: { price: '0.50' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as number;
+    const cheapest = await send('GET', '/api/books/cheapest/');
+    assert.deepEqual(cheapest.body, { id, action: 'cheapest' });
+    const retitled = await send('POST', `/api/books/${id}/retitle/`, { title: 'Renamed' });
+    assert.deepEqual(retitled.body, { id, title: 'Renamed' });
+    const nested = await send('GET', `/api/authors/${authors[1]}/books/`);
+    assert.equal(nested.status, 200);
+    assert.ok(nested.body.some((b: { id: number }) => b.id === id));
+    assert.equal((await send('GET', '/api/authors/x/books/')).status, 404);
+    const card = await send('GET', `/api/cards/${id}/`);
+    assert.equal(card.body.title, 'Renamed');
+    const deleted = await fetch(`${base}/api/books/${id}/`, { method: 'DELETE' });
+    assert.equal(deleted.status, 204);
+  });
+
   it('answers a bad nested leaf with a 400 at the leaf', async () => {
     const refused = await send('POST', '/api/books/', {
       title: 'Bad',
@@ -307,6 +330,7 @@ describe('a consumer project with the packed packages', () => {
       label: 'First name',
       bytes: 124,
       code: 'REST_ERR_SETTINGS',
+      method: 'POST',
     });
   });
 

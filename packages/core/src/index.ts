@@ -133,6 +133,7 @@ export { LOOKUPS, type Lookup, lookupsFor } from './db/lookups.ts';
 export type { MigrationReport } from './db/migrate.ts';
 export type { ResolvedColumn } from './db/plan/query-paths.ts';
 export type { CompiledStatement, StatementSlot } from './db/plan/statement-cache.ts';
+export { Prefetch, type PrefetchLookup, type PrefetchOptions } from './db/prefetch.ts';
 export {
   type ColumnRef,
   type ConditionBuilder,
@@ -169,13 +170,16 @@ export { ImproperlyConfigured } from './errors/improperly-configured.ts';
 export { BooleanField } from './fields/boolean-field.ts';
 export { CharField, type CharFieldOptions } from './fields/char-field.ts';
 export { ChoiceField, type ChoiceFieldOptions } from './fields/choice-field.ts';
+export { CreateOnlyDefault, CurrentUserDefault } from './fields/context-defaults.ts';
 export { DateField } from './fields/date-field.ts';
 export { DateTimeField } from './fields/date-time-field.ts';
 export { DecimalField, type DecimalFieldOptions } from './fields/decimal-field.ts';
+export { DictField, type DictFieldOptions } from './fields/dict-field.ts';
 export { DurationField, durationString, parseDuration } from './fields/duration-field.ts';
 export { EmailField } from './fields/email-field.ts';
 export {
   type AnyField,
+  type ContextDefault,
   EMPTY,
   type Empty,
   Field,
@@ -184,6 +188,7 @@ export {
   type JsonSchema,
   type JsonSchemaOptions,
   markQueriesDatabase,
+  type OnlyKnown,
   type RequestLike,
   type RunContext,
   type SerializerContext,
@@ -194,18 +199,40 @@ export {
 export { FileField, type FileFieldOptions } from './fields/file-field.ts';
 export { FloatField, type FloatFieldOptions } from './fields/float-field.ts';
 export { createFormInput, formInputUnder, isFormInput } from './fields/form-input.ts';
+export { HiddenField, type HiddenFieldOptions } from './fields/hidden-field.ts';
 export {
   HyperlinkedIdentityField,
   type HyperlinkedIdentityFieldOptions,
 } from './fields/hyperlinked-identity-field.ts';
 export { IntegerField, type IntegerFieldOptions } from './fields/integer-field.ts';
+export { IPAddressField, type IPAddressFieldOptions } from './fields/ip-address-field.ts';
 export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
+export { ListField, type ListFieldOptions } from './fields/list-field.ts';
+export {
+  DEFAULT_MANY_MAX_LENGTH,
+  ManyRelatedField,
+  type ManyRelatedFieldOptions,
+} from './fields/many-related-field.ts';
+export {
+  MultipleChoiceField,
+  type MultipleChoiceFieldOptions,
+} from './fields/multiple-choice-field.ts';
 export {
   PrimaryKeyRelatedField,
   type PrimaryKeyRelatedFieldOptions,
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
+export { RegexField, type RegexFieldOptions } from './fields/regex-field.ts';
+export {
+  type MethodResult,
+  SerializerMethodField,
+  type SerializerMethodFieldOptions,
+} from './fields/serializer-method-field.ts';
 export { SlugField } from './fields/slug-field.ts';
+export {
+  SlugRelatedField,
+  type SlugRelatedFieldOptions,
+} from './fields/slug-related-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {
   runUniqueTogether,
@@ -213,6 +240,7 @@ export {
   uniqueTogetherValidator,
 } from './fields/unique-together-validator.ts';
 export { uniqueValidator } from './fields/unique-validator.ts';
+export { UnvalidatedField } from './fields/unvalidated-field.ts';
 export { URLField } from './fields/url-field.ts';
 export { UUIDField } from './fields/uuid-field.ts';
 export {
@@ -262,6 +290,11 @@ export {
   type FiltersetFields,
   type PreparedFilterSet,
 } from './filters/filter-set.ts';
+export {
+  MAX_CHOICES,
+  ModelMultipleChoiceFilter,
+  type ModelMultipleChoiceFilterOptions,
+} from './filters/model-multiple-choice-filter.ts';
 export {
   type OrderingChoice,
   type OrderingDescription,
@@ -419,13 +452,24 @@ export {
   type Renderer,
   type RendererClass,
 } from './renderers/renderer.ts';
-export {
-  DefaultRouter,
-  type RegisterOptions,
-  type RouteShape,
-  type ViewSetClass,
-} from './routers/default-router.ts';
+export { DefaultRouter } from './routers/default-router.ts';
 export type { Endpoint } from './routers/endpoint.ts';
+export {
+  LOOKUP_CONVERTERS,
+  type LookupConverter,
+} from './routers/lookup-patterns.ts';
+export {
+  type NestedRouterOptions,
+  NestedSimpleRouter,
+} from './routers/nested-simple-router.ts';
+export {
+  type PathOptions,
+  type RegisterOptions,
+  type RouterOptions,
+  type RouteShape,
+  SimpleRouter,
+  type ViewSetClass,
+} from './routers/simple-router.ts';
 export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
 export {
   DOCS_CONTENT_SECURITY_POLICY,
@@ -505,7 +549,24 @@ export {
   type ExceptionHandler,
   exceptionHandler,
 } from './views/exception-handler.ts';
+export type {
+  ActionMethod,
+  ActionName,
+  ActionOptions,
+  ExtraActions,
+} from './views/extra-actions.ts';
 export { GenericAPIView, type SerializerClass } from './views/generic-api-view.ts';
+export {
+  CreateAPIView,
+  DestroyAPIView,
+  ListAPIView,
+  ListCreateAPIView,
+  RetrieveAPIView,
+  RetrieveDestroyAPIView,
+  RetrieveUpdateAPIView,
+  RetrieveUpdateDestroyAPIView,
+  UpdateAPIView,
+} from './views/generics.ts';
 export {
   CreateModelMixin,
   DestroyModelMixin,

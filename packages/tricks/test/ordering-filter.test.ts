@@ -11,9 +11,11 @@ import {
   AllowAny,
   type Database,
   DefaultRouter,
+  defineModel,
   type FilterBackendClass,
   ImproperlyConfigured,
   ModelViewSet,
+  models,
   PageNumberPagination,
   type PaginationClass,
   type QueryEvent,
@@ -473,22 +475,17 @@ describe('OrderingFilter start-up check', () => {
     );
   });
 
-  it('rejects a relation that is not to-one', () => {
-    // Core declares only to-one relations today; a stand-in model shows the check.
-    const Shelf = {
+  it('maps names to paths across relations of every kind (Django orders across them too)', () => {
+    const Shelf = defineModel({
       name: 'Shelf',
-      fields: { id: {}, books: {} },
-      properties: {},
-      getField: (name: string) =>
-        name === 'books'
-          ? { isRelation: true, kind: 'many_to_many', relatedModel: Book }
-          : name === 'id'
-            ? { isRelation: false, kind: 'auto' }
-            : undefined,
-    };
+      table: 'ordering_shelf',
+      fields: { books: models.ManyToManyField(Book, { relatedName: 'shelves' }) },
+    });
+    const shelves = { orderingFields: { title: 'books__title' }, queryset: { model: Shelf } };
+    assert.doesNotThrow(() => filter.check(shelves as never));
     checkFails(
-      { orderingFields: { title: 'books__title' }, queryset: { model: Shelf } },
-      /"title" maps to the path "books__title", which crosses Shelf\.books, a relation that is not to-one/,
+      { orderingFields: { title: 'books__nope' }, queryset: { model: Shelf } },
+      /"title" maps to the path "books__nope", which does not resolve: Book has no field "nope"/,
     );
   });
 

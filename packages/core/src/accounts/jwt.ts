@@ -54,6 +54,12 @@ export interface JwtOptions {
   readonly audience?: string;
   /** Clock skew allowed when checking `exp` (default 0). */
   readonly leewaySeconds?: number;
+  /**
+   * The keywords `Authorization` may start with (simplejwt's `AUTH_HEADER_TYPES`), default
+   * `['Bearer']`; the first is the one a 401's `WWW-Authenticate` names. `['Token']` for
+   * `Authorization: Token <jwt>`.
+   */
+  readonly authHeaderTypes?: readonly string[];
 }
 
 /** An access token and a refresh token. */
@@ -106,8 +112,12 @@ type Keys = { sign: VerificationKey; verify: VerificationKey };
  * ```
  */
 export class Jwt {
-  readonly options: Required<Omit<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>> &
-    Pick<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>;
+  readonly options: Required<
+    Omit<JwtOptions, 'verifyingKey' | 'issuer' | 'audience' | 'authHeaderTypes'>
+  > & { readonly authHeaderTypes: readonly string[] } & Pick<
+      JwtOptions,
+      'verifyingKey' | 'issuer' | 'audience'
+    >;
   readonly #auth: Auth;
   #keys: Promise<Keys> | undefined;
 
@@ -150,8 +160,20 @@ export class Jwt {
         );
       }
     }
+    const types = options.authHeaderTypes ?? ['Bearer'];
+    if (
+      !Array.isArray(types) ||
+      types.length === 0 ||
+      !types.every((t) => typeof t === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(t))
+    ) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_JWT_CONFIG',
+        `${where}: authHeaderTypes must be a non-empty list of words such as ['Bearer'] or ['Token'], got ${JSON.stringify(types)}.`,
+      );
+    }
     this.options = Object.freeze({
       ...options,
+      authHeaderTypes: Object.freeze([...types]),
       accessLifetimeSeconds: options.accessLifetimeSeconds ?? 300,
       refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? 86400,
       rotateRefreshTokens: options.rotateRefreshTokens ?? true,
@@ -195,7 +217,16 @@ export class Jwt {
     return token.sign(sign);
   }
 
-  /** A new access/refresh pair for a user. */
+  /**
+   * A new access/refresh pair for a user (simplejwt's `RefreshToken.for_user(user)`): what
+   * a sign-up or a social login answers without the password round trip.
+   *
+   * @example
+   * ```ts
+   * const auth = createAuth({ jwt: { algorithm: 'HS256', signingKey: 'x'.repeat(32) } });
+   * const { access, refresh } = await auth.jwt!.pair({ id: 1 });
+   * ```
+   */
   async pair(user: { id: number }): Promise<TokenPair> {
     return {
       access: await this.#sign('access', user.id, this.options.accessLifetimeSeconds),

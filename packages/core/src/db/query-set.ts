@@ -34,6 +34,7 @@ import {
   compileSelect,
   type Finish,
   integer,
+  ORDER_COLUMN,
   type PreparedSelect,
   type PrepareOptions,
   prepareSelect,
@@ -45,6 +46,8 @@ import { insertStatement, rowWrites, updateStatement } from './plan/row-writes.t
 import { selectPlan } from './plan/select-plan.ts';
 import type { CompiledStatement } from './plan/statement-cache.ts';
 import { noteTableWrite } from './plan/table-writes.ts';
+import type { PrefetchLookup } from './prefetch.ts';
+import { prefetchRelatedRows } from './prefetch-related.ts';
 import {
   type Condition,
   type ConditionBuilder,
@@ -89,8 +92,25 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     related: readonly string[],
     db: Database | null,
     only: readonly string[] | null = this.#state.only,
+    distinct: boolean = this.#state.distinct,
+    prefetch: readonly PrefetchLookup[] = this.#state.prefetch,
   ): QuerySet<M> {
-    return new QuerySet(this.model, { conditions, order, limit, offset, related, only, db });
+    return new QuerySet(this.model, {
+      conditions,
+      order,
+      limit,
+      offset,
+      related,
+      only,
+      distinct,
+      prefetch,
+      db,
+    });
+  }
+
+  /** The state of this query set (read-only): what add-ons and prefetches build on. */
+  get queryState(): QueryState {
+    return this.#state;
   }
 
   #withCondition(condition: Condition): QuerySet<M> {
@@ -270,6 +290,64 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, only);
   }
 
+  /**
+   * Drops repeated rows (`SELECT DISTINCT`), as Django's `distinct()`. Filters across
+   * relations never repeat a row here (they are `EXISTS` subqueries); an ordering across a
+   * many-valued relation does, once per related row, and still does with `distinct()`, as in
+   * Django (the ordering's values are part of each row compared). `count()` counts distinct
+   * rows, and slicing applies to them. Django's `distinct(*fields)` (PostgreSQL only) is not
+   * offered.
+   *
+   * @example
+   * ```ts
+   * const rows = await Book.objects.distinct().orderBy('title').slice(0, 20).execute();
+   * ```
+   */
+  distinct(): QuerySet<M> {
+    const s = this.#state;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, s.db, s.only, true);
+  }
+
+  /**
+   * Loads the rows of relations holding many rows (and of any relation) for every row read,
+   * with one statement per relation whatever the number of rows, as Django's
+   * `prefetch_related`: reverse foreign keys (`comments`), many-to-manys of either side
+   * (`tags`, `favorites`), one-to-ones and foreign keys (none when `selectRelated` loaded
+   * them), nested (`comments__author`), or a {@link Prefetch} with its own query set and
+   * `toAttr`. The rows are kept with each row (see `getPrefetched`): related sets
+   * (`Model.related(row, 'tags').execute()`) and serializer fields read them without a query.
+   * Runs on the rows read only (a page's, when paginated); calls add to each other.
+   *
+   * @example
+   * ```ts-fragment
+   * const page = await Article.objects
+   *   .selectRelated('author')
+   *   .prefetchRelated('tags', 'favorited_by', 'comments__author')
+   *   .slice(0, 20)
+   *   .execute(); // 1 + 3 + 1 statements, for 2 rows or for 20
+   * ```
+   */
+  prefetchRelated(...lookups: PrefetchLookup[]): QuerySet<M> {
+    const s = this.#state;
+    const prefetch = [...s.prefetch, ...lookups];
+    return this.#derive(
+      s.conditions,
+      s.order,
+      s.limit,
+      s.offset,
+      s.related,
+      s.db,
+      s.only,
+      s.distinct,
+      prefetch,
+    );
+  }
+
+  /** True when `distinct()` was called. */
+  get isDistinct(): boolean {
+    return this.#state.distinct;
+  }
+
   /** The fields `only()` named, or null when every field is loaded. */
   get onlyFields(): readonly string[] | null {
     return this.#state.only;
@@ -366,7 +444,15 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
     let raw = this.#query(db, statement);
     if (!Array.isArray(raw)) raw = await raw;
-    return readRows(plan.read, raw) as Row<M>[];
+    const rows = readRows(plan.read, raw) as Row<M>[];
+    if (this.#state.distinct) dropOrderColumns(rows, this.ordering.length);
+    if (this.#state.prefetch.length !== 0) await this.#prefetch(db, rows);
+    return rows;
+  }
+
+  /** Runs the prefetches of this query set for `rows` (see {@link prefetchRelated}). */
+  #prefetch(db: Database, rows: readonly Row<M>[]): Promise<void> {
+    return prefetchRelatedRows(this.model, rows, this.#state.prefetch, db, makeQuerySet);
   }
 
   /**
@@ -389,7 +475,13 @@ export class QuerySet<M extends AnyModel = AnyModel> {
    * ```
    */
   lookup(filter: Filter, limit = 2): Row<M>[] | Promise<Row<M>[]> {
-    return this.#lookup('rows', filter, limit);
+    const rows = this.#lookup('rows', filter, limit);
+    if (this.#state.prefetch.length === 0) return rows;
+    const db = this.db;
+    return Promise.resolve(rows).then(async (found) => {
+      await this.#prefetch(db, found);
+      return found;
+    });
   }
 
   /** A planned lookup (see {@link lookup}) answering its rows, or its keys for `exists`. */
@@ -477,7 +569,9 @@ export class QuerySet<M extends AnyModel = AnyModel> {
   async count(): Promise<number> {
     const db = this.db;
     const { limit, offset } = this.#state;
-    const paged = limit !== null || offset !== 0;
+    // Distinct rows are distinct keys: the rows of one key are alike (every join that
+    // selects is to-one).
+    const paged = limit !== null || offset !== 0 || this.#state.distinct;
     const statement = this.#statement(
       db,
       paged ? 'count-paged' : 'count',
@@ -842,6 +936,21 @@ export class QuerySet<M extends AnyModel = AnyModel> {
     finish: Finish,
   ): CompiledStatement {
     return compileSelect(db, prepareSelect(this.model, this.#state, db, kind, options), finish);
+  }
+}
+
+/** A query set of `model` in `state`, for the prefetches (see `prefetch-related.ts`). */
+function makeQuerySet(model: AnyModel, state: QueryState): QuerySet<AnyModel> {
+  return new QuerySet(model, state);
+}
+
+/**
+ * Removes what a DISTINCT query selected for its ordering alone (see `PreparedSelect.build`:
+ * SQL wants the ORDER BY values of a DISTINCT in its select list).
+ */
+function dropOrderColumns(rows: readonly object[], terms: number): void {
+  for (const row of rows) {
+    for (let i = 0; i < terms; i++) delete (row as Record<string, unknown>)[`${ORDER_COLUMN}${i}`];
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from './database.ts';
+import type { PrefetchLookup } from './prefetch.ts';
 
 /** Filter conditions: `{ field: value, relation__field__lookup: value }`, combined with AND. */
 export type Filter = Readonly<Record<string, unknown>>;
@@ -58,6 +59,10 @@ export interface QueryState {
    * paths into related rows; null loads every field.
    */
   readonly only: readonly string[] | null;
+  /** `SELECT DISTINCT` (`QuerySet.distinct`). */
+  readonly distinct: boolean;
+  /** The relations `prefetchRelated` loads once the rows are read. */
+  readonly prefetch: readonly PrefetchLookup[];
   readonly db: Database | null;
 }
 
@@ -69,6 +74,8 @@ export const INITIAL_STATE: QueryState = {
   offset: 0,
   related: [],
   only: null,
+  distinct: false,
+  prefetch: [],
   db: null,
 };
 
@@ -83,8 +90,8 @@ export const INITIAL_STATE: QueryState = {
  *
  * @example
  * ```ts
- * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~'
- * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~'
+ * stateIdentity(INITIAL_STATE, ''); // '|order=~|limit=~|offset=0|related=[]|only=~|distinct=false|prefetch=[]'
+ * stateIdentity({ ...INITIAL_STATE, related: ['owner'] }, ''); // '…|related=[5:owner]|only=~|distinct=false|prefetch=[]'
  * ```
  */
 export function stateIdentity(state: QueryState, conditionsShape: string): string | null {

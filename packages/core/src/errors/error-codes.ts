@@ -27,8 +27,12 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_DATABASE_URL: 'Database.connect() got a URL it does not support.',
   REST_ERR_DIALECT_LIMIT:
     'A model asks for more than the database can store, or it cannot fold case as the others.',
+  REST_ERR_EXTRA_ACTION:
+    "A view set's extraActions entry is wrong: no such method, an unknown method, a URL path twice.",
   REST_ERR_FIELD_CONTEXT: 'A hyperlinked field rendered without the request in its context.',
   REST_ERR_FIELD_MESSAGE: 'A field failed with an error key it has no message for.',
+  REST_ERR_FIELD_NOT_COLUMN:
+    "ModelSerializer's create() or update() got a value that is no field of the model.",
   REST_ERR_FIELD_OPTIONS: 'A field has contradictory or missing options.',
   REST_ERR_FIELD_SOURCE: "A field's source names nothing the model has, or an unloaded relation.",
   REST_ERR_FILTERSET: 'A filter set declaration is wrong.',
@@ -64,6 +68,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_OPENAPI_DOCS: 'openApi was registered wrongly or lacks swagger-ui-dist.',
   REST_ERR_ORDERING_FIELDS: "A view set's orderingFields is malformed.",
   REST_ERR_PASSWORD_HASHER: 'The password hashers are misconfigured.',
+  REST_ERR_PREFETCH: 'A prefetchRelated lookup or Prefetch is wrong.',
   REST_ERR_QUERY_LOOKUP: 'A lookup got a value of the wrong kind.',
   REST_ERR_QUERY_SLICE: 'slice() got a bound that is not an integer.',
   REST_ERR_ROUTER: 'A router registration is wrong, or the router came before restFramework.',

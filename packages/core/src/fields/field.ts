@@ -136,6 +136,75 @@ export function queriesDatabase(validator: Validator<any>): boolean {
   return (validator as unknown as Record<symbol, unknown>)[kQueriesDatabase] === true;
 }
 
+/**
+ * A default computed from the run (DRF's defaults with `requires_context`): called with the
+ * run's context and the field; it may answer {@link SKIPPED} to leave the field out.
+ *
+ * @example
+ * ```ts
+ * const today: ContextDefault<string> = Object.assign(
+ *   (ctx: RunContext) => String(ctx.context.today),
+ *   { requiresContext: true as const },
+ * );
+ * ```
+ */
+export type ContextDefault<T> = ((ctx: RunContext, field: Field<any, any, any>) => T) & {
+  readonly requiresContext: true;
+};
+
+/**
+ * Options `O` with every key `Known` does not have typed `never`: a constructor taking
+ * `O & OnlyKnown<O, Known>` makes a misspelt option a compile error at the word that is wrong
+ * (a `const` type parameter infers without the excess-property check).
+ *
+ * @example
+ * ```ts-fragment
+ * constructor(options: O & OnlyKnown<O, ListFieldOptions>) { ... }
+ * ```
+ */
+export type OnlyKnown<O, Known> = { readonly [K in Exclude<keyof O, keyof Known>]: never };
+
+/** The options every field takes (see {@link FieldOptions}). */
+const FIELD_OPTION_NAMES: readonly string[] = [
+  'readOnly',
+  'writeOnly',
+  'required',
+  'default',
+  'allowNull',
+  'source',
+  'label',
+  'helpText',
+  'errorMessages',
+  'validators',
+  'style',
+];
+
+/**
+ * Fails at start-up (`REST_ERR_FIELD_OPTIONS`) on an option of `options` that neither every
+ * field nor `own` names: the run-time side of {@link OnlyKnown}, for JavaScript callers and
+ * casts. A field class calls it only when it is the class made (`new.target`), so that a
+ * subclass may take options of its own.
+ *
+ * @example
+ * ```ts-fragment
+ * if (new.target === ListField) checkFieldOptions('ListField', options, ['child', 'allowEmpty']);
+ * ```
+ */
+export function checkFieldOptions(
+  className: string,
+  options: object,
+  own: readonly string[],
+): void {
+  for (const key of Object.keys(options)) {
+    if (FIELD_OPTION_NAMES.includes(key) || own.includes(key)) continue;
+    throw new ImproperlyConfigured(
+      'REST_ERR_FIELD_OPTIONS',
+      `${className}: the option '${key}' is not one ${className} knows. Known options: ` +
+        `${[...own, ...FIELD_OPTION_NAMES].join(', ')}.`,
+    );
+  }
+}
+
 /** Options every field accepts (DRF's names, camel-cased). */
 export interface FieldOptions<T = unknown> {
   /** Shown in output, ignored in input. */
@@ -144,8 +213,11 @@ export interface FieldOptions<T = unknown> {
   readonly writeOnly?: boolean;
   /** Must be sent on create and PUT (default: true unless read-only or with a default). */
   readonly required?: boolean;
-  /** The value used when nothing is sent (a function is called each time). */
-  readonly default?: T | (() => T);
+  /**
+   * The value used when nothing is sent (a function is called each time; a
+   * {@link ContextDefault} such as `CurrentUserDefault()` with the run's context).
+   */
+  readonly default?: T | (() => T) | ContextDefault<T>;
   /** Accepts `null`. */
   readonly allowNull?: boolean;
   /** Where the value comes from: an attribute, a dotted path through relations, or `*`. */
@@ -377,11 +449,21 @@ export abstract class Field<
     }
     this.label = this.options.label ?? labelFromName(fieldName);
     this.sourceAttrs = source === '*' ? [] : source.split('.');
+    if (this.writeOnly) {
+      // Never read, so its source need not be anything the model has (DRF's write-only
+      // fields): the value reaches the validated data under its source, and the serializer's
+      // create()/update() decide what to do with it.
+      this.getAttribute = NO_ATTRIBUTE;
+      this.relatedPath = undefined;
+      this.attributeKey = undefined;
+      return;
+    }
     const getter = compileGetter(
       this.sourceAttrs,
       model,
       `${parentName}.${fieldName}`,
       this.relationValue,
+      this.readOnly,
     );
     this.getAttribute = getter.get;
     this.relatedPath = getter.relatedPath;
@@ -422,7 +504,10 @@ export abstract class Field<
   getDefault(ctx: RunContext): unknown {
     const def = this.options.default;
     if (def === undefined || ctx.partial) return SKIPPED;
-    return typeof def === 'function' ? (def as () => unknown)() : def;
+    if (typeof def !== 'function') return def;
+    return (def as { requiresContext?: unknown }).requiresContext === true
+      ? (def as ContextDefault<unknown>)(ctx, this)
+      : (def as () => unknown)();
   }
 
   /**

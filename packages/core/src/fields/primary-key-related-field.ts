@@ -9,12 +9,19 @@ import type { PrimaryKey } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import { pythonTypeName } from '../utils/text.ts';
 import {
+  checkFieldOptions,
   Field,
   type FieldOptions,
   type JsonSchema,
   type JsonSchemaOptions,
+  type OnlyKnown,
   type RunContext,
 } from './field.ts';
+import {
+  ManyRelatedField,
+  type ManyRelatedFieldOptions,
+  splitManyOptions,
+} from './many-related-field.ts';
 
 const INTEGER_KINDS = new Set<ModelFieldKind>([
   'auto',
@@ -76,28 +83,55 @@ export class PrimaryKeyRelatedField<
     return 'key';
   }
 
-  async toInternalValue(data: unknown, _ctx?: RunContext): Promise<Record<string, unknown>> {
+  /**
+   * A list of related rows (DRF's `many=True`): a {@link ManyRelatedField} of this field, the
+   * list options (`allowEmpty`, `maxLength`, `required`, ...) for the list, `queryset` for
+   * each item. Every key is looked up in one query.
+   *
+   * @example
+   * ```ts
+   * const books = PrimaryKeyRelatedField.many({ queryset: Book.objects.all(), required: false });
+   * ```
+   */
+  static many<const O extends PrimaryKeyRelatedFieldOptions & ManyRelatedFieldOptions>(
+    options: O & OnlyKnown<O, PrimaryKeyRelatedFieldOptions & ManyRelatedFieldOptions>,
+  ): ManyRelatedField<PrimaryKeyRelatedField<O>, O> {
+    checkFieldOptions('PrimaryKeyRelatedField.many', options, [
+      'queryset',
+      'allowEmpty',
+      'maxLength',
+    ]);
+    const { list, child } = splitManyOptions(options as Readonly<Record<string, unknown>>);
+    return new ManyRelatedField(new PrimaryKeyRelatedField(child as O), list as never);
+  }
+
+  /** The key `data` stands for, converted as Django does; fails on the wrong type. */
+  #key(data: unknown, queryset: QuerySet<any>): number | string {
     if (typeof data !== 'number' && typeof data !== 'string') {
       return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
     }
-    const queryset = this.options.queryset as QuerySet<any>;
-    let pk: number | string = data;
-    if (INTEGER_KINDS.has(keyField(queryset.model.pk).kind)) {
-      // Django converts an integer key with int(): text that is not an integer is the wrong
-      // type ("received str."), as is a fraction.
-      if (typeof data === 'string') {
-        const text = data.trim();
-        if (!/^[+-]?\d+$/.test(text)) return this.fail('incorrect_type', { data_type: 'str' });
-        pk = Number(text);
-      } else if (!Number.isInteger(data)) {
-        return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
-      }
-      // Past 2^53 a number is not the key that was sent; no stored row can match it exactly.
-      if (!Number.isSafeInteger(pk)) return this.fail('does_not_exist', { pk_value: String(data) });
-    } else {
+    if (!INTEGER_KINDS.has(keyField(queryset.model.pk).kind)) {
       // A text key: Django compares str(value), so 7 finds the row '7'.
-      pk = String(data);
+      return String(data);
     }
+    let pk: number;
+    // Django converts an integer key with int(): text that is not an integer is the wrong
+    // type ("received str."), as is a fraction.
+    if (typeof data === 'string') {
+      const text = data.trim();
+      if (!/^[+-]?\d+$/.test(text)) return this.fail('incorrect_type', { data_type: 'str' });
+      pk = Number(text);
+    } else if (!Number.isInteger(data)) {
+      return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
+    } else pk = data;
+    // Past 2^53 a number is not the key that was sent; no stored row can match it exactly.
+    if (!Number.isSafeInteger(pk)) return this.fail('does_not_exist', { pk_value: String(data) });
+    return pk;
+  }
+
+  async toInternalValue(data: unknown, _ctx?: RunContext): Promise<Record<string, unknown>> {
+    const queryset = this.options.queryset as QuerySet<any>;
+    const pk = this.#key(data, queryset);
     try {
       return (await queryset.get({ pk })) as Record<string, unknown>;
     } catch (error) {
@@ -108,6 +142,36 @@ export class PrimaryKeyRelatedField<
         return this.fail('incorrect_type', { data_type: pythonTypeName(data) });
       throw error;
     }
+  }
+
+  /**
+   * The rows of many keys in one query (`pk__in`), in the order sent; the first key of the wrong
+   * type, then the first that matches no row, fails as it would alone.
+   */
+  async resolveMany(items: readonly unknown[], _ctx?: RunContext): Promise<unknown[]> {
+    const queryset = this.options.queryset as QuerySet<any>;
+    const keys = items.map((item) => this.#key(item, queryset));
+    if (keys.length === 0) return [];
+    let rows: Record<string, unknown>[];
+    try {
+      rows = (await queryset.filter({ pk__in: [...new Set(keys)] }).execute()) as Record<
+        string,
+        unknown
+      >[];
+    } catch (error) {
+      if (error instanceof InvalidLookupValueError) {
+        // Which key the column cannot hold: ask one by one, in order, for the right message.
+        for (const item of items) await this.toInternalValue(item);
+      }
+      throw error;
+    }
+    const attname = queryset.model.pk.attname;
+    const byKey = new Map(rows.map((row) => [String(row[attname]), row]));
+    return keys.map((key, index) => {
+      const row = byKey.get(String(key));
+      if (row === undefined) return this.fail('does_not_exist', { pk_value: String(items[index]) });
+      return row;
+    });
   }
 
   /** The related model's key: an integer for integer keys, else a string (any value when unknown). */

@@ -174,14 +174,21 @@ export class DjangoFilterBackend extends BaseFilterBackend {
     request: Request,
     parameters: FilterParameters,
     sentAs: Map<string, string>,
-  ): Map<string, string> {
-    const data = new Map<string, string>();
+  ): Map<string, string | readonly string[]> {
+    const data = new Map<string, string | readonly string[]>();
     const query = request.query as Record<string, unknown>;
     for (const name in query) {
       if (!Object.hasOwn(query, name)) continue;
       const bound = parameters.byName.get(name);
       if (!bound) continue;
-      data.set(bound.param, request.queryParam(name) ?? '');
+      if (bound.filter.multiple) {
+        // Every value of a repeated parameter (`?tag=a&tag=b`), for a filter taking them all.
+        const raw = query[name];
+        data.set(
+          bound.param,
+          (Array.isArray(raw) ? raw : [raw]).map((v) => String(v ?? '')),
+        );
+      } else data.set(bound.param, request.queryParam(name) ?? '');
       sentAs.set(bound.param, name);
     }
     return data;
@@ -200,7 +207,8 @@ export class DjangoFilterBackend extends BaseFilterBackend {
     if (data.size === 0) return queryset;
     const errors: FilterErrors = {};
     for (const [param, text] of data) {
-      if (text.length <= MAX_VALUE_LENGTH) continue;
+      const texts = typeof text === 'string' ? [text] : text;
+      if (texts.every((t) => t.length <= MAX_VALUE_LENGTH)) continue;
       errors[sentAs.get(param) ?? param] = [
         `Ensure this value has at most ${MAX_VALUE_LENGTH} characters.`,
       ];

@@ -129,6 +129,35 @@ export class FieldFilter {
     }
   }
 
+  /**
+   * True when the parameter may repeat (`?tag=a&tag=b`) and the filter takes every value
+   * (see {@link parseList}) and narrows the query set itself (see {@link apply}).
+   */
+  get multiple(): boolean {
+    return false;
+  }
+
+  /** The parsed value of a repeated parameter's texts; by default its last one's. */
+  parseList(texts: readonly string[], field: AnyModelField | undefined): unknown {
+    return this.parse(texts[texts.length - 1] ?? '', field);
+  }
+
+  /**
+   * Narrows `queryset` by the parsed `value`, for a filter that does it itself (a
+   * {@link multiple} one); `key` is the model path, `param` the parameter. By default the
+   * filter set does it, with the plain lookups in one `filter()`.
+   */
+  apply(
+    queryset: QuerySet<any>,
+    key: string,
+    value: unknown,
+    _param: string,
+  ): QuerySet<any> | Promise<QuerySet<any>> {
+    return this.options.exclude
+      ? queryset.exclude({ [key]: value })
+      : queryset.filter({ [key]: value });
+  }
+
   /** One value (an item of an `in` list, say). Text is kept as it is. */
   parseOne(text: string, _field: AnyModelField | undefined): unknown {
     return text;

@@ -36,6 +36,7 @@ import {
   FilterValueError,
   filterClassFor,
 } from './field-filter.ts';
+import { ModelMultipleChoiceFilter } from './model-multiple-choice-filter.ts';
 
 /**
  * The fields of a generated filter set (django-filter's `Meta.fields`, DRF's
@@ -122,13 +123,16 @@ export class FilterSet {
     return ownPlan(this, PREPARED, () => buildFilterSet(this));
   }
 
-  readonly data: ReadonlyMap<string, string>;
+  readonly data: ReadonlyMap<string, string | readonly string[]>;
   readonly queryset: QuerySet<any>;
   #errors: FilterErrors | undefined;
   #values: [BoundFilter, unknown][] = [];
 
-  /** `data`: the query parameters (one value each, the last one of a repeated key). */
-  constructor(data: ReadonlyMap<string, string>, queryset: QuerySet<any>) {
+  /**
+   * `data`: the query parameters, one value each (the last one of a repeated key), or every
+   * value of a repeated one for a filter that takes them all (`ModelMultipleChoiceFilter`).
+   */
+  constructor(data: ReadonlyMap<string, string | readonly string[]>, queryset: QuerySet<any>) {
     this.data = data;
     this.queryset = queryset;
   }
@@ -151,10 +155,14 @@ export class FilterSet {
     const filters = this.prepared.filters;
     for (const [param, text] of this.data) {
       const bound = filters.get(param);
-      if (!bound || text === '') continue;
+      if (!bound || text === '' || text.length === 0) continue;
       try {
-        const value = bound.filter.parse(text, bound.field);
-        if (bound.lookup === 'in' && (value as unknown[]).length === 0) continue;
+        const value =
+          typeof text === 'string'
+            ? bound.filter.parse(text, bound.field)
+            : bound.filter.parseList(text, bound.field);
+        if ((bound.lookup === 'in' || bound.filter.multiple) && (value as unknown[]).length === 0)
+          continue;
         values.push([bound, value]);
       } catch (error) {
         if (!(error instanceof FilterValueError)) throw error;
@@ -179,7 +187,7 @@ export class FilterSet {
     const later: [BoundFilter, unknown][] = [];
     for (const entry of this.#values) {
       const [bound, value] = entry;
-      if (bound.filter.options.method || bound.filter.options.exclude) {
+      if (bound.filter.options.method || bound.filter.options.exclude || bound.filter.multiple) {
         later.push(entry);
         continue;
       }
@@ -191,7 +199,7 @@ export class FilterSet {
     if (plain) queryset = queryset.filter(plain);
     return reduceMaybe(later, queryset, (filtered, [bound, value]) => {
       const method = bound.filter.options.method;
-      if (!method) return filtered.exclude({ [bound.key]: value });
+      if (!method) return bound.filter.apply(filtered, bound.key, value, bound.param);
       const fn =
         typeof method === 'string'
           ? ((this as unknown as Record<string, FilterMethod>)[method] as FilterMethod)
@@ -217,7 +225,11 @@ function buildFilterSet(cls: typeof FilterSet): PreparedFilterSet {
       const field = resolveField(model, path, `${where}.fields: "${path}"`);
       checkLookup(field, lookup, `${where}.fields: "${path}"`);
       const param = lookup === 'exact' ? path : `${path}__${lookup}`;
-      const Filter = filterClassFor(field, lookup);
+      // A path ending on a relation holding many rows (`tags`) chooses among its rows.
+      const Filter =
+        lookup === 'exact' && endsOnManyRelation(model, path)
+          ? ModelMultipleChoiceFilter
+          : filterClassFor(field, lookup);
       filters.set(param, bind(param, new Filter({ lookupExpr: lookup }), path, field));
     }
   }
@@ -330,6 +342,12 @@ function resolveField(model: AnyModel, path: string, what: string): AnyModelFiel
       `${error.message} Filter by a field of ${model.name} (${model.fieldList.map((f: AnyModelField) => f.name).join(', ')}), across relations with "__".`,
     );
   }
+}
+
+/** True when `path` ends on a many-to-many or a reverse relation (no column of its own). */
+function endsOnManyRelation(model: AnyModel, path: string): boolean {
+  const { relations, multiValued } = model.resolvePath(path, path);
+  return multiValued && relations.length === path.split('__').length;
 }
 
 function checkLookup(field: AnyModelField, lookup: string, what: string): void {

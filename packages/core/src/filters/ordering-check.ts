@@ -1,6 +1,6 @@
 /**
  * The start-up checks of the ordering filter's declarations: the form of `orderingFields`, a
- * name a client can send, a path that resolves to a column of the view's model across to-one
+ * name a client can send, a path that resolves to a column of the view's model across
  * relations, and the default `ordering`. Each failure is
  * an `ImproperlyConfigured` with the code {@link ORDERING_FIELDS_CODE} whose message names the
  * view, the name and the path, and what to change.
@@ -38,8 +38,9 @@ export function checkOrderingName(where: string, name: string): void {
 
 /**
  * Checks one order term (`-user__email`) against `model`: a string, at most one leading `-`,
- * each segment a field, `__` only after a to-one relation (ForeignKey, OneToOneField; a
- * to-many one would repeat rows). A path ending on a relation orders by its key column.
+ * each segment a field or a relation of any kind (`tags__name`, `profile__bio`, `books__title`;
+ * across a many-valued one, a row comes once per related row, as in Django), `__` only after a
+ * relation. A path ending on a relation orders by its key column (or the related row's key).
  * Without a model (a view whose query set is only known per request) only the form is
  * checked. `what` starts the message.
  */
@@ -64,6 +65,20 @@ export function checkOrderingPath(model: AnyModel | undefined, what: string, ter
     const part = parts[i] as string;
     const field: AnyModelField | undefined = current.getField(part);
     if (!field) {
+      // A relation holding no column here: a reverse key, a one-to-one seen from its
+      // target, a many-to-many (the path orders by a related row's column, a row per
+      // related row for a many-valued one, as Django).
+      const plan = current.relationPlan(part);
+      if (plan) {
+        current =
+          plan.kind !== 'many_to_many'
+            ? plan.field.model
+            : plan.reverse
+              ? plan.relation.model
+              : plan.relation.relatedModel;
+        if (i === parts.length - 1) return;
+        continue;
+      }
       const reason = Object.hasOwn(current.properties, part)
         ? `${current.name}.${part} is a computed property, not a column; order by the columns it is computed from`
         : `${current.name} has no field ${JSON.stringify(part)} (fields: ${Object.keys(current.fields).join(', ')})`;
@@ -77,13 +92,6 @@ export function checkOrderingPath(model: AnyModel | undefined, what: string, ter
       throw new ImproperlyConfigured(
         ORDERING_FIELDS_CODE,
         `${what}, which does not resolve: ${current.name}.${part} is not a relation, so "__" cannot follow it.`,
-      );
-    }
-    if (field.kind !== 'foreign_key' && field.kind !== 'one_to_one') {
-      throw new ImproperlyConfigured(
-        ORDERING_FIELDS_CODE,
-        `${what}, which crosses ${current.name}.${part}, a relation that is not to-one: ordering by it would repeat rows. ` +
-          'Order by paths across ForeignKey and OneToOneField relations only.',
       );
     }
     current = field.relatedModel;

@@ -27,7 +27,7 @@ import { isIdentifier, snakeCase } from '../utils/text.ts';
 import { type AnyManyToManyField, ManyToManyField } from './many-to-many-field.ts';
 import { type AnyModelField, ModelField } from './model-field.ts';
 import type { ModelProperty } from './model-property.ts';
-import { RelatedSet } from './related-set.ts';
+import { RelatedSet, type RelatedSetPlan } from './related-set.ts';
 import { ReverseRelations } from './reverse-relations.ts';
 import type { UniqueConstraintSpec } from './unique-constraint.ts';
 
@@ -464,31 +464,53 @@ export class Model<
     name: string,
   ): RelatedSet<AnyModel> {
     const key = row !== null && typeof row === 'object' ? row[this.pk.attname] : row;
+    if (!Object.hasOwn(this.manyToMany, name)) this.check();
+    const plan = this.relationPlan(name);
+    if (plan === undefined) {
+      // Throws, naming the relations there are (or the two a default name is shared by).
+      this.reverseRelations.get(name);
+    }
+    const set = plan as RelatedSetPlan;
+    const model =
+      set.kind !== 'many_to_many'
+        ? set.field.model
+        : set.reverse
+          ? set.relation.model
+          : set.relation.relatedModel;
+    const source = row !== null && typeof row === 'object' ? { row, name } : undefined;
+    return new RelatedSet(model, this as AnyModel, key, set, undefined, source);
+  }
+
+  /**
+   * How the rows of the relation `name` that is no column of this model are found: a
+   * many-to-many of its own (`tags`), or the reverse name of a relation pointing here
+   * (`articles`, `profile`); undefined when there is none. What query paths (`tags__name`),
+   * prefetches and related sets follow.
+   *
+   * @example
+   * ```ts-fragment
+   * Article.relationPlan('tags'); // { kind: 'many_to_many', relation: Article.manyToMany.tags, reverse: false }
+   * Author.relationPlan('books'); // { kind: 'foreign_key', field: Book.fields.author }
+   * ```
+   */
+  relationPlan(name: string): RelatedSetPlan | undefined {
     const forward = Object.hasOwn(this.manyToMany, name) ? this.manyToMany[name] : undefined;
     if (forward) {
       forward.check();
-      return new RelatedSet(forward.relatedModel, this as AnyModel, key, {
-        kind: 'many_to_many',
-        relation: forward,
-        reverse: false,
-      });
+      return { kind: 'many_to_many', relation: forward, reverse: false };
     }
-    this.check();
-    if (!this.reverseRelations.find(name)) Model.registerPendingRelations();
-    const reverse = this.reverseRelations.get(name);
+    let reverse = this.reverseRelations.find(name);
+    if (!reverse) {
+      Model.registerPendingRelations();
+      reverse = this.reverseRelations.find(name);
+      if (!reverse) return undefined;
+    }
     if (reverse.kind === 'many_to_many') {
       const relation = reverse.field as AnyManyToManyField;
       relation.check();
-      return new RelatedSet(reverse.model, this as AnyModel, key, {
-        kind: 'many_to_many',
-        relation,
-        reverse: true,
-      });
+      return { kind: 'many_to_many', relation, reverse: true };
     }
-    return new RelatedSet(reverse.model, this as AnyModel, key, {
-      kind: reverse.kind,
-      field: reverse.field as AnyModelField,
-    });
+    return { kind: reverse.kind, field: reverse.field as AnyModelField };
   }
 
   /** A query over every row (`Book.objects.filter(...)`); one per model, as a query set never changes. */
@@ -529,31 +551,52 @@ export class Model<
   }
 
   /**
-   * Follows a `relation__field` path from this model to a column.
+   * Follows a `relation__field` path from this model to a column, across relations of every
+   * kind: foreign keys and one-to-ones both ways, many-to-manys both ways (`tags__name`,
+   * `favorites__title`). A path ending on a relation refers to the related row's key.
+   * `multiValued` is true when the path crosses a relation that holds many rows for one.
    * Throws `ImproperlyConfigured` naming `where` when the path does not resolve.
    */
-  resolvePath(path: string, where: string): { relations: AnyModelField[]; field: AnyModelField } {
+  resolvePath(
+    path: string,
+    where: string,
+  ): { relations: string[]; field: AnyModelField; multiValued: boolean } {
     const parts = path.split('__');
-    const relations: AnyModelField[] = [];
+    const relations: string[] = [];
     let model: AnyModel = this as AnyModel;
+    let multiValued = false;
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as string;
+      const last = i === parts.length - 1;
       const field = model.getField(part);
-      if (!field) {
+      if (field) {
+        if (last) return { relations, field, multiValued };
+        if (!field.isRelation) {
+          throw new ImproperlyConfigured(
+            'REST_ERR_MODEL_PATH',
+            `${where}: "${path}" does not resolve: ${model.name}.${part} is not a relation.`,
+          );
+        }
+        relations.push(part);
+        model = field.relatedModel;
+        continue;
+      }
+      const plan = model.relationPlan(part);
+      if (!plan) {
         throw new ImproperlyConfigured(
           'REST_ERR_MODEL_PATH',
           `${where}: "${path}" does not resolve: ${model.name} has no field "${part}".`,
         );
       }
-      if (i === parts.length - 1) return { relations, field };
-      if (!field.isRelation) {
-        throw new ImproperlyConfigured(
-          'REST_ERR_MODEL_PATH',
-          `${where}: "${path}" does not resolve: ${model.name}.${part} is not a relation.`,
-        );
+      relations.push(part);
+      if (plan.kind === 'many_to_many') {
+        multiValued = true;
+        model = plan.reverse ? plan.relation.model : plan.relation.relatedModel;
+      } else {
+        if (plan.kind === 'foreign_key') multiValued = true;
+        model = plan.field.model;
       }
-      relations.push(field);
-      model = field.relatedModel;
+      if (last) return { relations, field: model.pk, multiValued };
     }
     throw new ImproperlyConfigured('REST_ERR_MODEL_PATH', `${where}: the path is empty.`);
   }

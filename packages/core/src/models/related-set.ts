@@ -12,6 +12,7 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyManyToManyField } from './many-to-many-field.ts';
 import type { AnyModel, Row } from './model.ts';
 import type { AnyModelField } from './model-field.ts';
+import { clearPrefetched, getPrefetched } from './prefetched-rows.ts';
 
 /** A row of the set, or its primary key. */
 export type RowOrKey<M extends AnyModel> = Row<M> | string | number;
@@ -25,6 +26,12 @@ export type RelatedSetPlan =
       readonly reverse: boolean;
     }
   | { readonly kind: 'foreign_key' | 'one_to_one'; readonly field: AnyModelField };
+
+/** Where a set's prefetched rows are kept: the owner's row, and the relation's name on it. */
+export interface PrefetchSource {
+  readonly row: object;
+  readonly name: string;
+}
 
 /** A key as its column holds it (a UUID in its one form). */
 function keyValue(model: AnyModel, value: unknown): unknown {
@@ -55,8 +62,17 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
   readonly ownerKey: unknown;
   readonly plan: RelatedSetPlan;
   readonly #db: Database | undefined;
+  /** The owner's row and the relation's name on it, where its prefetched rows are kept. */
+  readonly #source: PrefetchSource | undefined;
 
-  constructor(model: M, owner: AnyModel, ownerKey: unknown, plan: RelatedSetPlan, db?: Database) {
+  constructor(
+    model: M,
+    owner: AnyModel,
+    ownerKey: unknown,
+    plan: RelatedSetPlan,
+    db?: Database,
+    source?: PrefetchSource,
+  ) {
     if (ownerKey === null || ownerKey === undefined) {
       throw new ImproperlyConfigured(
         'REST_ERR_MODEL_RELATION',
@@ -68,11 +84,24 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     this.ownerKey = keyValue(owner, ownerKey);
     this.plan = plan;
     this.#db = db;
+    this.#source = source;
   }
 
   /** The same set on `db`. */
   using(db: Database): RelatedSet<M> {
-    return new RelatedSet(this.model, this.owner, this.ownerKey, this.plan, db);
+    return new RelatedSet(this.model, this.owner, this.ownerKey, this.plan, db, this.#source);
+  }
+
+  /** The rows `prefetchRelated` loaded for the owner's row, or undefined. */
+  #prefetched(): readonly unknown[] | undefined {
+    const source = this.#source;
+    return source && getPrefetched(source.row, source.name);
+  }
+
+  /** The set changed: what was prefetched for it is stale. */
+  #forget(): void {
+    const source = this.#source;
+    if (source) clearPrefetched(source.row, source.name);
   }
 
   #objects<T extends AnyModel>(model: T): QuerySet<T> {
@@ -116,11 +145,17 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     return this.all().orderBy(...terms);
   }
 
+  /** The rows of the set: those `prefetchRelated` loaded for the owner's row when it did (no query). */
   execute(): Promise<Row<M>[]> {
+    const prefetched = this.#prefetched();
+    if (prefetched) return Promise.resolve([...prefetched] as Row<M>[]);
     return this.all().execute();
   }
 
+  /** How many rows the set has (the prefetched rows' number when there are some). */
   count(): Promise<number> {
+    const prefetched = this.#prefetched();
+    if (prefetched) return Promise.resolve(prefetched.length);
     return this.all().count();
   }
 
@@ -161,6 +196,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
    * points the rows' key at the owner.
    */
   async add(...items: RowOrKey<M>[]): Promise<void> {
+    this.#forget();
     const keys = this.#keys(items);
     if (keys.length === 0) return;
     if (this.plan.kind !== 'many_to_many') {
@@ -200,6 +236,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
    * symmetrical); a reverse foreign key sets the rows' key to NULL, which it must allow.
    */
   async remove(...items: RowOrKey<M>[]): Promise<void> {
+    this.#forget();
     const keys = this.#keys(items);
     if (keys.length === 0) return;
     if (this.plan.kind !== 'many_to_many') {
@@ -220,6 +257,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
 
   /** Empties the set (see {@link remove}). */
   async clear(): Promise<void> {
+    this.#forget();
     if (this.plan.kind !== 'many_to_many') {
       const field = this.#nullableKey('clear');
       await this.#objects(this.model)
@@ -237,6 +275,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
 
   /** Makes the set exactly `items`: what is missing is added, what is not listed removed. */
   async set(items: readonly RowOrKey<M>[]): Promise<void> {
+    this.#forget();
     const wanted = this.#keys(items);
     await this.#atomic(async () => {
       const current = (await this.all().execute()).map((row) =>

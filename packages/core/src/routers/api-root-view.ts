@@ -5,7 +5,7 @@
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { APIView } from '../views/api-view.ts';
-import type { ViewSetClass } from './default-router.ts';
+import type { ViewSetClass } from './simple-router.ts';
 
 /**
  * A view answering `{ prefix: absolute URL of its list }` for each `[prefix, route name]`.

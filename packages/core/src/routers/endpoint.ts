@@ -4,7 +4,7 @@
  * browsable API's breadcrumbs).
  * @module
  */
-import type { ViewSetClass } from './default-router.ts';
+import type { ViewSetClass } from './simple-router.ts';
 
 /** One route of a router. */
 export interface Endpoint {
@@ -22,4 +22,14 @@ export interface Endpoint {
   readonly prefix: string;
   /** False for routes an API description leaves out (the API root). */
   readonly inSchema: boolean;
+  /** The registration's basename (`book`); undefined for views mounted with `path()`. */
+  readonly basename?: string;
+  /** True for the route of an extra action (`book-publish`). */
+  readonly extraAction?: boolean;
+  /** The view name of an extra action's route (`Publish`), which its views show. */
+  readonly viewName?: string;
+  /** What the route sets on its views (`permissionClasses` of an extra action, ...). */
+  readonly initkwargs?: Readonly<Record<string, unknown>>;
+  /** True for a view mounted with `router.path()`; its `actionMap` names DRF's actions of its methods. */
+  readonly plain?: boolean;
 }

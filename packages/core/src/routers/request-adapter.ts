@@ -2,12 +2,12 @@
  * The adapter between Fastify and a view: a Fastify request becomes the toolkit's `Request`,
  * runs the view's `dispatch`, and its `Response` is sent; what fails outside the view (a body
  * Fastify refused, an error that escaped it) is answered by the app's exception handler.
- * Everything here runs per request; what the router prepares once is in `default-router.ts`.
+ * Everything here runs per request; what the router prepares once is in `simple-router.ts`.
  * @module
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Database } from '../db/database.ts';
-import { PayloadTooLarge } from '../errors/api-exception.ts';
+import { NotFound, PayloadTooLarge } from '../errors/api-exception.ts';
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import type { UploadedFile } from '../files/uploaded-file.ts';
 import { Request } from '../http/request.ts';
@@ -18,8 +18,8 @@ import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { logUnhandled } from '../views/unhandled-error-log.ts';
-import type { ViewSetClass } from './default-router.ts';
 import type { RoutePlan } from './route-plan.ts';
+import type { ViewSetClass } from './simple-router.ts';
 
 /** What a route of a router carries in its Fastify `config`: its view, the view's extras, its plan. */
 export interface RouteConfig {
@@ -108,6 +108,12 @@ function handleRequest(
   const view = makeView(plan, req.method);
   const db = state.database;
   const params = req.params as Record<string, string>;
+  const patterns = plan.patterns;
+  if (patterns !== undefined && !paramsMatch(patterns, params)) {
+    // The route does not match (a lookup that is no `int`): 404, as a URL no route has.
+    const refused = refuse(view, request, params, new NotFound());
+    return renderResponse(request, view, refused, reply, view.getRenderers());
+  }
   // Database.run calls its function at once when the database is already the current one
   // (the app's default, the usual case): the view is then dispatched without a closure.
   const response =
@@ -174,6 +180,37 @@ function discardAll(files: readonly UploadedFile[]): Promise<unknown> {
 function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {
   if (reply.sent) logUnhandled(req, req.log, 'error after the response was sent', error);
   else reply.send(error instanceof Error ? error : new Error(String(error)));
+}
+
+/** Whether every parameter with a pattern matches it. */
+function paramsMatch(
+  patterns: Readonly<Record<string, RegExp>>,
+  params: Readonly<Record<string, string>>,
+): boolean {
+  for (const name in patterns) {
+    const value = params[name];
+    if (value === undefined || !(patterns[name] as RegExp).test(value)) return false;
+  }
+  return true;
+}
+
+/** The view's answer to `error` before anything else ran (but content negotiation). */
+function refuse(
+  view: APIView,
+  request: Request,
+  params: Readonly<Record<string, string>>,
+  error: Error,
+): Response {
+  view.request = request;
+  view.kwargs = params;
+  let response: Response;
+  try {
+    view.performContentNegotiation(request);
+    response = view.handleException(error);
+  } catch (negotiation) {
+    response = view.handleException(negotiation);
+  }
+  return view.finalizeResponse(request, response);
 }
 
 /** A view for one request: the route's view class (extras and database on it), the method's action. */

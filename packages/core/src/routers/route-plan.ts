@@ -9,7 +9,7 @@
 import type { Database } from '../db/database.ts';
 import { CacheSet } from '../utils/bounded-cache.ts';
 import { allowedMethodsOf, defaultViewName } from '../views/api-view.ts';
-import type { ViewSetClass } from './default-router.ts';
+import type { ViewSetClass } from './simple-router.ts';
 
 /** The methods a router's routes answer (Fastify's upper-case names). */
 export const ROUTE_METHODS = [
@@ -39,8 +39,13 @@ export interface RoutePlan {
   readonly allow: string;
   /** The view's suffix on this route (`List`, `Instance`). */
   readonly suffix: string | undefined;
-  /** The view name with the suffix (`Book List`). */
+  /** The view name with the suffix (`Book List`), or an extra action's name (`Set password`). */
   readonly viewName: string;
+  /**
+   * The patterns URL parameters must match (a `lookupValueRegex`, a converter, a parent's
+   * lookup): a value that does not is a 404 before the view runs. Undefined when none.
+   */
+  readonly patterns: Readonly<Record<string, RegExp>> | undefined;
   /**
    * What serving the route keeps beyond a request, bounded (the OPTIONS bodies, see
    * `metadata/simple-metadata.ts`): it lives and dies with the route.
@@ -65,10 +70,22 @@ export function buildRoutePlan(
   viewset: ViewSetClass,
   extra: Readonly<Record<string, unknown>>,
   database: Database,
+  patterns?: Readonly<Record<string, RegExp>>,
+  initkwargs?: Readonly<Record<string, unknown>>,
 ): RoutePlan {
   // A subclass rather than assigning the extras to each view: its prototype holds them once.
-  // Its `constructor` is the registered class, so that views look the same as before.
-  const View = class extends viewset {};
+  // Its `constructor` is the registered class, so that views look the same as before. An
+  // extra action's own options (`serializerClass`, ...) go on each view after construction,
+  // as DRF's initkwargs: the class may declare the same names as fields of its instances.
+  const own = initkwargs && Object.keys(initkwargs).length ? initkwargs : undefined;
+  const View = own
+    ? class extends viewset {
+        constructor() {
+          super();
+          Object.assign(this, own);
+        }
+      }
+    : class extends viewset {};
   const proto = View.prototype as unknown as Record<string, unknown>;
   Object.defineProperty(proto, 'constructor', {
     value: viewset,
@@ -88,7 +105,8 @@ export function buildRoutePlan(
     allowedMethods,
     allow: allowedMethods.join(', '),
     suffix,
-    viewName: defaultViewName(probe),
+    viewName: typeof extra.name === 'string' ? extra.name : defaultViewName(probe),
+    patterns: patterns ? Object.freeze({ ...patterns }) : undefined,
     caches: new CacheSet(),
   });
   proto.routePlan = plan;

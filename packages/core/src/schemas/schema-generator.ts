@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+
 import { isDeepStrictEqual } from 'node:util';
 import {
   MethodNotAllowed,
@@ -23,6 +24,7 @@ import {
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
 import type { AnyField, JsonSchema } from '../fields/field.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
@@ -193,6 +195,8 @@ class DocumentBuild {
 
   #view(endpoint: Endpoint, action: string | undefined): APIView {
     const view = new endpoint.viewset() as APIView & Record<string, unknown>;
+    // An extra action's own options (its serializer, permissions) as its route gives them.
+    if (endpoint.initkwargs) Object.assign(view, endpoint.initkwargs);
     Object.assign(view, {
       actionMap: endpoint.actionMap,
       detail: endpoint.detail,
@@ -210,7 +214,8 @@ class DocumentBuild {
     action: string,
   ): Record<string, unknown> {
     // A namespaced name (`v1:book-list`) is one version's: its ids are the same in every document.
-    const basename = endpoint.name.replace(/^[^:]*:/, '').replace(/-(list|detail)$/, '');
+    const basename =
+      endpoint.basename ?? endpoint.name.replace(/^[^:]*:/, '').replace(/-(list|detail)$/, '');
     const operation: Record<string, unknown> = {
       operationId: this.#uniqueId(this.#generator.getOperationId(action, basename)),
     };
@@ -229,9 +234,11 @@ class DocumentBuild {
     const component = serializerClass ? this.#components(serializerClass) : undefined;
     // An answer the view declares is taken as it is: not a list, nor paginated or filtered.
     const declared = (view.constructor as typeof APIView).schemaResponses?.[action];
+    // An extra action is not a list unless it says so (DRF: only the `list` action is).
     const list =
       !declared &&
-      (action === 'list' || (method === 'get' && !endpoint.detail && action !== 'retrieve'));
+      (action === 'list' ||
+        (method === 'get' && !endpoint.detail && action !== 'retrieve' && !endpoint.extraAction));
 
     if (method === 'get' && list && generic) {
       const parameters = [
@@ -312,7 +319,7 @@ class DocumentBuild {
     responses: Record<string, unknown>,
   ): void {
     const schemes = (safe(() => view.getAuthenticators()) ?? [])
-      .map((authenticator) => authenticator.securityScheme?.())
+      .map((authenticator) => authenticator.securityScheme?.(this.#request.settings))
       .filter((scheme) => scheme !== undefined);
     if (schemes.length === 0) return;
     const security: Record<string, string[]>[] = [];
@@ -593,7 +600,7 @@ function formSchema(
   const options = { mode: 'request', partial, create } as const;
   const walk = (owner: Serializer<any, any>, prefix: string, parentRequired: boolean) => {
     for (const field of owner.prepared.fields) {
-      if (field.readOnly || field instanceof ListSerializer) continue;
+      if (field.readOnly || field instanceof ListSerializer || isHiddenField(field)) continue;
       const name = `${prefix}${field.fieldName}`;
       const fieldRequired = parentRequired && owner.requiredIn(field, options);
       if (isNested(field)) {
@@ -614,7 +621,7 @@ function formSchema(
 function errorSchema(fields: readonly AnyField[]): JsonSchema {
   const properties: Record<string, JsonSchema> = { non_field_errors: ref('FieldErrors') };
   for (const field of fields) {
-    if (field.readOnly) continue;
+    if (field.readOnly || isHiddenField(field)) continue;
     properties[field.fieldName] = isNested(field)
       ? errorSchema(field.prepared.fields)
       : ref('FieldErrors');

@@ -3,6 +3,7 @@
  * @module
  */
 import type { FieldDescription } from '../fields/field.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import { ownPlan } from '../utils/bounded-cache.ts';
 import { deepFreeze } from '../utils/immutable.ts';
 import type { PreparedSerializer } from './prepare-serializer.ts';
@@ -31,7 +32,9 @@ export function describeSerializerFields(
 ): Readonly<Record<string, FieldDescription>> {
   return ownPlan(plan, DESCRIPTIONS, () => {
     const built: Record<string, FieldDescription> = {};
-    for (const field of plan.fields) built[field.fieldName] = field.describe();
+    // As DRF's metadata: a hidden field is nothing a client sends or sees.
+    for (const field of plan.fields)
+      if (!isHiddenField(field)) built[field.fieldName] = field.describe();
     return deepFreeze(built);
   });
 }

@@ -30,14 +30,18 @@ import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField, FieldOptions, RunContext, Validator } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { ManyRelatedField } from '../fields/many-related-field.ts';
+import { PrimaryKeyRelatedField } from '../fields/primary-key-related-field.ts';
 import { ReadOnlyField } from '../fields/read-only-field.ts';
 import { runUniqueTogether, uniqueTogetherValidator } from '../fields/unique-together-validator.ts';
 import { deleteFilesOnCommit } from '../files/delete-files-on-commit.ts';
 import type { Storage } from '../files/storage.ts';
 import { UploadedFile } from '../files/uploaded-file.ts';
-import type { AnyModel } from '../models/model.ts';
+import type { AnyManyToManyField } from '../models/many-to-many-field.ts';
+import { type AnyModel, Model } from '../models/model.ts';
 import type { AnyModelField, ModelFieldKind } from '../models/model-field.ts';
 import type { ModelProperty } from '../models/model-property.ts';
+import { setPrefetched } from '../models/prefetched-rows.ts';
 import { ownPlan } from '../utils/bounded-cache.ts';
 import { isPromiseLike } from '../utils/maybe-promise.ts';
 import {
@@ -261,12 +265,28 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       return this.buildPropertyField(name, model.properties[name] as ModelProperty, extra);
     }
     if (Object.hasOwn(model.manyToMany, name)) {
-      throw new ImproperlyConfigured(
-        'REST_ERR_SERIALIZER_FIELD',
-        `Field name '${name}' of '${this.name}' is a many-to-many relation of '${model.name}', which ` +
-          'model serializers do not build a field for yet. Declare the field yourself (read it with ' +
-          `${model.name}.related(row, '${name}')), or leave it out of 'fields'.`,
-      );
+      // DRF's mapping of a many-to-many: the related keys; required and not empty unless blank.
+      const relation = model.manyToMany[name] as AnyManyToManyField;
+      const blank = relation.options.blank === true;
+      const options: Record<string, unknown> = { queryset: relation.relatedModel.objects };
+      if (relation.options.verboseName)
+        options.label =
+          relation.options.verboseName.charAt(0).toUpperCase() +
+          relation.options.verboseName.slice(1);
+      if (relation.options.helpText) options.helpText = relation.options.helpText;
+      if (blank) options.required = false;
+      else options.allowEmpty = false;
+      return PrimaryKeyRelatedField.many({ ...options, ...extra } as never);
+    }
+    if (!model.reverseRelations.find(name)) Model.registerPendingRelations();
+    const reverse = model.reverseRelations.find(name);
+    if (reverse) {
+      // DRF lists a reverse relation only when asked, and (here) reads it: read-only by default.
+      return PrimaryKeyRelatedField.many({
+        queryset: reverse.model.objects,
+        readOnly: true,
+        ...extra,
+      } as never);
     }
     throw new ImproperlyConfigured(
       'REST_ERR_SERIALIZER_FIELD',
@@ -359,18 +379,57 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     return (this.constructor as typeof ModelSerializer).meta.model;
   }
 
-  /** Inserts one row from the validated data (nested `*` groups are already flat). */
+  /**
+   * Inserts one row from the validated data (nested `*` groups are already flat), then sets its
+   * many-to-manys (and writable reverse relations) to the rows sent, in the same transaction,
+   * as DRF's `ModelSerializer.create`.
+   */
   override async create(validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
+    const many = this.takeManyRelations(data);
+    this.assertColumns(data, 'create');
     this.assertRequiredColumns(data);
     let unstore = this.storeFiles(data);
     if (isPromiseLike(unstore)) unstore = await unstore;
     try {
-      return await this.withRelated(await this.model.objects.create(data));
+      return await this.atomic(async () => {
+        const row = await this.model.objects.create(data);
+        await this.setManyRelations(row, many);
+        return this.withRelated(row, many);
+      });
     } catch (error) {
       await unstore();
       throw this.integrityError(error, data);
     }
+  }
+
+  /** Runs `fn` in a transaction of the model's database, unless one is open already. */
+  protected atomic<T>(fn: () => Promise<T>): Promise<T> {
+    const db = Database.current() ?? this.model.objects.db;
+    return db.inTransaction ? fn() : db.transaction(fn);
+  }
+
+  /**
+   * Takes the values of writable many relations (many-to-manys, reverse relations) out of
+   * `data`: they are set after the row is written (DRF's `many_to_many` of `create`/`update`).
+   */
+  protected takeManyRelations(data: Record<string, unknown>): Map<string, readonly unknown[]> {
+    const taken = new Map<string, readonly unknown[]>();
+    for (const name of manyRelationsOf(this.constructor as typeof ModelSerializer).writable) {
+      if (!Object.hasOwn(data, name)) continue;
+      taken.set(name, (data[name] ?? []) as readonly unknown[]);
+      delete data[name];
+    }
+    return taken;
+  }
+
+  /** Sets each relation of `many` on `row` to its rows (`Model.related(row, name).set()`). */
+  protected async setManyRelations(
+    row: Record<string, unknown>,
+    many: ReadonlyMap<string, readonly unknown[]>,
+  ): Promise<void> {
+    for (const [name, rows] of many)
+      await this.model.related(row, name).set(rows as Record<string, unknown>[]);
   }
 
   /**
@@ -379,16 +438,22 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    */
   override async update(instance: unknown, validated: TValue): Promise<unknown> {
     const data = { ...(validated as Record<string, unknown>) };
+    const many = this.takeManyRelations(data);
+    this.assertColumns(data, 'update');
     let unstore = this.storeFiles(data);
     if (isPromiseLike(unstore)) unstore = await unstore;
     try {
-      // PATCH writes what it sends; PUT sends everything and writes only what changed.
-      const written = await this.model.objects.updateRow(instance as never, data, {
-        skipUnchanged: !this.partial,
+      const written = await this.atomic(async () => {
+        // PATCH writes what it sends; PUT sends everything and writes only what changed.
+        const row = await this.model.objects.updateRow(instance as never, data, {
+          skipUnchanged: !this.partial,
+        });
+        await this.setManyRelations(row, many);
+        return row;
       });
       const deleted = this.deleteReplacedFiles(instance as Record<string, unknown>, data);
       if (isPromiseLike(deleted)) await deleted;
-      return await this.withRelated(written);
+      return await this.withRelated(written, many);
     } catch (error) {
       await unstore();
       throw this.integrityError(error, data);
@@ -421,10 +486,23 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * The saved row with the related rows this serializer reads (`user` for `user.username`):
    * a write returns the row alone, so it is read again, once, only when relations are read.
    */
-  protected async withRelated(row: Record<string, unknown>): Promise<Record<string, unknown>> {
+  protected async withRelated(
+    row: Record<string, unknown>,
+    written: ReadonlyMap<string, readonly unknown[]> = new Map(),
+  ): Promise<Record<string, unknown>> {
     const related = this.prepared.relatedPaths;
-    if (related.length === 0) return row;
-    return this.model.objects.selectRelated(...related).get({ pk: row[this.model.pk.attname] });
+    const saved =
+      related.length === 0
+        ? row
+        : await this.model.objects
+            .selectRelated(...related)
+            .get({ pk: row[this.model.pk.attname] });
+    // The many relations it reads: the rows just set, else read once (one query each).
+    for (const name of manyRelationsOf(this.constructor as typeof ModelSerializer).readable) {
+      const rows = written.get(name) ?? (await this.model.related(saved, name).execute());
+      setPrefetched(saved, name, rows);
+    }
+    return saved;
   }
 
   /**
@@ -445,6 +523,28 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     const name = field.sourceAttrs[0] as string;
     const column = this.model.getField(name);
     return column !== undefined && column.name === name && requiredOnCreate(column);
+  }
+
+  /**
+   * Every key of the validated data must be a field of the model: a declared field that is no
+   * column (a write-only `tagList`, say) reaches the validated data as in DRF, and the
+   * serializer's own `create()`/`update()` must take it out before calling these (DRF fails
+   * there too, with a `TypeError`). Said here, naming the serializer field, rather than by
+   * the query's "has no field".
+   */
+  protected assertColumns(data: Record<string, unknown>, method: 'create' | 'update'): void {
+    for (const key in data) {
+      if (!Object.hasOwn(data, key) || this.model.getField(key)) continue;
+      const name = this.constructor.name;
+      const field = this.prepared.fields.find((f) => f.sourceAttrs[0] === key);
+      throw new ImproperlyConfigured(
+        'REST_ERR_FIELD_NOT_COLUMN',
+        `${name}.${method}(): the validated data holds '${key}'${field ? ` (from the field '${field.fieldName}')` : ''}, ` +
+          `which is no field of ${this.model.name}, so ModelSerializer.${method}() cannot save it. ` +
+          `Override ${method}() in ${name}: take '${key}' out of the validated data, call super.${method}() ` +
+          'with the rest, then use the value.',
+      );
+    }
   }
 
   /**
@@ -578,6 +678,30 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     }
     return new ValidationError(errors);
   }
+}
+
+/** Where a model serializer class keeps its many relations (with `ownPlan`). */
+const MANY_RELATIONS = Symbol('many relations');
+
+/**
+ * The many relations (many-to-manys, reverse relations) a model serializer class writes and
+ * reads through its top-level `ManyRelatedField`s, by relation name; found once per class.
+ */
+function manyRelationsOf(cls: typeof ModelSerializer): {
+  readonly writable: readonly string[];
+  readonly readable: readonly string[];
+} {
+  return ownPlan(cls, MANY_RELATIONS, () => {
+    const fields = cls
+      .prepare()
+      .fields.filter((field): field is ManyRelatedField => field instanceof ManyRelatedField);
+    const names = (list: ManyRelatedField[]) =>
+      Object.freeze(list.map((field) => field.relationName as string));
+    return Object.freeze({
+      writable: names(fields.filter((field) => !field.readOnly && field.relationName)),
+      readable: names(fields.filter((field) => !field.writeOnly && field.relationName)),
+    });
+  });
 }
 
 /** NOT NULL, no default, and not a field the database or Django fills (blank text, auto times). */

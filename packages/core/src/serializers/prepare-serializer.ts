@@ -18,6 +18,7 @@
  * @module
  */
 import type { AnyField } from '../fields/field.ts';
+import { readsSerializer } from '../fields/serializer-method-field.ts';
 import type { AnyModel } from '../models/model.ts';
 import { pascalCase } from '../utils/text.ts';
 import { compileRepresentation, type RepresentFunction } from './representation-compiler.ts';
@@ -59,6 +60,7 @@ export function prepareSerializer(
   const list: AnyField[] = [];
   for (const [name, field] of Object.entries(fields)) {
     field.bind(name, cls.name, model);
+    if (readsSerializer(field)) field.bindMethod(proto, cls.name);
     list.push(field);
     for (const hookName of [`validate${pascalCase(name)}`, `validate_${name}`]) {
       const hook = proto[hookName];

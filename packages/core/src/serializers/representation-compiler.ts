@@ -9,15 +9,24 @@
  * @module
  */
 import type { AnyField, RunContext } from '../fields/field.ts';
+import { readsSerializer } from '../fields/serializer-method-field.ts';
 
-/** A compiled representation: a record in, its plain object out. */
-export type RepresentFunction = (instance: unknown, ctx: RunContext) => Record<string, unknown>;
+/**
+ * A compiled representation: a record in, its plain object out. `serializer` is the one that
+ * renders: a `SerializerMethodField` calls its method on it.
+ */
+export type RepresentFunction = (
+  instance: unknown,
+  ctx: RunContext,
+  serializer: object,
+) => Record<string, unknown>;
 
 /**
  * Compiles the representation of `readable` fields: for each, its value read from the record
  * (inline when the field declares an `attributeKey`, else through its `getAttribute`), `null`
  * for a missing value, else the field's `toRepresentation`. A nested serializer whose source is
- * `*` reads the record itself.
+ * `*` reads the record itself; a `SerializerMethodField`'s value is its method's result,
+ * called on the serializer that renders.
  *
  * Field names and keys enter the generated code only as JSON string literals, and fields only
  * by index, so no declaration can inject code.
@@ -31,15 +40,16 @@ export type RepresentFunction = (instance: unknown, ctx: RunContext) => Record<s
 export function compileRepresentation(readable: readonly AnyField[]): RepresentFunction {
   const entries = readable.map((field, index) => {
     const name = JSON.stringify(field.fieldName);
-    const read =
-      field.attributeKey === undefined
+    const read = readsSerializer(field)
+      ? `f[${index}].callMethod(s, row, ctx)`
+      : field.attributeKey === undefined
         ? `f[${index}].getAttribute(row)`
         : `row[${JSON.stringify(field.attributeKey)}]`;
     return `${name}: (v = ${read}) == null ? null : f[${index}].toRepresentation(v, ctx)`;
   });
   const factory = new Function(
     'f',
-    `"use strict"; return function represent(row, ctx) { let v; return { ${entries.join(', ')} }; };`,
+    `"use strict"; return function represent(row, ctx, s) { let v; return { ${entries.join(', ')} }; };`,
   ) as (fields: readonly AnyField[]) => RepresentFunction;
   return factory(readable);
 }

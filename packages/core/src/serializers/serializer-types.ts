@@ -20,6 +20,7 @@
  * ```
  * @module
  */
+import type { MethodResult } from '../fields/serializer-method-field.ts';
 import type { AnyModel, PrimaryKey, PropertyValue } from '../models/model.ts';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -162,7 +163,7 @@ type DeclaredWire<F, O, RO> = F extends { readonly wireTypes: infer W extends Wi
       req: RequiredBy<O, RO>;
       col: RO extends true ? false : W['parentRow'] extends true ? HasKeys<W['create']> : false;
       nul: Flag<O, 'allowNull'>;
-      repr: F extends { readonly representationType: infer R } ? R : unknown;
+      repr: Representation<F>;
       create: W['create'];
       update: W['update'];
       partial: W['partial'];
@@ -235,12 +236,28 @@ type BuiltInput<MF, Tr> = Tr extends { readonly file: true }
  * The description of a field built from model field `MF`, with the declaration's
  * `extraKwargs` for it (`X`) and `RO` when `readOnlyFields` lists it.
  */
-export type ModelFieldWire<MF, X, RO extends boolean> = BuiltWire<
-  MF,
-  Traits<MF>,
-  X,
-  Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>
->;
+export type ModelFieldWire<MF, X, RO extends boolean> = MF extends {
+  readonly __manyToMany: infer RM;
+}
+  ? ManyToManyWire<PrimaryKey<RM>, X, Or<RO, Flag<X, 'readOnly'>>>
+  : BuiltWire<MF, Traits<MF>, X, Or<Or<RO, Flag<X, 'readOnly'>>, ModelReadOnly<Traits<MF>>>>;
+
+/**
+ * A many-to-many a model serializer builds: a list of the related keys. Its `blank` option is
+ * not part of the model's type, so it is optional in a create unless `extraKwargs` require it.
+ */
+type ManyToManyWire<K, X, R> = {
+  ro: R;
+  wo: Flag<X, 'writeOnly'>;
+  req: R extends true ? false : Flag<X, 'required'>;
+  col: false;
+  nul: false;
+  repr: K[];
+  create: K[];
+  update: K[];
+  partial: K[];
+  value: Record<string, unknown>[];
+};
 
 type BuiltWire<MF, Tr, X, R> = BuiltWireOf<
   MF,
@@ -443,8 +460,12 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
 /** A declared field's source: its `source` option, else its name. */
 type SourceOf<F, K> = OptionsOf<F> extends { readonly source: infer S extends string } ? S : K;
 
-/** True when the column `S` of fields `F` is one a create must supply. */
-type ColumnRequiredAt<F, S> = S extends keyof F ? ColumnRequired<Traits<F[S]>> : false;
+/** True when the column `S` of fields `F` is one a create must supply (never a many-to-many). */
+type ColumnRequiredAt<F, S> = S extends keyof F
+  ? F[S] extends { readonly __manyToMany: unknown }
+    ? false
+    : ColumnRequired<Traits<F[S]>>
+  : false;
 
 /** A declared field of a model serializer is required in a create when it writes such a column. */
 type WithColumn<W, C> = Omit<W, 'col'> & {
@@ -482,7 +503,34 @@ export type DeclarationTypes<D, C = unknown> = D extends {
  * type Book = Representation<BookSerializer>; // { id: number; title: string; ... }
  * ```
  */
-export type Representation<S> = S extends { readonly representationType: infer R } ? R : never;
+export type Representation<S> = S extends { readonly representationType: infer R }
+  ? WithMethodResults<R, S>
+  : never;
+
+/** `snake_case` or `camelCase` → `PascalCase`, as the toolkit's `pascalCase` does. */
+type PascalCase<N extends string> = N extends `${infer Head}_${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<N>;
+
+/** What the method `N` of serializer `S` returns (awaited), or `unknown` when `S` lacks it. */
+type MethodReturn<S, N> = N extends keyof S
+  ? S[N] extends (...args: any) => infer T
+    ? T
+    : unknown
+  : unknown;
+
+/**
+ * A rendered object `R` of serializer `S`, each `SerializerMethodField`'s placeholder replaced
+ * by its method's return type (`get<Key>` unless the field names one).
+ */
+type WithMethodResults<R, S> =
+  R extends Record<string, unknown>
+    ? {
+        [K in keyof R]: R[K] extends MethodResult<infer N>
+          ? MethodReturn<S, undefined extends N ? `get${PascalCase<K & string>}` : N>
+          : R[K];
+      }
+    : R;
 
 /**
  * The body of a create (POST) a serializer (instance type) accepts: required keys required

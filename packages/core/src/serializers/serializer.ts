@@ -40,6 +40,7 @@ import {
   SkipField,
 } from '../fields/field.ts';
 import { formInputUnder, isFormInput } from '../fields/form-input.ts';
+import { isHiddenField } from '../fields/hidden-field.ts';
 import type { AnyModel } from '../models/model.ts';
 import { ownPlan } from '../utils/bounded-cache.ts';
 import {
@@ -61,6 +62,7 @@ import type {
   CreateInput,
   DeclarationTypes,
   PartialInput,
+  Representation,
   UpdateInput,
 } from './serializer-types.ts';
 import { setValue } from './set-value.ts';
@@ -104,6 +106,21 @@ const NO_DATA = Symbol('noData');
 const ROOT_KEYS = new Set(['instance', 'data', 'partial', 'context']);
 /** The options `many()` keeps for the list (the others go to the child). */
 const LIST_KEYS = new Set([...ROOT_KEYS, 'allowEmpty']);
+/**
+ * The options `many()` gives the list as well as the child (DRF's `LIST_SERIALIZER_KWARGS`):
+ * what makes the list a field of its parent (where it reads, whether it is read-only, ...).
+ */
+const LIST_FIELD_KEYS = [
+  'source',
+  'readOnly',
+  'writeOnly',
+  'required',
+  'default',
+  'allowNull',
+  'label',
+  'helpText',
+  'style',
+] as const;
 /** The options a list serializer takes for itself, which are no field options of it. */
 const LIST_OWN_KEYS = new Set(['child', 'allowEmpty']);
 
@@ -295,7 +312,8 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     // one per request, and those made `many()` cost five times a serializer's construction.
     let childOptions: Record<string, unknown> | undefined;
     for (const key in options) {
-      if (LIST_KEYS.has(key) || !Object.hasOwn(options, key)) continue;
+      // The source is where the list reads in its parent; the child renders each item.
+      if (LIST_KEYS.has(key) || key === 'source' || !Object.hasOwn(options, key)) continue;
       (childOptions ??= {})[key] = (options as Record<string, unknown>)[key];
     }
     const { instance, data, partial, context, allowEmpty } = options;
@@ -308,6 +326,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     if (partial !== undefined) set.partial = partial;
     if (context !== undefined) set.context = context;
     if (allowEmpty !== undefined) set.allowEmpty = allowEmpty;
+    for (const key of LIST_FIELD_KEYS) if (options[key] !== undefined) set[key] = options[key];
     return new ListSerializer(listOptions);
   }
 
@@ -444,7 +463,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    */
   toRepresentation(instance: unknown, ctx: RunContext): TRepr {
     this.#represent ??= (this.constructor as typeof Serializer).prepare().represent;
-    return this.#represent(instance, ctx) as TRepr;
+    return this.#represent(instance, ctx, this) as TRepr;
   }
 
   #represent: RepresentFunction | undefined;
@@ -574,6 +593,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of request ? this.prepared.writable : this.prepared.readable) {
+      if (isHiddenField(field)) continue;
       properties[field.fieldName] = field.jsonSchema(options);
       if (!request || (!options.partial && this.requiredIn(field, options)))
         required.push(field.fieldName);
@@ -632,7 +652,7 @@ export interface ListOptions extends SerializerOptions {
  */
 export class ListSerializer<C extends Serializer<any, any> = Serializer> extends Serializer<
   C['valueType'][],
-  C['representationType'][]
+  Representation<C>[]
 > {
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     not_a_list: 'Expected a list of items but got type "{input_type}".',
@@ -712,7 +732,7 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     return (validated as Record<string, unknown>[]).map((item) => ({ ...item, ...extra }));
   }
 
-  override toRepresentation(instances: unknown, ctx: RunContext): C['representationType'][] {
+  override toRepresentation(instances: unknown, ctx: RunContext): Representation<C>[] {
     const items = instances as readonly unknown[];
     const out = new Array(items.length);
     for (let i = 0; i < items.length; i++) out[i] = this.child.toRepresentation(items[i], ctx);

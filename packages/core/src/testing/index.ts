@@ -2,6 +2,14 @@
  * `@restframework/core/testing`: helpers for the tests of applications and add-ons.
  * @module
  */
+
+export {
+  APIClient,
+  APIRequestFactory,
+  type APIRequestFactoryOptions,
+  type RequestFormat,
+  type RequestOptions,
+} from './api-client.ts';
 export { assertImproperlyConfigured } from './assert-improperly-configured.ts';
 export {
   bindField,

@@ -18,6 +18,7 @@ import type {
   Authentication,
   AuthenticationClass,
 } from '../accounts/authentication/authentication.ts';
+import { forcedAuthenticationOf } from '../accounts/authentication/forced-authentication.ts';
 import type { Database, TransactionOptions } from '../db/database.ts';
 import {
   AuthenticationFailed,
@@ -311,6 +312,13 @@ export class APIView {
    * only when an authenticator had to wait.
    */
   performAuthentication(request: Request): void | Promise<void> {
+    const forced = forcedAuthenticationOf(request.raw.raw);
+    if (forced !== undefined) {
+      // The test client's forceAuthenticate (DRF's ForcedAuthentication).
+      request.user = forced.user;
+      request.auth = forced.token;
+      return;
+    }
     const authenticators = this.getAuthenticators();
     if (authenticators.length === 0) return;
     const found = firstMaybe(authenticators, (authenticator) =>

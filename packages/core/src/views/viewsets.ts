@@ -14,7 +14,10 @@
  * ```
  * @module
  */
+
+import type { LookupConverter } from '../routers/lookup-patterns.ts';
 import { APIView } from './api-view.ts';
+import type { ActionOptions } from './extra-actions.ts';
 import { GenericAPIView } from './generic-api-view.ts';
 import { httpMethodName } from './http-method-name.ts';
 import {
@@ -32,7 +35,12 @@ export interface ViewSetState {
   actionMap: Readonly<Record<string, string>>;
   action: string | undefined;
   detail: boolean;
+  /** The registration's basename (`book`), set by the router. */
+  basename: string | undefined;
 }
+
+/** What every view set declares: its extra actions and its lookup's pattern. */
+type ExtraActionsDeclaration = Readonly<Record<string, ActionOptions<any> | undefined>>;
 
 function actionHandler(view: APIView & ViewSetState, method: string): Handler | undefined {
   const name = httpMethodName(method);
@@ -60,10 +68,20 @@ function actionHandler(view: APIView & ViewSetState, method: string): Handler | 
  * ```
  */
 export class ViewSet extends APIView implements ViewSetState {
+  /**
+   * The extra actions (DRF's `@action`), routed by the router; see `ExtraActions`.
+   * Type it `ExtraActions<YourViewSet>` so that each key must name a method.
+   */
+  static extraActions: ExtraActionsDeclaration = {};
   // Set by the router for each request; defaults on the prototype (see APIView).
   declare actionMap: Readonly<Record<string, string>>;
   declare action: string | undefined;
   declare detail: boolean;
+  declare basename: string | undefined;
+  /** The pattern of the detail routes' lookup value (DRF's `lookup_value_regex`); no match is a 404. */
+  declare lookupValueRegex: string | undefined;
+  /** A named lookup pattern instead (`int`, `slug`, `uuid`, `str`: DRF's `lookup_value_converter`). */
+  declare lookupValueConverter: LookupConverter | undefined;
 
   protected override handlerFor(method: string): Handler | undefined {
     return actionHandler(this, method);
@@ -84,10 +102,20 @@ export class ViewSet extends APIView implements ViewSetState {
  * ```
  */
 export class GenericViewSet extends GenericAPIView implements ViewSetState {
+  /**
+   * The extra actions (DRF's `@action`), routed by the router; see `ExtraActions`.
+   * Type it `ExtraActions<YourViewSet>` so that each key must name a method.
+   */
+  static extraActions: ExtraActionsDeclaration = {};
   // Set by the router for each request; defaults on the prototype (see APIView).
   declare actionMap: Readonly<Record<string, string>>;
   declare action: string | undefined;
   declare detail: boolean;
+  declare basename: string | undefined;
+  /** The pattern of the detail routes' lookup value (DRF's `lookup_value_regex`); no match is a 404. */
+  declare lookupValueRegex: string | undefined;
+  /** A named lookup pattern instead (`int`, `slug`, `uuid`, `str`: DRF's `lookup_value_converter`). */
+  declare lookupValueConverter: LookupConverter | undefined;
 
   protected override handlerFor(method: string): Handler | undefined {
     return actionHandler(this, method);
@@ -99,6 +127,9 @@ for (const ViewSetClass of [ViewSet, GenericViewSet]) {
     actionMap: Object.freeze({}),
     action: undefined,
     detail: false,
+    basename: undefined,
+    lookupValueRegex: undefined,
+    lookupValueConverter: undefined,
   });
 }
 

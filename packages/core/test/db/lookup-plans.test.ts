@@ -316,6 +316,8 @@ describe('the identity of a query state', () => {
       offset: 5,
       related: ['owner'],
       only: ['title'],
+      distinct: true,
+      prefetch: ['tags'],
       extra: true,
     };
     for (const [name, value] of Object.entries(changed)) {

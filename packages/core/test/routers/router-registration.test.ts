@@ -61,7 +61,7 @@ describe('router registration', () => {
         },
         'REST_ERR_ROUTER',
         /has none of the actions a router routes/,
-        /app\.route/,
+        /router\.path\(\)/,
       );
     });
   }

@@ -42,9 +42,9 @@ function countRepresentations(cls: { prepare(): PreparedSerializer }): { runs: n
     -readonly [K in keyof PreparedSerializer]: PreparedSerializer[K];
   };
   const compiled = plan.represent;
-  plan.represent = (instance, ctx) => {
+  plan.represent = (instance, ctx, serializer) => {
     counter.runs++;
-    return compiled(instance, ctx);
+    return compiled(instance, ctx, serializer);
   };
   return counter;
 }

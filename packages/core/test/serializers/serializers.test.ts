@@ -607,11 +607,14 @@ describe('Serializer', () => {
         required: false,
         label: 'Items',
       });
-      // The list keeps its own options; every other goes to the child, with the context.
+      // The list keeps its own options; every other goes to the child, with the context. The
+      // options that make the list a field of its parent (DRF's LIST_SERIALIZER_KWARGS:
+      // required, label, source, readOnly, ...) go to the list too: an optional list is optional.
       assert.equal(list.instance, rows);
       assert.equal(list.context, context);
       assert.equal(list.allowEmpty, false);
-      assert.deepEqual(list.options, {});
+      assert.deepEqual(list.options, { required: false, label: 'Items' });
+      assert.equal(list.required, false);
       assert.equal(list.child.context, context);
       assert.equal(list.child.instance, undefined);
       assert.deepEqual(list.child.options, { required: false, label: 'Items' });

@@ -8,22 +8,32 @@ import {
   CharField,
   ChoiceField,
   type CreateInput,
+  CurrentUserDefault,
   DateTimeField,
   DecimalField,
+  DictField,
   defineModel,
   EmailField,
   FileField,
+  HiddenField,
   HyperlinkedModelSerializer,
   type Input,
   IntegerField,
+  IPAddressField,
+  ListField,
   type ListSerializer,
   ModelSerializer,
+  MultipleChoiceField,
   models,
   type PartialInput,
   PrimaryKeyRelatedField,
+  RegexField,
   type Representation,
   type Row,
+  type RunContext,
   Serializer,
+  SerializerMethodField,
+  SlugRelatedField,
   type UpdateInput,
 } from '@restframework/core';
 import { Book, Profile, User } from '../fixtures/library-models.ts';
@@ -491,3 +501,175 @@ export type ListTests = [
     >
   >,
 ];
+
+// SerializerMethodField: its method's return type is the field's type in Representation,
+// `get<FieldName>` by default (snake_case names too), or the method `methodName` names.
+
+export class FavoriteBookSerializer extends ModelSerializer.with({
+  model: Book,
+  fields: ['id', 'favorited', 'favorites_count', 'shout'],
+  declaredFields: {
+    favorited: new SerializerMethodField(),
+    favorites_count: new SerializerMethodField(),
+    shout: new SerializerMethodField({ methodName: 'loud' }),
+  },
+}) {
+  getFavorited(_row: unknown, _ctx: RunContext): boolean {
+    return true;
+  }
+  getFavoritesCount(): number {
+    return 1;
+  }
+  loud(): string | null {
+    return null;
+  }
+}
+
+export type FavoriteBookChecks = [
+  Expect<
+    Equal<
+      Representation<FavoriteBookSerializer>,
+      { id: number; favorited: boolean; favorites_count: number; shout: string | null }
+    >
+  >,
+  // Read-only: no method field in what a client sends.
+  Expect<Equal<keyof CreateInput<FavoriteBookSerializer>, never>>,
+];
+
+// A nested serializer resolves its own methods, in a list too.
+export class ShelfSerializer extends Serializer.with({
+  fields: {
+    favorite: new FavoriteBookSerializer({ readOnly: true }),
+    books: FavoriteBookSerializer.many({ readOnly: true }),
+  },
+}) {}
+
+export type ShelfChecks = [
+  Expect<Equal<Representation<ShelfSerializer>['favorite']['favorited'], boolean>>,
+  Expect<Equal<Representation<ShelfSerializer>['books'][number]['shout'], string | null>>,
+];
+
+// The options it does not take are compile errors.
+// @ts-expect-error a method field has no source: its value is its method's result.
+new SerializerMethodField({ source: 'title' });
+// @ts-expect-error a method field is always read-only.
+new SerializerMethodField({ writeOnly: true });
+// @ts-expect-error an option that does not exist.
+new SerializerMethodField({ method: 'loud' });
+
+// The fields of lists, dictionaries, choices, hidden values, patterns and addresses.
+
+export class ArticleInputSerializer extends Serializer.with({
+  fields: {
+    tagList: new ListField({ child: new CharField(), writeOnly: true }),
+    scores: new ListField({ child: new IntegerField(), required: false }),
+    anything: new ListField({ required: false }),
+    limits: new DictField({ child: new IntegerField() }),
+    formats: new MultipleChoiceField({ choices: ['paperback', 'ebook'] }),
+    owner: new HiddenField({ default: CurrentUserDefault() }),
+    code: new RegexField({ regex: /^[a-z]+$/ }),
+    ip: new IPAddressField({ protocol: 'IPv4', allowNull: true }),
+  },
+}) {}
+
+export type ArticleInputChecks = [
+  Expect<
+    Equal<
+      Representation<ArticleInputSerializer>,
+      {
+        scores: number[];
+        anything: unknown[];
+        limits: Record<string, number>;
+        formats: ('paperback' | 'ebook')[];
+        code: string;
+        ip: string | null;
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      CreateInput<ArticleInputSerializer>,
+      {
+        tagList: string[];
+        limits: Record<string, number>;
+        formats: ('paperback' | 'ebook')[];
+        code: string;
+        ip: string | null;
+        scores?: number[];
+        anything?: unknown[];
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      PartialInput<ArticleInputSerializer>,
+      {
+        tagList?: string[];
+        scores?: number[];
+        anything?: unknown[];
+        limits?: Record<string, number>;
+        formats?: ('paperback' | 'ebook')[];
+        code?: string;
+        ip?: string | null;
+      }
+    >
+  >,
+];
+
+// @ts-expect-error an option ListField does not have.
+new ListField({ child: new CharField(), maxItems: 3 });
+// @ts-expect-error a HiddenField needs a default.
+new HiddenField({});
+// @ts-expect-error an unknown protocol.
+new IPAddressField({ protocol: 'ipv5' });
+// @ts-expect-error RegexField needs its regex.
+new RegexField({});
+
+// Many relations: a many-to-many built from the model, and declared many fields.
+
+const Genre = defineModel({
+  name: 'Genre',
+  table: 'tt_genre',
+  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
+});
+const Novel = defineModel({
+  name: 'Novel',
+  table: 'tt_novel',
+  fields: {
+    title: models.CharField({ maxLength: 50 }),
+    genres: models.ManyToManyField(Genre, { relatedName: 'novels' }),
+  },
+});
+
+export class NovelSerializer extends ModelSerializer.with({
+  model: Novel,
+  fields: ['id', 'title', 'genres', 'genreNames', 'genreIds'],
+  declaredFields: {
+    genreNames: SlugRelatedField.many({
+      slugField: 'name',
+      queryset: Genre.objects.all(),
+      source: 'genres',
+      required: false,
+    }),
+    genreIds: PrimaryKeyRelatedField.many({
+      queryset: Genre.objects.all(),
+      readOnly: true,
+      source: 'genres',
+    }),
+  },
+}) {}
+
+export type NovelChecks = [
+  Expect<
+    Equal<
+      Representation<NovelSerializer>,
+      { id: number; title: string; genres: number[]; genreNames: string[]; genreIds: number[] }
+    >
+  >,
+  Expect<
+    Equal<CreateInput<NovelSerializer>, { title: string; genres?: number[]; genreNames?: string[] }>
+  >,
+];
+
+// @ts-expect-error an option a many relation does not have.
+PrimaryKeyRelatedField.many({ queryset: Genre.objects.all(), maxItems: 3 });

@@ -36,8 +36,11 @@ export interface Authentication {
   authenticateHeader(request: Request): string | undefined;
   /** Start-up check against the app's settings (a missing configuration or package). */
   check?(settings: APISettings): void | Promise<void>;
-  /** The OpenAPI security scheme of this class, named (`tokenAuth`); none by default. */
-  securityScheme?(): SecurityScheme | undefined;
+  /**
+   * The OpenAPI security scheme of this class, named (`tokenAuth`); none by default. The
+   * generator passes the app's settings (the JWT header keywords depend on them).
+   */
+  securityScheme?(settings?: APISettings): SecurityScheme | undefined;
 }
 
 /** An OpenAPI security scheme and the name it is listed under in `components.securitySchemes`. */

@@ -1,6 +1,7 @@
 /**
  * `Authorization: Bearer <access token>` (simplejwt's `JWTAuthentication`), verified with the
- * `jwt` options of the app's `Auth`. Needs the optional `jose` package.
+ * `jwt` options of the app's `Auth`; the keywords accepted instead of `Bearer` are its
+ * `authHeaderTypes` (simplejwt's `AUTH_HEADER_TYPES`). Needs the optional `jose` package.
  *
  * @example
  * ```ts
@@ -21,6 +22,17 @@ import type { Jwt } from '../jwt.ts';
 import { BaseAuthentication, type SecurityScheme } from './authentication.ts';
 import { authorizationWords } from './authorization-header.ts';
 import { authOf } from './basic-authentication.ts';
+
+/** The header's words when it starts with one of `types` (any case), else null. */
+function headerWords(request: Request, types: readonly string[]): string[] | null {
+  // One type is the usual setting: no loop.
+  if (types.length === 1) return authorizationWords(request, types[0] as string);
+  for (const type of types) {
+    const words = authorizationWords(request, type);
+    if (words) return words;
+  }
+  return null;
+}
 
 /** The `Jwt` of the app's `Auth`, or `REST_ERR_JWT_CONFIG`. */
 export function jwtOf(settings: APISettings): Jwt {
@@ -57,7 +69,7 @@ export class JWTAuthentication extends BaseAuthentication {
   }
 
   override async authenticate(request: Request): Promise<readonly [RequestUser, unknown] | null> {
-    const words = authorizationWords(request, 'Bearer');
+    const words = headerWords(request, jwtOf(request.settings).options.authHeaderTypes);
     if (!words) return null;
     if (words.length !== 2)
       throw new InvalidToken(
@@ -68,11 +80,25 @@ export class JWTAuthentication extends BaseAuthentication {
     return [authOf(request).requestUser(user), words[1]];
   }
 
-  override authenticateHeader(): string {
-    return `Bearer realm="${this.wwwAuthenticateRealm}"`;
+  override authenticateHeader(request: Request): string {
+    const type = jwtOf(request.settings).options.authHeaderTypes[0];
+    return `${type} realm="${this.wwwAuthenticateRealm}"`;
   }
 
-  securityScheme(): SecurityScheme {
-    return { name: 'jwtAuth', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } };
+  /** HTTP bearer when `Bearer` is accepted; else an `Authorization` header as an API key. */
+  securityScheme(settings?: APISettings): SecurityScheme {
+    const jwt = settings ? (settings.AUTH ?? defaultAuth).jwt : undefined;
+    const types = jwt?.options.authHeaderTypes ?? ['Bearer'];
+    if (types.some((t) => t.toLowerCase() === 'bearer'))
+      return { name: 'jwtAuth', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } };
+    return {
+      name: 'jwtAuth',
+      scheme: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: `A JWT access token after the keyword: \`${types[0]} <token>\`.`,
+      },
+    };
   }
 }

@@ -101,6 +101,11 @@ export interface DialectAdapter {
    * one (SQLite: -1, MySQL: a number past any table); null where it has.
    */
   readonly offsetOnlyLimit: number | null;
+  /**
+   * The most parameters one statement may bind (SQLite's default is 32766; PostgreSQL and
+   * MySQL take 65535): a prefetch of more keys runs in chunks.
+   */
+  readonly maxParameters: number;
   /** Makes an `auto` primary key generate its values (AUTOINCREMENT, or an identity). */
   autoIncrement(pk: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /**
@@ -357,6 +362,7 @@ export abstract class DialectAdapterBase implements DialectAdapter {
   readonly inlineLimits: boolean = false;
   readonly returning: boolean = true;
   readonly offsetOnlyLimit: number | null = null;
+  readonly maxParameters: number = 32_766;
   readonly capabilities: DialectCapabilities = {
     regex: false,
     fullTextSearch: false,

@@ -70,7 +70,17 @@ function makeSelectPlan(
     ),
   ];
   // Joined first: only() checks its paths against the rows loaded.
-  const joined = paths.map((path) => joins.join(path, `${model.name}.selectRelated`));
+  const joined = paths.map((path) => {
+    const join = joins.join(path, `${model.name}.selectRelated`);
+    if (join.multiValued) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_MODEL_PATH',
+        `${model.name}.selectRelated("${path}"): "${path}" holds many rows for one ${model.name}; ` +
+          `selectRelated follows foreign keys and one-to-ones only. Use prefetchRelated("${path}").`,
+      );
+    }
+    return join;
+  });
   const loads = loadedFields(model, paths, joined, only);
   const columns: string[] = [];
   const localColumns: ColumnRead[] = [];

@@ -34,6 +34,7 @@ import type { Serializer } from '../../serializers/serializer.ts';
 import { ownPlan } from '../../utils/bounded-cache.ts';
 import { replaceQueryParam } from '../../utils/urls.ts';
 import { APIView } from '../../views/api-view.ts';
+import { extraActionsOf } from '../../views/extra-actions.ts';
 import { GenericAPIView } from '../../views/generic-api-view.ts';
 import type { SafeHtml } from '../html.ts';
 import { BaseRenderer, type RenderContext } from '../renderer.ts';
@@ -155,6 +156,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
           ? await this.getForms(apiView, request, response)
           : undefined,
       options: apiView?.allowedMethods.includes('OPTIONS') ?? false,
+      extraActions: apiView ? this.getExtraActions(apiView, request, detail) : [],
       csrfCookieName: (request.settings.AUTH ?? defaultAuth).session.csrfCookieName,
     };
   }
@@ -183,6 +185,28 @@ export class BrowsableAPIRenderer extends BaseRenderer {
       if (endpoint) crumbs.push({ label: viewNameOf(endpoint), href });
     }
     return crumbs;
+  }
+
+  /**
+   * DRF's `get_extra_action_url_map`: a link to each extra action of the view set of the same
+   * kind as this route (detail actions on a detail page), reversed with this route's parameters.
+   */
+  getExtraActions(
+    view: PageView,
+    request: Request,
+    detail: boolean,
+  ): { label: string; href: string }[] {
+    const basename = (view as { basename?: string }).basename;
+    const urls = request.raw.server.restFramework?.urls;
+    if (basename === undefined || !view.actionMap || !urls) return [];
+    const links: { label: string; href: string }[] = [];
+    for (const action of extraActionsOf(view.constructor as new () => object)) {
+      if (action.detail !== detail) continue;
+      const name = `${basename}-${action.urlName}`;
+      if (!urls.has(name)) continue;
+      links.push({ label: action.viewName, href: request.reverse(name, view.kwargs) });
+    }
+    return links;
   }
 
   getPaginationLinks(
@@ -276,6 +300,7 @@ function templateOf(endpoint: Endpoint): RegExp {
 
 function viewNameOf(endpoint: Endpoint): string {
   return ownPlan(endpoint, VIEW_NAME, () => {
+    if (endpoint.viewName !== undefined) return endpoint.viewName;
     const view = new endpoint.viewset();
     view.suffix = endpoint.suffix;
     return view.getViewName();

@@ -4,8 +4,10 @@
  * create form starts with, and the raw-data form's starting body for a create.
  * @module
  */
+
 import type { AnyField } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
+import { isHiddenField } from '../../fields/hidden-field.ts';
 import type { PreparedSerializer } from '../../serializers/serializer.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { ownPlan } from '../../utils/bounded-cache.ts';
@@ -68,7 +70,7 @@ function defaultsOf(fields: readonly AnyField[]): Readonly<Record<string, unknow
 function rawTemplate(fields: readonly AnyField[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    if (field.readOnly || field instanceof FileField) continue;
+    if (field.readOnly || field instanceof FileField || isHiddenField(field)) continue;
     if (field instanceof ListSerializer) {
       out[field.fieldName] = [];
       continue;

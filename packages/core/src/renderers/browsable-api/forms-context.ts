@@ -9,11 +9,13 @@
  * {@link formSkeleton}, prepared once.
  * @module
  */
+
 import { DoesNotExist } from '../../db/database-errors.ts';
 import { APIException, type ErrorTree, NotFound } from '../../errors/api-exception.ts';
 import type { AnyField } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
 import { isFormInput } from '../../fields/form-input.ts';
+import { isHiddenField } from '../../fields/hidden-field.ts';
 import type { Request } from '../../http/request.ts';
 import type { Response } from '../../http/response.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
@@ -203,7 +205,12 @@ function writableData(data: unknown, fields: readonly AnyField[]): Record<string
   const source = (data ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    if (field.readOnly || field instanceof FileField || !Object.hasOwn(source, field.fieldName))
+    if (
+      field.readOnly ||
+      field instanceof FileField ||
+      isHiddenField(field) ||
+      !Object.hasOwn(source, field.fieldName)
+    )
       continue;
     const value = source[field.fieldName];
     out[field.fieldName] =

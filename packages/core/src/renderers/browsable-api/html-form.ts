@@ -5,9 +5,12 @@
  * beside the fields they belong to.
  * @module
  */
+
 import type { ErrorTree } from '../../errors/api-exception.ts';
 import type { AnyField, FieldDescription } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
+import { isHiddenField } from '../../fields/hidden-field.ts';
+import { ManyRelatedField } from '../../fields/many-related-field.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { attrs, html, type SafeHtml } from '../html.ts';
 import type { ValueLookup } from './form-values.ts';
@@ -81,9 +84,14 @@ ${
 </div>`
     : ''
 }
-${spec.fields.map((field) => fieldHtml(field, spec, [], errors, false))}
+${spec.fields.filter(shown).map((field) => fieldHtml(field, spec, [], errors, false))}
 <div class="form-actions">${buttons}</div>
 </form>`;
+}
+
+/** True for the fields a form shows: all but hidden ones (their value is their default). */
+function shown(field: AnyField): boolean {
+  return !isHiddenField(field);
 }
 
 function fieldHtml(
@@ -111,7 +119,7 @@ function fieldHtml(
     })}>
 <legend>${field.label}${requiredMark(field, readOnly)}</legend>
 ${errorList(errorId, groupMessages)}
-${field.prepared.fields.map((child) => fieldHtml(child, spec, path, nested, readOnly))}
+${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path, nested, readOnly))}
 </fieldset>`;
   }
   const description = field.describe();
@@ -217,6 +225,7 @@ const INPUTS: Readonly<Record<string, ControlKind>> = {
   'file upload': { element: 'file' },
   'image upload': { element: 'file' },
   list: { element: 'unsupported' },
+  dict: { element: 'unsupported' },
 };
 
 /**
@@ -229,7 +238,8 @@ function controlKind(field: AnyField, description: FieldDescription): ControlKin
     typeof style.baseTemplate === 'string' ? style.baseTemplate.replace(/\.html$/, '') : '';
   if (base === 'textarea') return { element: 'textarea' };
   if (field instanceof FileField) return { element: 'file' };
-  if (field instanceof ListSerializer) return { element: 'unsupported' };
+  if (field instanceof ListSerializer || field instanceof ManyRelatedField)
+    return { element: 'unsupported' };
   const kind = INPUTS[description.type] ?? { element: 'input', type: 'text' };
   if (typeof style.inputType === 'string' && kind.element === 'input')
     return { ...kind, type: style.inputType };

@@ -42,6 +42,8 @@ export interface PageContext {
   readonly forms: FormsSpec | SafeHtml | string | undefined;
   /** Whether an OPTIONS request can be made from the page. */
   readonly options: boolean;
+  /** DRF's "Extra Actions" menu: the view set's extra actions of this route's kind. */
+  readonly extraActions?: readonly { readonly label: string; readonly href: string }[];
   /** The cookie whose value the page's script sends as `X-CSRFToken` (default `csrftoken`). */
   readonly csrfCookieName?: string;
 }
@@ -88,6 +90,7 @@ ${
 </form>`
     : ''
 }
+${page.extraActions?.length ? extraActionsHtml(page.extraActions) : ''}
 </div>
 ${page.filters.length ? filtersHtml(page) : ''}
 <section class="card response ${statusClass}" aria-labelledby="response-title" data-response>
@@ -114,6 +117,13 @@ function formsHtml(forms: PageContext['forms']): SafeHtml | string {
   if (forms === undefined || typeof forms === 'string' || forms instanceof SafeHtml)
     return forms ?? '';
   return formsSection(forms);
+}
+
+/** A menu that needs no script: a disclosure of links. */
+function extraActionsHtml(actions: NonNullable<PageContext['extraActions']>): SafeHtml {
+  return html`<details class="extra-actions"><summary class="btn btn-secondary">Extra Actions</summary><ul>${actions.map(
+    (a) => html`<li><a href="${a.href}">${a.label}</a></li>`,
+  )}</ul></details>`;
 }
 
 function breadcrumbs(crumbs: readonly Crumb[]): SafeHtml | string {

@@ -134,6 +134,7 @@ export class MysqlAdapter extends DialectAdapterBase {
   override readonly returning = false;
   // MySQL accepts no OFFSET without a LIMIT.
   override readonly offsetOnlyLimit = Number.MAX_SAFE_INTEGER;
+  override readonly maxParameters = 65_535;
 
   readonly #options: MysqlAdapterOptions;
   /** Known once {@link prepareSchema} found the server's binary collation. */

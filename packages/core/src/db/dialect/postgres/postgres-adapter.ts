@@ -199,6 +199,7 @@ const POSTGRES_TYPES: ColumnTypes = {
  */
 export class PostgresAdapter extends DialectAdapterBase {
   readonly vendor = 'postgres';
+  override readonly maxParameters = 65_535;
   override readonly capabilities = { regex: true, fullTextSearch: true, accentFolding: true };
   readonly #options: PostgresAdapterOptions;
 
