@@ -77,10 +77,21 @@ export const Upload = defineModel({
   fields: { username: models.CharField({ maxLength: 255 }), resume: models.FileField() },
   ordering: ['id'],
 });
+
+export const Note = defineModel({
+  name: 'Note',
+  fields: {
+    text: models.CharField({ maxLength: 100 }),
+    version: models.IntegerField({ default: 0 }),
+    updated_at: models.DateTimeField({ autoNow: true }),
+  },
+  ordering: ['id'],
+});
 `;
 
 export const APP_TS = `import {
   AllowAny,
+  corsHeaders,
   Database,
   DefaultRouter,
   type ExtraActions,
@@ -92,6 +103,7 @@ export const APP_TS = `import {
   Response,
   RetrieveAPIView,
   restFramework,
+  URLPathVersioning,
 } from '@restframework/core';
 import {
   ConstrainedFileField,
@@ -99,7 +111,7 @@ import {
   OrderingFilter,
 } from '@restframework/tricks';
 import Fastify from 'fastify';
-import { Author, Book, Upload } from './models.ts';
+import { Author, Book, Note, Upload } from './models.ts';
 
 class PublishingSerializer extends ModelSerializer.with({
   model: Book,
@@ -186,9 +198,29 @@ class UploadViewSet extends ModelViewSet {
   override parserClasses = [MultiPartParser];
 }
 
+class NoteSerializer extends CoreModelSerializer.with({
+  model: Note,
+  fields: ['id', 'text', 'version', 'updated_at'],
+  readOnlyFields: ['version'],
+}) {}
+
+class V1Only extends URLPathVersioning {
+  override allowedVersions = ['v1'];
+}
+
+class NoteViewSet extends ModelViewSet {
+  override queryset = Note.objects.all();
+  override serializerClass = NoteSerializer;
+  override permissionClasses = [AllowAny];
+  override versioningClass = V1Only;
+  override versionField = 'version';
+  override lastModifiedField = 'updated_at';
+  override requirePrecondition = true;
+}
+
 const dir = process.env['DATA_DIR'] ?? '.';
 const db = Database.connect(\`sqlite:\${dir}/db.sqlite3\`);
-await db.migrate([Author, Book, Upload]);
+await db.migrate([Author, Book, Upload, Note]);
 const app = Fastify();
 await app.register(restFramework, { database: db, settings: { MEDIA_ROOT: \`\${dir}/media\` } });
 const router = new DefaultRouter()
@@ -200,6 +232,12 @@ const byAuthor = new NestedSimpleRouter(router, 'authors', { lookup: 'author' })
 byAuthor.register('books', AuthorBooks, { basename: 'author-book' });
 await app.register(router.plugin, { prefix: '/api' });
 await app.register(byAuthor.plugin, { prefix: '/api' });
+await app.register(corsHeaders, {
+  allowedOrigins: ['https://app.example.org'],
+  allowHeaders: ['content-type', 'if-match'],
+  exposeHeaders: ['ETag'],
+});
+await app.register(new DefaultRouter().register('notes', NoteViewSet).plugin, { prefix: '/v/:version' });
 app.addHook('onClose', () => db.close());
 process.once('SIGTERM', () => void app.close());
 const authors = await db.run(async () => [

@@ -250,6 +250,51 @@ describe('a consumer project with the packed packages', () => {
     });
   });
 
+  it('answers conditional requests, CORS and a versioned URL, over HTTP', async () => {
+    const note = async (
+      method: string,
+      path: string,
+      headers: Record<string, string>,
+      body?: unknown,
+    ) =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const created = await note('POST', '/v/v1/notes/', {}, { text: 'first' });
+    assert.equal(created.status, 201);
+    const id = ((await created.json()) as { id: number }).id;
+    const read = await note('GET', `/v/v1/notes/${id}/`, { origin: 'https://app.example.org' });
+    const etag = String(read.headers.get('etag'));
+    assert.equal(etag, '"0.json"');
+    assert.equal(read.headers.get('access-control-allow-origin'), 'https://app.example.org');
+    assert.equal(read.headers.get('access-control-expose-headers'), 'ETag');
+    assert.equal((await note('GET', `/v/v1/notes/${id}/`, { 'if-none-match': etag })).status, 304);
+    assert.equal((await note('PATCH', `/v/v1/notes/${id}/`, {}, { text: 'x' })).status, 428);
+    const written = await note(
+      'PATCH',
+      `/v/v1/notes/${id}/`,
+      { 'if-match': etag },
+      { text: 'second' },
+    );
+    assert.equal(written.status, 200);
+    assert.equal(written.headers.get('etag'), '"1.json"');
+    assert.equal(
+      (await note('PATCH', `/v/v1/notes/${id}/`, { 'if-match': etag }, { text: 'x' })).status,
+      412,
+    );
+    const preflight = await note('OPTIONS', `/v/v1/notes/${id}/`, {
+      origin: 'https://app.example.org',
+      'access-control-request-method': 'PATCH',
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-headers'), 'content-type, if-match');
+    const v2 = await note('GET', `/v/v2/notes/${id}/`, {});
+    assert.equal(v2.status, 404);
+    assert.deepEqual(await v2.json(), { detail: 'Invalid version in URL path.' });
+  });
+
   for (const resolution of ['nodenext', 'bundler'] as const) {
     it(`type-checks under a strict tsconfig, skipLibCheck off, ${resolution} resolution`, () => {
       const config = join(app, `tsconfig.${resolution}.json`);

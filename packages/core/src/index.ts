@@ -185,6 +185,8 @@ export {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  PreconditionFailed,
+  PreconditionRequired,
   RequestHeaderFieldsTooLarge,
   RequestTimeout,
   ServiceUnavailable,
@@ -330,6 +332,17 @@ export {
   type OrderingView,
 } from './filters/ordering-filter.ts';
 export { type SearchField, SearchFilter, type SearchView } from './filters/search-filter.ts';
+export {
+  type EntityTagList,
+  evaluatePreconditions,
+  formatHttpDate,
+  type PreconditionOutcome,
+  parseEntityTags,
+  parseHttpDate,
+  strongMatch,
+  type Validators,
+  weakMatch,
+} from './http/conditional-headers.ts';
 export { DefaultContentNegotiation } from './http/content-negotiation.ts';
 export {
   ANONYMOUS_USER,
@@ -433,6 +446,13 @@ export {
   type Permission,
   type PermissionClass,
 } from './permissions/permissions.ts';
+export {
+  type CorsHeadersOptions,
+  corsHeaders,
+  corsOptions,
+  DEFAULT_CORS_HEADERS,
+  DEFAULT_CORS_METHODS,
+} from './plugin/cors-headers.ts';
 export { defaultSettings, resolveSettings } from './plugin/default-settings.ts';
 export {
   type RestFrameworkOptions,
@@ -542,6 +562,16 @@ export {
   UserRateThrottle,
 } from './throttling/throttles.ts';
 export { isPromiseLike, type MaybePromise } from './utils/maybe-promise.ts';
+export {
+  AcceptHeaderVersioning,
+  BaseVersioning,
+  HostNameVersioning,
+  NamespaceVersioning,
+  QueryParameterVersioning,
+  URLPathVersioning,
+  type Versioning,
+  type VersioningClass,
+} from './versioning/versioning.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
 export {
   type ExceptionContext,

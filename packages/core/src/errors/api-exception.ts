@@ -254,6 +254,37 @@ export class RequestTimeout extends APIException {
 }
 
 /**
+ * 412: a precondition of the request (`If-Match`, `If-Unmodified-Since`, a write's
+ * `If-None-Match`) does not hold: the row changed since the client read it.
+ *
+ * @example
+ * ```ts
+ * throw new PreconditionFailed(); // 412 {"detail": "Precondition failed: the resource has changed."}
+ * ```
+ */
+export class PreconditionFailed extends APIException {
+  static override readonly statusCode = 412;
+  static override readonly defaultDetail = 'Precondition failed: the resource has changed.';
+  static override readonly defaultCode = 'precondition_failed';
+}
+
+/**
+ * 428: the view requires a conditional write (`requirePrecondition`) and the request has no
+ * `If-Match` or `If-Unmodified-Since`.
+ *
+ * @example
+ * ```ts
+ * throw new PreconditionRequired(); // 428 {"detail": "This request must be conditional: ..."}
+ * ```
+ */
+export class PreconditionRequired extends APIException {
+  static override readonly statusCode = 428;
+  static override readonly defaultDetail =
+    'This request must be conditional: send If-Match with the ETag you read (or If-Unmodified-Since).';
+  static override readonly defaultCode = 'precondition_required';
+}
+
+/**
  * 413: the body, a part or a field is larger than allowed.
  *
  * @example
@@ -366,8 +397,10 @@ export const API_EXCEPTIONS = [
   MethodNotAllowed,
   NotAcceptable,
   RequestTimeout,
+  PreconditionFailed,
   PayloadTooLarge,
   UnsupportedMediaType,
+  PreconditionRequired,
   Throttled,
   RequestHeaderFieldsTooLarge,
   ServiceUnavailable,

@@ -19,7 +19,10 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_AUTH_CONFIG: 'createAuth() got a user model or a permission it cannot use.',
   REST_ERR_BROWSABLE_API:
     'A routed view lists BrowsableAPIRenderer but the browsableApi plugin is not mounted.',
+  REST_ERR_CONDITIONAL:
+    "A view's versionField or lastModifiedField names no field of the right kind, or a writable one.",
   REST_ERR_CONFIG: 'The command line found no usable restframework.config file.',
+  REST_ERR_CORS: 'The corsHeaders plugin got an origin, a pattern or a max-age it cannot use.',
   REST_ERR_DATABASE_OPTION: 'A database option is out of range.',
   REST_ERR_DATABASE_URL: 'Database.connect() got a URL it does not support.',
   REST_ERR_DIALECT_LIMIT:

@@ -9,6 +9,7 @@ import type { UploadedFile } from '../files/uploaded-file.ts';
 import type { Renderer } from '../renderers/renderer.ts';
 import type { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import type { Versioning } from '../versioning/versioning.ts';
 
 /** The user of a request without credentials. */
 export interface AnonymousUser {
@@ -64,6 +65,12 @@ export class Request implements RequestLike {
   /** The renderer chosen by content negotiation, and the media type it answers with. */
   declare acceptedRenderer: Renderer | null;
   declare acceptedMediaType: string;
+  /** The API version the request asks for (null without a versioning scheme), DRF's `request.version`. */
+  declare version: string | null;
+  /** The versioning scheme that found it (DRF's `request.versioning_scheme`); `reverse()` keeps the version through it. */
+  declare versioningScheme: Versioning | null;
+  /** The namespace of the router serving the request (`router.plugin`'s `namespace`), if any. */
+  declare urlNamespace: string | undefined;
 
   constructor(raw: FastifyRequest, reply: FastifyReply, settings: APISettings, urls: UrlRegistry) {
     this.raw = raw;
@@ -146,8 +153,18 @@ export class Request implements RequestLike {
     return this.#origin;
   }
 
-  /** The absolute URL of a named route (`book-detail`) filled with `params`. */
+  /**
+   * The absolute URL of a named route (`book-detail`) filled with `params`, keeping the
+   * request's API version (through `versioningScheme`, as DRF's `reverse(..., request)`).
+   */
   reverse(name: string, params: Readonly<Record<string, unknown>> = {}): string {
+    const scheme = this.versioningScheme;
+    if (scheme !== null) return scheme.reverse(name, params, this);
+    return this.buildAbsoluteUri(this.#urls.reverse(name, params));
+  }
+
+  /** The absolute URL of a named route as it is, without the versioning scheme's additions. */
+  reverseUnversioned(name: string, params: Readonly<Record<string, unknown>> = {}): string {
     return this.buildAbsoluteUri(this.#urls.reverse(name, params));
   }
 
@@ -163,5 +180,8 @@ Object.assign(Request.prototype, {
   closeConnection: false,
   acceptedRenderer: null,
   acceptedMediaType: '',
+  version: null,
+  versioningScheme: null,
+  urlNamespace: undefined,
   methodOverride: undefined,
 });

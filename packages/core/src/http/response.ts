@@ -23,6 +23,11 @@ export class Response {
   readonly headers: Record<string, string>;
   /** An error response (the browsable API shows it differently). */
   readonly exception: boolean;
+  /**
+   * Give the rendered body a weak `ETag` (a hash of its bytes) and answer 304 when the
+   * request's `If-None-Match` names it (set by views with `useETags`, for GET and HEAD).
+   */
+  declare hashETag: boolean;
 
   constructor(
     data: unknown = null,
@@ -36,3 +41,5 @@ export class Response {
     this.exception = exception;
   }
 }
+
+Object.assign(Response.prototype, { hashETag: false });

@@ -2,11 +2,13 @@
  * Writes a view's `Response` to Fastify's reply with the negotiated renderer.
  * @module
  */
+import { hash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import { JSONRenderer } from '../renderers/json-renderer.ts';
 import type { RenderContext, Renderer } from '../renderers/renderer.ts';
 import { isPromiseLike, thenMaybe } from '../utils/maybe-promise.ts';
+import { noneMatchHolds, parseEntityTags } from './conditional-headers.ts';
 import type { Request } from './request.ts';
 import type { Response } from './response.ts';
 
@@ -43,7 +45,10 @@ export function renderResponse(
 ): void | Promise<void> {
   reply.code(response.status);
   const headers = response.headers;
-  for (const name in headers) reply.header(name, headers[name]);
+  for (const name in headers) {
+    if (name === 'Vary') setVary(reply, headers[name] as string);
+    else reply.header(name, headers[name]);
+  }
   if (request?.closeConnection) reply.header('connection', 'close');
   if (reply.getHeader('connection') === 'close') lingerOnClose(reply);
   if (response.status === 204 || response.status === 304) {
@@ -58,7 +63,48 @@ export function renderResponse(
     : FALLBACK;
   const context = request ? { request, response, view } : undefined;
   const body = context ? renderer.render(response.data, context) : FALLBACK.render(response.data);
-  return thenMaybe(body, (bytes) => send(reply, renderer, context, bytes));
+  return thenMaybe(body, (bytes) => {
+    if (response.hashETag && response.status === 200 && notModified(reply, bytes)) {
+      reply.code(304).send();
+      return;
+    }
+    send(reply, renderer, context, bytes);
+  });
+}
+
+/**
+ * Sets the weak `ETag` of a rendered body and says whether the request's `If-None-Match`
+ * names it. Weak: the tag stands for the representation's data, not for the bytes a
+ * compressing proxy or plugin may send instead (RFC 9110, 8.8.1).
+ */
+function notModified(reply: FastifyReply, bytes: string | Buffer): boolean {
+  const etag = `W/"${hash('sha1', bytes, 'base64url')}"`;
+  reply.header('etag', etag);
+  const ifNoneMatch = reply.request.headers['if-none-match'];
+  if (ifNoneMatch === undefined) return false;
+  const tags = parseEntityTags(ifNoneMatch);
+  // A malformed list is ignored: the client gets the full answer.
+  return tags !== null && !noneMatchHolds(tags, etag);
+}
+
+/**
+ * The view's `Vary`, beside what a hook set before the view ran (CORS's `Origin`): replacing
+ * it would let a cache serve one origin's answer to another.
+ */
+function setVary(reply: FastifyReply, vary: string): void {
+  const before = reply.getHeader('vary');
+  if (before === undefined) {
+    reply.header('vary', vary);
+    return;
+  }
+  const names = String(before)
+    .split(',')
+    .map((n) => n.trim());
+  for (const name of vary.split(',')) {
+    const trimmed = name.trim();
+    if (!names.some((n) => n.toLowerCase() === trimmed.toLowerCase())) names.push(trimmed);
+  }
+  reply.header('vary', names.join(', '));
 }
 
 /** Sends rendered bytes with the renderer's `Content-Type` and own headers. */

@@ -57,6 +57,7 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
   const settings = { ...defaultSettings, ...input } as APISettings;
   checkExceptionHandler(settings.EXCEPTION_HANDLER);
   checkThrottleRates(settings.DEFAULT_THROTTLE_RATES);
+  checkVersioning(settings);
   if (!settings.MEDIA_URL.startsWith('/') || !settings.MEDIA_URL.endsWith('/')) {
     throw new ImproperlyConfigured(
       'REST_ERR_SETTINGS',
@@ -93,6 +94,34 @@ function describe(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return typeof value;
+}
+
+/** The versioning settings: a class or null, texts or null, a list of texts or null. */
+function checkVersioning(settings: APISettings): void {
+  const { DEFAULT_VERSIONING_CLASS, DEFAULT_VERSION, ALLOWED_VERSIONS, VERSION_PARAM } = settings;
+  if (DEFAULT_VERSIONING_CLASS !== null && typeof DEFAULT_VERSIONING_CLASS !== 'function')
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `DEFAULT_VERSIONING_CLASS must be a versioning class (URLPathVersioning, ...) or null, got ${describe(DEFAULT_VERSIONING_CLASS)}.`,
+    );
+  if (DEFAULT_VERSION !== null && typeof DEFAULT_VERSION !== 'string')
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `DEFAULT_VERSION must be a text or null, got ${describe(DEFAULT_VERSION)}.`,
+    );
+  if (
+    ALLOWED_VERSIONS !== null &&
+    (!Array.isArray(ALLOWED_VERSIONS) || ALLOWED_VERSIONS.some((v) => typeof v !== 'string'))
+  )
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      "ALLOWED_VERSIONS must be a list of texts (['v1', 'v2']) or null for any version.",
+    );
+  if (typeof VERSION_PARAM !== 'string' || !/^\w+$/.test(VERSION_PARAM))
+    throw new ImproperlyConfigured(
+      'REST_ERR_SETTINGS',
+      `VERSION_PARAM must be a name of letters, digits and _, got ${describe(VERSION_PARAM)}.`,
+    );
 }
 
 /** Every rate of DEFAULT_THROTTLE_RATES is null or parses (else the error names the scope). */

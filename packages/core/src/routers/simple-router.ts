@@ -243,8 +243,15 @@ export class SimpleRouter {
     return this.trailingSlash === true || url === '/' ? url : url.replace(/\/$/, '');
   }
 
-  /** The Fastify plugin that serves the routes; register it with a `prefix`. */
-  readonly plugin = async (instance: FastifyInstance): Promise<void> => {
+  /**
+   * The Fastify plugin that serves the routes; register it with a `prefix`, and a `namespace`
+   * to mount the same routes twice (Django's `include(..., namespace='v1')`): its route names
+   * become `v1:book-list`, and `NamespaceVersioning` reads the version from it.
+   */
+  readonly plugin = async (
+    instance: FastifyInstance,
+    options: { readonly namespace?: string } = {},
+  ): Promise<void> => {
     if (!instance.hasDecorator('restFramework')) {
       throw new ImproperlyConfigured(
         'REST_ERR_ROUTER',
@@ -252,6 +259,14 @@ export class SimpleRouter {
       );
     }
     const state = instance.restFramework;
+    const ns = options.namespace;
+    if (ns !== undefined && !/^[\w.-]+$/.test(ns)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_ROUTER',
+        `router.plugin: the namespace ${JSON.stringify(ns)} must be letters, digits, ".", "-" or "_" (it prefixes route names as "${ns}:book-list").`,
+      );
+    }
+    const namespaced = (name: string) => (ns === undefined ? name : `${ns}:${name}`);
     const base = instance.prefix.replace(/\/+$/, '');
     installBodyParsers(instance, state.settings);
     instance.setErrorHandler(routeErrorHandler(state));
@@ -269,7 +284,7 @@ export class SimpleRouter {
           instance,
           url,
           registration.viewset,
-          route.extra,
+          ns === undefined ? route.extra : { ...route.extra, urlNamespace: ns },
           registration.patterns,
           state,
           route.initkwargs,
@@ -285,10 +300,11 @@ export class SimpleRouter {
           for (const serializerClass of more.serializerClasses)
             serializerClasses.add(serializerClass);
         }
-        state.urls.add(route.name, `${base}${url}`);
+        const name = namespaced(route.name);
+        state.urls.add(name, `${base}${url}`);
         state.endpoints.push({
           path: `${base}${url}`,
-          name: route.name,
+          name,
           viewset: registration.viewset,
           actionMap: route.mapping,
           detail: route.detail,
@@ -301,7 +317,7 @@ export class SimpleRouter {
           ...(typeof route.extra.name === 'string' ? { viewName: route.extra.name } : {}),
         });
         if (route.url === '/' && !registration.prefix.includes(':'))
-          rootEntries.push([registration.prefix, route.name]);
+          rootEntries.push([registration.prefix, name]);
       }
       checked.push([registration, { serializerClasses: [...serializerClasses] }]);
     }
@@ -310,11 +326,12 @@ export class SimpleRouter {
       const where = { prefix: mounted.url, viewset: mounted.view };
       checked.push([where as Registration, await checkViewSet(probe, where, [], state)]);
       const url = this.withSlash(mounted.url);
-      this.#route(instance, url, mounted.view, {}, mounted.patterns, state);
-      if (mounted.name !== undefined) state.urls.add(mounted.name, `${base}${url}`);
+      const extra = ns === undefined ? {} : { urlNamespace: ns };
+      this.#route(instance, url, mounted.view, extra, mounted.patterns, state);
+      if (mounted.name !== undefined) state.urls.add(namespaced(mounted.name), `${base}${url}`);
       state.endpoints.push({
         path: `${base}${url}`,
-        name: mounted.name ?? `${base}${url}`,
+        name: mounted.name === undefined ? `${base}${url}` : namespaced(mounted.name),
         viewset: mounted.view,
         actionMap: plainActionMap(probe, url),
         detail: /:\w+/.test(url),

@@ -11,6 +11,7 @@ import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.t
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
 import { Serializer } from '../serializers/serializer.ts';
 import type { APIView } from '../views/api-view.ts';
+import { checkConditionalFields } from '../views/conditional-requests.ts';
 import { GenericAPIView, type SerializerClass } from '../views/generic-api-view.ts';
 
 /** A registration as the checks name it: `BookViewSet (registered as "books")`. */
@@ -100,6 +101,7 @@ function checkGenericView(
     }
   }
   probe.action = undefined;
+  checkConditionalFields(view);
   return { serializerClasses: [...serializerClasses] };
 }
 

@@ -38,6 +38,12 @@ export interface OpenAPIOptions extends SchemaGeneratorOptions {
   readonly docsPath?: string | false;
   /** The generator (default: a `SchemaGenerator` with these options). */
   readonly generator?: SchemaGenerator;
+  /**
+   * One document per API version, each at `<path><version>/` (`/schema/v1/`), built with
+   * `apiVersion` set to it (see `SchemaGeneratorOptions.apiVersion`). The document at `path`
+   * stays the one of `apiVersion` (or of no version).
+   */
+  readonly apiVersions?: readonly string[];
 }
 
 /** The documentation page's policy: Swagger UI's own files and the document, from this site only. */
@@ -90,16 +96,39 @@ export async function openApi(app: FastifyInstance, options: OpenAPIOptions = {}
   let document: OpenAPIDocument | undefined;
   let body: Buffer | undefined;
 
-  app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
-    document ??= generator.getSchema(state);
-    body ??= Buffer.from(JSON.stringify(document));
+  const send = (request: FastifyRequest, reply: FastifyReply, bytes: Buffer) => {
     const wantsOpenApi = parseAccept(request.headers.accept).some((r) => r.text === OPENAPI_JSON);
     return reply
       .header('Content-Type', wantsOpenApi ? OPENAPI_JSON : 'application/json; charset=utf-8')
       .header('Vary', 'Accept')
-      .send(body);
+      .send(bytes);
+  };
+  app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
+    document ??= generator.getSchema(state);
+    body ??= Buffer.from(JSON.stringify(document));
+    return send(request, reply, body);
   });
   redirectToSlash(app, path);
+  for (const apiVersion of options.apiVersions ?? []) {
+    if (!/^[\w.-]+$/.test(apiVersion)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_OPENAPI_DOCS',
+        `openApi: the API version ${JSON.stringify(apiVersion)} must be letters, digits, ".", "-" or "_" (it is a path segment).`,
+      );
+    }
+    // Each version's document is built once, on first request, with a generator of its own.
+    const versioned = new (generator.constructor as typeof SchemaGenerator)({
+      ...generator.options,
+      apiVersion,
+    });
+    let bytes: Buffer | undefined;
+    const at = `${path}${apiVersion}/`;
+    app.get(at, async (request: FastifyRequest, reply: FastifyReply) => {
+      bytes ??= Buffer.from(JSON.stringify(versioned.getSchema(state)));
+      return send(request, reply, bytes);
+    });
+    redirectToSlash(app, at);
+  }
   if (docsPath === false) return;
 
   const dist = swaggerUiDist();

@@ -32,8 +32,10 @@ import type { Endpoint } from '../routers/endpoint.ts';
 import { ListSerializer, Serializer } from '../serializers/serializer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import { pascalCase } from '../utils/text.ts';
+import { NamespaceVersioning, URLPathVersioning } from '../versioning/versioning.ts';
 import type { APIView } from '../views/api-view.ts';
 import { GenericAPIView, type SerializerClass } from '../views/generic-api-view.ts';
+import { addConditionalHeaders, conditionalResponses } from './conditional-operation.ts';
 
 /** An OpenAPI document (a plain JSON object). */
 export type OpenAPIDocument = Record<string, unknown> & {
@@ -52,6 +54,13 @@ export interface SchemaGeneratorOptions {
   readonly title?: string;
   readonly version?: string;
   readonly description?: string;
+  /**
+   * The API version the document describes (one document per version): views see it as
+   * `request.version`; under `URLPathVersioning` the version parameter of paths is filled with
+   * it, under `NamespaceVersioning` only the routes of its namespace are listed. It is also
+   * `info.version` unless `version` is given.
+   */
+  readonly apiVersion?: string;
   /** The document's `servers`; by default none, so paths are relative to where it is served. */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
 }
@@ -108,11 +117,20 @@ export class SchemaGenerator {
    * see that request (its settings, its user); otherwise a request without user or query.
    */
   getSchema(source: SchemaSource, request?: Request): OpenAPIDocument {
-    const build = new DocumentBuild(this, source.settings, request);
-    for (const endpoint of source.endpoints) if (endpoint.inSchema) build.addEndpoint(endpoint);
+    const apiVersion = this.options.apiVersion;
+    const schemaRequest = request ?? versionedRequest(source.settings, apiVersion);
+    const build = new DocumentBuild(this, schemaRequest);
+    for (const endpoint of source.endpoints) {
+      if (!endpoint.inSchema) continue;
+      const described =
+        apiVersion === undefined
+          ? endpoint
+          : endpointOfVersion(endpoint, apiVersion, source.settings);
+      if (described) build.addEndpoint(described);
+    }
     const info: Record<string, unknown> = {
       title: this.options.title ?? 'API',
-      version: this.options.version ?? '1.0.0',
+      version: this.options.version ?? apiVersion ?? '1.0.0',
     };
     if (this.options.description) info.description = this.options.description;
     const document: OpenAPIDocument = {
@@ -154,9 +172,9 @@ class DocumentBuild {
   readonly #generator: SchemaGenerator;
   readonly #request: Request;
 
-  constructor(generator: SchemaGenerator, settings: APISettings, request: Request | undefined) {
+  constructor(generator: SchemaGenerator, request: Request) {
     this.#generator = generator;
-    this.#request = request ?? schemaRequest(settings);
+    this.#request = request;
   }
 
   addEndpoint(endpoint: Endpoint): void {
@@ -195,7 +213,9 @@ class DocumentBuild {
     method: string,
     action: string,
   ): Record<string, unknown> {
-    const basename = endpoint.basename ?? endpoint.name.replace(/-(list|detail)$/, '');
+    // A namespaced name (`v1:book-list`) is one version's: its ids are the same in every document.
+    const basename =
+      endpoint.basename ?? endpoint.name.replace(/^[^:]*:/, '').replace(/-(list|detail)$/, '');
     const operation: Record<string, unknown> = {
       operationId: this.#uniqueId(this.#generator.getOperationId(action, basename)),
     };
@@ -271,6 +291,9 @@ class DocumentBuild {
     if (safe(() => view.getThrottles().length)) responses['429'] = this.#optional('Throttled');
     if (endpoint.detail) responses['404'] = responseRef('NotFound');
     responses['406'] = responseRef('NotAcceptable');
+    addConditionalHeaders(view, method, endpoint.detail, operation, responses, (name) =>
+      this.#optional(name),
+    );
     if (BODY_METHODS.has(method)) {
       responses['413'] = responseRef('PayloadTooLarge');
       responses['415'] = responseRef('UnsupportedMediaType');
@@ -474,6 +497,37 @@ function anonymousAllowed(view: APIView, method: string, request: Request): bool
   );
 }
 
+/** The schema request of one API version (see `SchemaGeneratorOptions.apiVersion`). */
+function versionedRequest(settings: APISettings, apiVersion: string | undefined): Request {
+  const request = schemaRequest(settings);
+  if (apiVersion !== undefined) (request as { version: string | null }).version = apiVersion;
+  return request;
+}
+
+/**
+ * `endpoint` as the document of `apiVersion` lists it: its path with the version filled in
+ * (URL path versioning), or undefined when it belongs to another namespace (namespace
+ * versioning).
+ */
+function endpointOfVersion(
+  endpoint: Endpoint,
+  apiVersion: string,
+  settings: APISettings,
+): Endpoint | undefined {
+  const own = (new endpoint.viewset() as APIView).versioningClass;
+  const Versioning = own === undefined ? settings.DEFAULT_VERSIONING_CLASS : own;
+  if (Versioning === null) return endpoint;
+  if (Versioning === NamespaceVersioning || Versioning.prototype instanceof NamespaceVersioning) {
+    const colon = endpoint.name.indexOf(':');
+    return colon !== -1 && endpoint.name.slice(0, colon) === apiVersion ? endpoint : undefined;
+  }
+  if (Versioning === URLPathVersioning || Versioning.prototype instanceof URLPathVersioning) {
+    const param = new RegExp(`:${settings.VERSION_PARAM}(?=/|$)`);
+    return { ...endpoint, path: endpoint.path.replace(param, encodeURIComponent(apiVersion)) };
+  }
+  return endpoint;
+}
+
 /** A request without user, query or body: what views see while the document is built. */
 function schemaRequest(settings: APISettings): Request {
   return {
@@ -484,6 +538,8 @@ function schemaRequest(settings: APISettings): Request {
     data: {},
     user: ANONYMOUS_USER,
     auth: null,
+    version: null,
+    versioningScheme: null,
     queryParam: () => undefined,
   } as unknown as Request;
 }
@@ -632,8 +688,14 @@ function standardResponses(optionalUsed: ReadonlySet<string>): Record<string, un
       'No parser reads the `Content-Type` of the body.',
       new UnsupportedMediaType('text/plain').message,
     ),
+    ...conditionalResponses(detail),
   };
-  for (const name of ['NotAuthenticated', 'Throttled'])
+  for (const name of [
+    'NotAuthenticated',
+    'Throttled',
+    'PreconditionFailed',
+    'PreconditionRequired',
+  ])
     if (!optionalUsed.has(name)) delete responses[name];
   return responses;
 }

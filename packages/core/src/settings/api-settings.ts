@@ -21,6 +21,7 @@ import type { PermissionClass } from '../permissions/permissions.ts';
 import type { RendererClass } from '../renderers/renderer.ts';
 import type { ThrottleStore } from '../throttling/throttle-store.ts';
 import type { ThrottleClass } from '../throttling/throttles.ts';
+import type { VersioningClass } from '../versioning/versioning.ts';
 import type { ExceptionHandler } from '../views/exception-handler.ts';
 
 /** Every setting, with its default in `defaultSettings` (`plugin/default-settings.ts`). */
@@ -55,6 +56,23 @@ export interface APISettings {
   /** Items per page; null for no pagination. */
   readonly PAGE_SIZE: number | null;
   readonly DEFAULT_METADATA_CLASS: MetadataClass;
+  /**
+   * The versioning scheme of views that set no `versioningClass` (`URLPathVersioning`,
+   * `NamespaceVersioning`, `AcceptHeaderVersioning`, `HostNameVersioning`,
+   * `QueryParameterVersioning`); null: no versioning, `request.version` is null.
+   */
+  readonly DEFAULT_VERSIONING_CLASS: VersioningClass | null;
+  /** The version of a request that names none (null: none). */
+  readonly DEFAULT_VERSION: string | null;
+  /** The versions a request may name (null: any); the default is always allowed. */
+  readonly ALLOWED_VERSIONS: readonly string[] | null;
+  /** The name of the version's URL parameter, query parameter or media type parameter. */
+  readonly VERSION_PARAM: string;
+  /**
+   * Give the GET and HEAD answers of generic views (retrieve, list) a weak `ETag`, a hash of
+   * the rendered body, and answer `If-None-Match` with 304 (a view's `useETags` wins).
+   */
+  readonly USE_ETAGS: boolean;
   /** Query parameter of ordering filters. */
   readonly ORDERING_PARAM: string;
   /** Query parameter of search filters (`?search=`). */

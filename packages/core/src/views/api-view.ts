@@ -47,6 +47,7 @@ import {
   thenMaybe,
 } from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
+import type { VersioningClass } from '../versioning/versioning.ts';
 import {
   type ExceptionContext,
   type ExceptionHandler,
@@ -152,6 +153,8 @@ export class APIView {
   /** The rate of `ScopedRateThrottle` for this view, by name in `DEFAULT_THROTTLE_RATES`. */
   declare throttleScope: string | undefined;
   declare metadataClass: MetadataClass | undefined;
+  /** This view's versioning scheme; null for none, undefined for `DEFAULT_VERSIONING_CLASS`. */
+  declare versioningClass: VersioningClass | null | undefined;
   declare contentNegotiationClass: typeof DefaultContentNegotiation;
 
   /** The request being handled (set by `dispatch`). */
@@ -253,6 +256,7 @@ export class APIView {
    */
   initial(request: Request): void | Promise<void> {
     this.performContentNegotiation(request);
+    this.determineVersion(request);
     return thenMaybe(
       thenMaybe(this.performAuthentication(request), () => this.checkPermissions(request)),
       () => this.checkThrottles(request),
@@ -275,6 +279,23 @@ export class APIView {
     return thenMaybe(asked, () => {
       if (waits.length) throw throttledAfter(waits);
     });
+  }
+
+  /**
+   * Sets `request.version` and `request.versioningScheme` from the view's versioning class
+   * (DRF's `determine_version`); 404 or 406 for a version it does not allow. Nothing without one.
+   */
+  determineVersion(request: Request): void {
+    const Versioning =
+      this.versioningClass === undefined
+        ? request.settings.DEFAULT_VERSIONING_CLASS
+        : this.versioningClass;
+    if (Versioning === null) return;
+    const namespace = this.routePlan?.extra.urlNamespace;
+    if (typeof namespace === 'string') request.urlNamespace = namespace;
+    const scheme = new Versioning();
+    request.version = scheme.determineVersion(request, this.kwargs);
+    request.versioningScheme = scheme;
   }
 
   /** Picks the renderer (406 when none fits the `Accept` header). */
@@ -476,6 +497,7 @@ Object.assign(APIView.prototype, {
   throttleClasses: undefined,
   throttleScope: undefined,
   metadataClass: undefined,
+  versioningClass: undefined,
   contentNegotiationClass: DefaultContentNegotiation,
   kwargs: Object.freeze({}),
   suffix: undefined,

@@ -21,6 +21,11 @@ import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { Serializer } from '../serializers/serializer.ts';
 import { isPromiseLike, thenMaybe } from '../utils/maybe-promise.ts';
+import {
+  checkWritePreconditions,
+  conditionalRead,
+  writtenValidators,
+} from './conditional-requests.ts';
 import type { GenericAPIView } from './generic-api-view.ts';
 
 /** A class that extends `GenericAPIView`. */
@@ -83,11 +88,19 @@ export function ListModelMixin<B extends GenericViewClass>(
       const queryset = isPromiseLike(filtered) ? await filtered : filtered;
       const page = await this.paginateQueryset(queryset);
       if (page !== null)
-        return this.getPaginatedResponse(
-          this.getSerializer({ instance: page, many: true }).data as unknown[],
+        return conditionalRead(
+          this,
+          null,
+          this.getPaginatedResponse(
+            this.getSerializer({ instance: page, many: true }).data as unknown[],
+          ),
         );
       const rows = await queryset.withStableOrdering().execute();
-      return new Response(this.getSerializer({ instance: rows, many: true }).data);
+      return conditionalRead(
+        this,
+        null,
+        new Response(this.getSerializer({ instance: rows, many: true }).data),
+      );
     }
   }
   return ListModel;
@@ -125,9 +138,8 @@ export function RetrieveModelMixin<B extends GenericViewClass>(
   abstract class RetrieveModel extends Base {
     /** The record's representation: at once when `getObject()` answered at once. */
     retrieve(_request: Request): Response | Promise<Response> {
-      return thenMaybe(
-        this.getObject(),
-        (instance) => new Response(this.getSerializer({ instance }).data),
+      return thenMaybe(this.getObject(), (instance) =>
+        conditionalRead(this, instance, new Response(this.getSerializer({ instance }).data)),
       );
     }
   }
@@ -141,10 +153,14 @@ async function updated(
   request: Request,
   partial: boolean,
 ): Promise<Response> {
+  const checked = checkWritePreconditions(view, request, instance);
+  if (isPromiseLike(checked)) await checked;
   const serializer = view.getSerializer({ instance, data: request.data, partial });
   await serializer.isValid({ raiseException: true });
   await view.performUpdate(serializer);
-  return new Response(serializer.data);
+  const response = new Response(serializer.data);
+  // The row's new validators, so that the client's next write can name them.
+  return writtenValidators(view, serializer.instance, response);
 }
 
 /** `update` (PUT) and `partialUpdate` (PATCH). */
@@ -177,10 +193,12 @@ export function DestroyModelMixin<B extends GenericViewClass>(
   Base: B,
 ): WithActions<B, DestroyModelActions> {
   abstract class DestroyModel extends Base {
-    destroy(_request: Request): Promise<Response> {
+    destroy(request: Request): Promise<Response> {
       return Promise.resolve(
         thenMaybe(this.getObject(), (instance) =>
-          thenMaybe(this.performDestroy(instance), () => new Response(null, 204)),
+          thenMaybe(checkWritePreconditions(this, request, instance), () =>
+            thenMaybe(this.performDestroy(instance), () => new Response(null, 204)),
+          ),
         ),
       );
     }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ModelViewSet, type Request, type Serializer } from '@restframework/core';
+import { defaultSettings, ModelViewSet, type Request, type Serializer } from '@restframework/core';
 
 const STOP = new Error('stop here');
 
@@ -29,7 +29,8 @@ class Recording extends ModelViewSet {
   }
 }
 
-const request = { data: {} } as Request;
+// A request's settings: the writes ask whether preconditions apply (`USE_ETAGS`).
+const request = { data: {}, settings: defaultSettings } as unknown as Request;
 
 describe('model mixins and promises', () => {
   for (const action of ['update', 'partialUpdate', 'destroy'] as const) {
