@@ -153,7 +153,9 @@ for (const dialect of testDialects()) {
       assert.deepEqual(refused.json(), { detail: 'Not found.' });
       await fc.assert(
         fc.asyncProperty(
-          fc.string({ minLength: 1 }).filter((s) => !/^[0-9]+$/.test(s)),
+          // Not `.` or `..`: as URL path segments they are resolved away before routing
+          // (`/api/books/./` is the list), as in any HTTP server.
+          fc.string({ minLength: 1 }).filter((s) => !/^[0-9]+$/.test(s) && s !== '.' && s !== '..'),
           fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE'),
           async (value, method) => {
             const response = await request(a, {
