@@ -92,12 +92,12 @@ export function prepareSerializer(
     }
     // Related rows (`comments`, `author`): what it reads of them is loaded with them
     // (`comments__author` for comments rendered with their author).
-    const over = nested;
     const base = field.prefetchPath ?? field.relatedPath;
     if (base === undefined) continue;
     const through = (path: string) => `${base}__${path}`;
-    for (const path of over.prefetchPaths) prefetchPaths.add(through(path));
-    if (field.prefetchPath) for (const path of over.relatedPaths) prefetchPaths.add(through(path));
+    for (const path of nested.prefetchPaths) prefetchPaths.add(through(path));
+    if (field.prefetchPath)
+      for (const path of nested.relatedPaths) prefetchPaths.add(through(path));
   }
   const readable = list.filter((f) => !f.writeOnly);
   return {
