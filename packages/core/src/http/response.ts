@@ -28,6 +28,13 @@ export class Response {
    * request's `If-None-Match` names it (set by views with `useETags`, for GET and HEAD).
    */
   declare hashETag: boolean;
+  /**
+   * The body already rendered (an answer of per-view caching, `views/cache-page.ts`): sent as
+   * it is, with its `Content-Type`, without running a renderer.
+   */
+  declare rendered: { readonly contentType: string; readonly body: string } | undefined;
+  /** Called with the `Content-Type` and the text body once rendered (per-view caching stores it). */
+  declare onRendered: ((contentType: string, body: string) => void) | undefined;
 
   constructor(
     data: unknown = null,
@@ -42,4 +49,4 @@ export class Response {
   }
 }
 
-Object.assign(Response.prototype, { hashETag: false });
+Object.assign(Response.prototype, { hashETag: false, rendered: undefined, onRendered: undefined });

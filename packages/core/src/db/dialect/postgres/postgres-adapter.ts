@@ -349,6 +349,12 @@ export class PostgresAdapter extends DialectAdapterBase {
 
   #pool: pg.Pool | undefined;
 
+  /** The pool's connections (for metrics): made, idle, and requests waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined {
+    const pool = this.#pool;
+    return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  }
+
   /**
    * Outside a transaction, a statement runs on a pool connection taken for it alone and given
    * back at once, as Kysely's driver does, without Kysely's executor around it. The client's

@@ -1,0 +1,182 @@
+/**
+ * A cache in Redis (Django's `RedisCache`), shared by every process and machine of an app.
+ * Needs the optional `ioredis` package. Values travel as JSON text. A command that fails (Redis
+ * unreachable, or slower than `timeoutMs`) rejects: callers decide (per-view caching answers
+ * without the cache then).
+ *
+ * Its client can be shared: the throttle store of an app whose default cache is a
+ * `RedisCache` counts in the same Redis (see `CACHES`), and a session store can be given
+ * `{ client: cache.client }`, so that one `REDIS_URL` configures all three.
+ *
+ * @example
+ * ```ts
+ * import { RedisCache } from '@restframework/core';
+ *
+ * const cache = new RedisCache({ url: process.env.REDIS_URL, keyPrefix: 'shop', timeout: 60 });
+ * await cache.set('greeting', 'hello');
+ * await cache.get('greeting'); // 'hello'
+ * ```
+ * @module
+ */
+import type { Redis as IORedis } from 'ioredis';
+import { redisConnection } from '../utils/redis-connection.ts';
+import {
+  BaseCache,
+  type Cache,
+  CacheKeyMissing,
+  type CacheOptions,
+  type CacheValue,
+  type Timeout,
+} from './cache.ts';
+
+/** Options of {@link RedisCache}. */
+export interface RedisCacheOptions extends CacheOptions {
+  /** `redis://[user:password@]host:port/db`; or give `client`. */
+  readonly url?: string | undefined;
+  /** A client of your own (an `ioredis` `Redis`); it is not closed with the cache. */
+  readonly client?: unknown;
+  /** How long a command may take before it fails, in ms (default 500). */
+  readonly timeoutMs?: number;
+}
+
+// INCRBY creates a missing key; Django's incr refuses one. Nil when absent.
+const INCR = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('INCRBY', KEYS[1], ARGV[1])
+`;
+
+type CacheClient = IORedis & {
+  restframeworkCacheIncr(key: string, delta: number): Promise<number | null>;
+};
+
+/** `*`, `?`, `[` and `\` taken literally in a SCAN pattern. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+function parse(text: string | null): CacheValue | undefined {
+  return text === null ? undefined : (JSON.parse(text) as CacheValue);
+}
+
+function encode(value: CacheValue): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError('A cache value must be what JSON can carry.');
+  return text;
+}
+
+/** The Redis cache (see the module). */
+export class RedisCache extends BaseCache implements Cache {
+  readonly #client: CacheClient;
+  readonly #owns: boolean;
+  readonly #timeoutMs: number;
+
+  constructor(options: RedisCacheOptions) {
+    super('RedisCache', options);
+    this.#timeoutMs = options.timeoutMs ?? 500;
+    const { client, owned } = redisConnection(options, {
+      owner: 'RedisCache',
+      code: 'REST_ERR_CACHE',
+      timeoutMs: this.#timeoutMs,
+    });
+    this.#owns = owned;
+    client.defineCommand('restframeworkCacheIncr', { numberOfKeys: 1, lua: INCR });
+    this.#client = client as CacheClient;
+  }
+
+  /** The ioredis client, to share with a throttle or session store. */
+  get client(): unknown {
+    return this.#client;
+  }
+
+  async get<T extends CacheValue>(
+    key: string,
+    fallback?: T,
+    version?: number,
+  ): Promise<T | undefined> {
+    const value = parse(await this.#client.get(this.makeKey(key, version)));
+    return value === undefined ? fallback : (value as T);
+  }
+
+  async set(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<void> {
+    const full = this.makeKey(key, version);
+    const ms = this.lifetimeMs(timeout);
+    if (ms === null) await this.#client.set(full, encode(value));
+    else if (ms <= 0) await this.#client.del(full);
+    else await this.#client.set(full, encode(value), 'PX', Math.ceil(ms));
+  }
+
+  async add(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<boolean> {
+    const full = this.makeKey(key, version);
+    const ms = this.lifetimeMs(timeout);
+    if (ms !== null && ms <= 0) return false;
+    const answer =
+      ms === null
+        ? await this.#client.set(full, encode(value), 'NX')
+        : await this.#client.set(full, encode(value), 'PX', Math.ceil(ms), 'NX');
+    return answer === 'OK';
+  }
+
+  async delete(key: string, version?: number): Promise<boolean> {
+    return (await this.#client.del(this.makeKey(key, version))) > 0;
+  }
+
+  async getMany(keys: readonly string[], version?: number): Promise<Record<string, CacheValue>> {
+    const found: Record<string, CacheValue> = {};
+    if (keys.length === 0) return found;
+    const texts = await this.#client.mget(...keys.map((key) => this.makeKey(key, version)));
+    keys.forEach((key, i) => {
+      const value = parse(texts[i] ?? null);
+      if (value !== undefined) found[key] = value;
+    });
+    return found;
+  }
+
+  async setMany(
+    values: Readonly<Record<string, CacheValue>>,
+    timeout?: Timeout,
+    version?: number,
+  ): Promise<void> {
+    const ms = this.lifetimeMs(timeout);
+    const batch = this.#client.multi();
+    for (const key of Object.keys(values)) {
+      const full = this.makeKey(key, version);
+      const text = encode(values[key] as CacheValue);
+      if (ms === null) batch.set(full, text);
+      else if (ms <= 0) batch.del(full);
+      else batch.set(full, text, 'PX', Math.ceil(ms));
+    }
+    const results = await batch.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
+  async incr(key: string, delta = 1, version?: number): Promise<number> {
+    if (!Number.isInteger(delta)) throw new TypeError('RedisCache.incr takes a whole number.');
+    const result = await this.#client.restframeworkCacheIncr(this.makeKey(key, version), delta);
+    if (result === null) throw new CacheKeyMissing(key);
+    return Number(result);
+  }
+
+  decr(key: string, delta = 1, version?: number): Promise<number> {
+    return this.incr(key, -delta, version);
+  }
+
+  /** Deletes the keys of this cache's prefix (never the rest of the database). */
+  async clear(): Promise<void> {
+    const pattern = `${globEscape(this.keyPrefix)}:*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await this.#client.unlink(...keys);
+    } while (cursor !== '0');
+  }
+
+  async ping(): Promise<void> {
+    await this.#client.ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.#owns) this.#client.disconnect();
+  }
+}
