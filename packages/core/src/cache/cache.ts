@@ -87,6 +87,8 @@ export interface Cache {
   decr(key: string, delta?: number, version?: number): number | Promise<number>;
   /** Removes every entry of this cache (only those of its key prefix on a shared Redis). */
   clear(): void | Promise<void>;
+  /** Waits (briefly) for a connection; called when the app starts. Absent when always ready. */
+  ready?(): Promise<void>;
   /** Resolves when the backend answers (for readiness probes); absent when always ready. */
   ping?(): Promise<void>;
   /** Releases connections (called when the app closes). */

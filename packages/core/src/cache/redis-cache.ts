@@ -83,6 +83,31 @@ export class RedisCache extends BaseCache implements Cache {
     this.#client = client as CacheClient;
   }
 
+  /**
+   * Resolves once the client is connected, or after `timeoutMs` (the command then fails on
+   * its own): a cache made at start-up, or reconnecting, makes a caller wait that long at
+   * most, never longer.
+   */
+  ready(): Promise<void> {
+    const client = this.#client;
+    if (client.status === 'ready') return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.#timeoutMs);
+      client.once('ready', done);
+    });
+  }
+
+  /** The client, once connected (see {@link ready}). */
+  async #connected(): Promise<CacheClient> {
+    if (this.#client.status !== 'ready') await this.ready();
+    return this.#client;
+  }
+
   /** The ioredis client, to share with a throttle or session store. */
   get client(): unknown {
     return this.#client;
@@ -93,37 +118,42 @@ export class RedisCache extends BaseCache implements Cache {
     fallback?: T,
     version?: number,
   ): Promise<T | undefined> {
-    const value = parse(await this.#client.get(this.makeKey(key, version)));
+    const client = await this.#connected();
+    const value = parse(await client.get(this.makeKey(key, version)));
     return value === undefined ? fallback : (value as T);
   }
 
   async set(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<void> {
+    const client = await this.#connected();
     const full = this.makeKey(key, version);
     const ms = this.lifetimeMs(timeout);
-    if (ms === null) await this.#client.set(full, encode(value));
-    else if (ms <= 0) await this.#client.del(full);
-    else await this.#client.set(full, encode(value), 'PX', Math.ceil(ms));
+    if (ms === null) await client.set(full, encode(value));
+    else if (ms <= 0) await client.del(full);
+    else await client.set(full, encode(value), 'PX', Math.ceil(ms));
   }
 
   async add(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<boolean> {
+    const client = await this.#connected();
     const full = this.makeKey(key, version);
     const ms = this.lifetimeMs(timeout);
     if (ms !== null && ms <= 0) return false;
     const answer =
       ms === null
-        ? await this.#client.set(full, encode(value), 'NX')
-        : await this.#client.set(full, encode(value), 'PX', Math.ceil(ms), 'NX');
+        ? await client.set(full, encode(value), 'NX')
+        : await client.set(full, encode(value), 'PX', Math.ceil(ms), 'NX');
     return answer === 'OK';
   }
 
   async delete(key: string, version?: number): Promise<boolean> {
-    return (await this.#client.del(this.makeKey(key, version))) > 0;
+    const client = await this.#connected();
+    return (await client.del(this.makeKey(key, version))) > 0;
   }
 
   async getMany(keys: readonly string[], version?: number): Promise<Record<string, CacheValue>> {
+    const client = await this.#connected();
     const found: Record<string, CacheValue> = {};
     if (keys.length === 0) return found;
-    const texts = await this.#client.mget(...keys.map((key) => this.makeKey(key, version)));
+    const texts = await client.mget(...keys.map((key) => this.makeKey(key, version)));
     keys.forEach((key, i) => {
       const value = parse(texts[i] ?? null);
       if (value !== undefined) found[key] = value;
@@ -136,8 +166,9 @@ export class RedisCache extends BaseCache implements Cache {
     timeout?: Timeout,
     version?: number,
   ): Promise<void> {
+    const client = await this.#connected();
     const ms = this.lifetimeMs(timeout);
-    const batch = this.#client.multi();
+    const batch = client.multi();
     for (const key of Object.keys(values)) {
       const full = this.makeKey(key, version);
       const text = encode(values[key] as CacheValue);
@@ -151,8 +182,9 @@ export class RedisCache extends BaseCache implements Cache {
   }
 
   async incr(key: string, delta = 1, version?: number): Promise<number> {
+    const client = await this.#connected();
     if (!Number.isInteger(delta)) throw new TypeError('RedisCache.incr takes a whole number.');
-    const result = await this.#client.restframeworkCacheIncr(this.makeKey(key, version), delta);
+    const result = await client.restframeworkCacheIncr(this.makeKey(key, version), delta);
     if (result === null) throw new CacheKeyMissing(key);
     return Number(result);
   }
@@ -163,17 +195,19 @@ export class RedisCache extends BaseCache implements Cache {
 
   /** Deletes the keys of this cache's prefix (never the rest of the database). */
   async clear(): Promise<void> {
+    const client = await this.#connected();
     const pattern = `${globEscape(this.keyPrefix)}:*`;
     let cursor = '0';
     do {
-      const [next, keys] = await this.#client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
       cursor = next;
-      if (keys.length) await this.#client.unlink(...keys);
+      if (keys.length) await client.unlink(...keys);
     } while (cursor !== '0');
   }
 
   async ping(): Promise<void> {
-    await this.#client.ping();
+    const client = await this.#connected();
+    await client.ping();
   }
 
   async close(): Promise<void> {

@@ -208,6 +208,9 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   });
   // Each cache closed once, after the stores that may share its client.
   const closing = [...new Set(Object.values(caches))];
+  app.addHook('onReady', async () => {
+    await Promise.all(closing.map((cache) => cache.ready?.()));
+  });
   app.addHook('onClose', async () => {
     await Promise.all(closing.map((cache) => cache.close?.()));
   });

@@ -25,6 +25,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type * as PromClient from 'prom-client';
 import type { Database } from '../db/database.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
@@ -38,8 +39,11 @@ export interface MetricsOptions {
   readonly path?: string | false;
   /** The registry (default prom-client's global `register`, which `serve`'s primary gathers). */
   readonly registry?: PromClient.Registry;
-  /** Prefix of every metric name (default `restframework_`). */
-  readonly prefix?: string;
+  /**
+   * Prefix of every metric name (default `restframework_`). Not `prefix`, which Fastify takes
+   * as the prefix of the plugin's routes.
+   */
+  readonly metricPrefix?: string;
   /** Also collect prom-client's default process metrics (default true). */
   readonly defaultMetrics?: boolean;
   /** The database watched (default: the one `restFramework` was given). */
@@ -62,15 +66,14 @@ function metric<T>(registry: PromClient.Registry, name: string, make: () => T): 
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
 }
 
-/** The metrics plugin (see the module). */
-export async function metrics(app: FastifyInstance, options: MetricsOptions = {}): Promise<void> {
+async function plugin(app: FastifyInstance, options: MetricsOptions): Promise<void> {
   const prom = requireOptional<typeof PromClient>('prom-client', 'The metrics plugin');
   const registry = options.registry ?? prom.register;
-  const prefix = options.prefix ?? 'restframework_';
+  const prefix = options.metricPrefix ?? 'restframework_';
   if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$|^$/.test(prefix)) {
     throw new ImproperlyConfigured(
       'REST_ERR_SERVE',
-      `metrics: prefix must be a Prometheus name prefix such as "shop_", got ${JSON.stringify(prefix)}.`,
+      `metrics: metricPrefix must be a Prometheus name prefix such as "shop_", got ${JSON.stringify(prefix)}.`,
     );
   }
   const registers = [registry];
@@ -211,3 +214,9 @@ export interface PoolStats {
   readonly idle: number;
   readonly waiting: number;
 }
+
+/**
+ * The metrics plugin (see the module); shared with the whole app (`fastify-plugin`), so that
+ * its hook counts every route, the routers' registered after it included.
+ */
+export const metrics = fp(plugin, { name: '@restframework/core/metrics', fastify: '5.x' });
