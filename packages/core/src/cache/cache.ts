@@ -17,7 +17,11 @@
  * await cache.set('greeting', { text: 'hello' });
  * await cache.get('greeting'); // { text: 'hello' }
  * await cache.add('greeting', 'other'); // false: already there
- * await cache.incr('visits').catch(() => cache.set('visits', 1)); // incr needs the key
+ * try {
+ *   await cache.incr('visits');
+ * } catch {
+ *   await cache.set('visits', 1); // incr needs the key
+ * }
  * ```
  * @module
  */
@@ -95,7 +99,19 @@ export interface Cache {
   close?(): Promise<void>;
 }
 
-/** `incr`/`decr` on a key that is not in the cache. */
+/**
+ * `incr`/`decr` on a key that is not in the cache.
+ *
+ * @example
+ * ```ts
+ * const cache = new MemoryCache();
+ * try {
+ *   cache.incr('absent');
+ * } catch (error) {
+ *   console.log(error instanceof CacheKeyMissing); // true
+ * }
+ * ```
+ */
 export class CacheKeyMissing extends Error {
   constructor(key: string) {
     super(`The key "${key}" is not in the cache.`);
@@ -103,7 +119,17 @@ export class CacheKeyMissing extends Error {
   }
 }
 
-/** The key prefix, version and default timeout, and how they make keys and lifetimes. */
+/**
+ * The key prefix, version and default timeout, and how they make keys and lifetimes: the base
+ * of the backends (a backend of your own extends it and implements {@link Cache}).
+ *
+ * @example
+ * ```ts
+ * const cache = new MemoryCache({ keyPrefix: 'shop', version: 2 });
+ * cache.makeKey('books'); // 'shop:2:books'
+ * cache.lifetimeMs(undefined); // 300000: the default timeout
+ * ```
+ */
 export abstract class BaseCache {
   readonly keyPrefix: string;
   readonly version: number;

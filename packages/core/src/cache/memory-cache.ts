@@ -36,7 +36,16 @@ interface Entry {
   readonly expires: number;
 }
 
-/** The in-memory cache (see the module). */
+/**
+ * The in-memory cache (see the module).
+ *
+ * @example
+ * ```ts
+ * const cache = new MemoryCache({ timeout: 60 });
+ * cache.set('answer', { value: 42 });
+ * cache.get('answer'); // { value: 42 }, a copy
+ * ```
+ */
 export class MemoryCache extends BaseCache implements Cache {
   /** In use order: the least recently used first. */
   readonly #entries = new Map<string, Entry>();

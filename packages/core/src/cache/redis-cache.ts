@@ -64,7 +64,17 @@ function encode(value: CacheValue): string {
   return text;
 }
 
-/** The Redis cache (see the module). */
+/**
+ * The Redis cache (see the module).
+ *
+ * @example
+ * ```ts
+ * const cache = new RedisCache({ url: 'redis://127.0.0.1:6379', keyPrefix: 'shop' });
+ * await cache.setMany({ a: 1, b: 2 }, 30);
+ * await cache.getMany(['a', 'b', 'c']); // { a: 1, b: 2 }
+ * await cache.close();
+ * ```
+ */
 export class RedisCache extends BaseCache implements Cache {
   readonly #client: CacheClient;
   readonly #owns: boolean;

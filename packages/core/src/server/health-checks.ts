@@ -11,6 +11,7 @@
  * ```ts
  * import { healthChecks } from '@restframework/core';
  *
+ * declare const searchClient: { ping(): Promise<void> };
  * await app.register(healthChecks, {
  *   checks: { search: () => searchClient.ping() },
  * });

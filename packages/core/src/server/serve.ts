@@ -14,8 +14,9 @@
  * @example
  * ```ts
  * import { serve } from '@restframework/core';
- * import { buildApp } from './app.ts';
+ * import type { FastifyInstance } from 'fastify';
  *
+ * declare function buildApp(): Promise<FastifyInstance>; // the app, not listening
  * await serve({ createApp: buildApp, workers: 4, port: 8000 });
  * ```
  * @module
