@@ -60,38 +60,36 @@ describe('CACHES', () => {
     }
   });
 
-  it(
-    'counts throttles in the default Redis cache, shared by two apps',
-    { skip: !REDIS_URL && 'TEST_REDIS_URL is not set' },
-    async () => {
-      const keyPrefix = `settings-${randomUUID()}`;
-      const db = Database.connect('sqlite::memory:');
-      const caches = [0, 1].map(() => new RedisCache({ url: REDIS_URL, keyPrefix }));
-      const apps = await Promise.all(
-        caches.map((cache) =>
-          appWith(db, { CACHES: { default: cache }, DEFAULT_THROTTLE_RATES: { anon: '3/min' } }),
-        ),
-      );
-      try {
-        assert.ok(apps[0]?.restFramework.settings.THROTTLE_STORE instanceof RedisThrottleStore);
-        const statuses: number[] = [];
-        for (const app of [...apps, ...apps]) {
-          const answer = await app.inject({ url: '/api/hello/', headers: { host: 'localhost' } });
-          statuses.push(answer.statusCode);
-        }
-        assert.deepEqual(statuses, [200, 200, 200, 429], 'one limit for both processes');
-        // A session store on the same client: one connection for the three.
-        const sessions = new RedisSessionStore({
-          client: caches[0]?.client,
-          keyPrefix: `${keyPrefix}:session:`,
-        });
-        await sessions.close();
-        assert.equal(await caches[0]?.get('still-open', 'yes'), 'yes', 'the client stays open');
-      } finally {
-        for (const cache of caches) await cache.clear();
-        for (const app of apps) await app.close();
-        await db.close();
+  it('counts throttles in the default Redis cache, shared by two apps', {
+    skip: !REDIS_URL && 'TEST_REDIS_URL is not set',
+  }, async () => {
+    const keyPrefix = `settings-${randomUUID()}`;
+    const db = Database.connect('sqlite::memory:');
+    const caches = [0, 1].map(() => new RedisCache({ url: REDIS_URL, keyPrefix }));
+    const apps = await Promise.all(
+      caches.map((cache) =>
+        appWith(db, { CACHES: { default: cache }, DEFAULT_THROTTLE_RATES: { anon: '3/min' } }),
+      ),
+    );
+    try {
+      assert.ok(apps[0]?.restFramework.settings.THROTTLE_STORE instanceof RedisThrottleStore);
+      const statuses: number[] = [];
+      for (const app of [...apps, ...apps]) {
+        const answer = await app.inject({ url: '/api/hello/', headers: { host: 'localhost' } });
+        statuses.push(answer.statusCode);
       }
-    },
-  );
+      assert.deepEqual(statuses, [200, 200, 200, 429], 'one limit for both processes');
+      // A session store on the same client: one connection for the three.
+      const sessions = new RedisSessionStore({
+        client: caches[0]?.client,
+        keyPrefix: `${keyPrefix}:session:`,
+      });
+      await sessions.close();
+      assert.equal(await caches[0]?.get('still-open', 'yes'), 'yes', 'the client stays open');
+    } finally {
+      for (const cache of caches) await cache.clear();
+      for (const app of apps) await app.close();
+      await db.close();
+    }
+  });
 });
