@@ -1,6 +1,7 @@
 /**
  * A cache in this process's memory (Django's `LocMemCache`): right for one process and for
- * tests. Entries are kept as JSON text, so a value read is a copy, as from Redis. At most
+ * tests. Entries are kept as JSON text (text values as they are), so a value read is a copy,
+ * as from Redis. At most
  * `maxEntries` entries (default 1000): past it the least recently used goes first.
  *
  * @example
@@ -30,8 +31,10 @@ export interface MemoryCacheOptions extends CacheOptions {
 }
 
 interface Entry {
-  /** The value as JSON text. */
+  /** The value as JSON text, or the text itself when `raw`. */
   readonly text: string;
+  /** A text value, kept as it is: text cannot be changed, so it needs no copy. */
+  readonly raw: boolean;
   /** When it expires (`Date.now()` ms), or `Infinity`. */
   readonly expires: number;
 }
@@ -77,9 +80,10 @@ export class MemoryCache extends BaseCache implements Cache {
     const ms = this.lifetimeMs(timeout);
     this.#entries.delete(full);
     if (ms !== null && ms <= 0) return;
-    const text = JSON.stringify(value);
+    const raw = typeof value === 'string';
+    const text = raw ? value : JSON.stringify(value);
     if (text === undefined) throw new TypeError('A cache value must be what JSON can carry.');
-    this.#entries.set(full, { text, expires: ms === null ? Infinity : Date.now() + ms });
+    this.#entries.set(full, { text, raw, expires: ms === null ? Infinity : Date.now() + ms });
     if (this.#entries.size > this.#maxEntries) this.#evict();
   }
 
@@ -95,7 +99,8 @@ export class MemoryCache extends BaseCache implements Cache {
 
   get<T extends CacheValue>(key: string, fallback?: T, version?: number): T | undefined {
     const entry = this.#live(this.makeKey(key, version));
-    return entry === undefined ? fallback : (JSON.parse(entry.text) as T);
+    if (entry === undefined) return fallback;
+    return (entry.raw ? entry.text : JSON.parse(entry.text)) as T;
   }
 
   set(key: string, value: CacheValue, timeout?: Timeout, version?: number): void {
@@ -122,7 +127,8 @@ export class MemoryCache extends BaseCache implements Cache {
     const found: Record<string, CacheValue> = {};
     for (const key of keys) {
       const entry = this.#live(this.makeKey(key, version));
-      if (entry !== undefined) found[key] = JSON.parse(entry.text) as CacheValue;
+      if (entry !== undefined)
+        found[key] = (entry.raw ? entry.text : JSON.parse(entry.text)) as CacheValue;
     }
     return found;
   }
@@ -136,11 +142,11 @@ export class MemoryCache extends BaseCache implements Cache {
     const full = this.makeKey(key, version);
     const entry = this.#live(full);
     if (entry === undefined) throw new CacheKeyMissing(key);
-    const value = JSON.parse(entry.text) as unknown;
+    const value = (entry.raw ? entry.text : JSON.parse(entry.text)) as unknown;
     if (typeof value !== 'number') throw new TypeError(`The value of "${key}" is not a number.`);
     const result = value + delta;
     // The entry keeps its expiry.
-    this.#entries.set(full, { text: JSON.stringify(result), expires: entry.expires });
+    this.#entries.set(full, { text: JSON.stringify(result), raw: false, expires: entry.expires });
     return result;
   }
 
