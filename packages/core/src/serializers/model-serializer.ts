@@ -483,25 +483,30 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   }
 
   /**
-   * The saved row with the related rows this serializer reads (`user` for `user.username`):
-   * a write returns the row alone, so it is read again, once, only when relations are read.
+   * The saved row with the related rows this serializer reads, as a GET of it reads them: a
+   * write returns the row alone, so it is read again, once, with the serializer's related paths
+   * (`user` for `user.username`) and prefetched paths (`tags`, `entries__tags` for nested
+   * entries with their tags), one statement per path whatever the number of related rows. The
+   * many relations just set keep the rows sent (in the client's order, with no statement),
+   * unless the serializer reads further through them.
    */
   protected async withRelated(
     row: Record<string, unknown>,
     written: ReadonlyMap<string, readonly unknown[]> = new Map(),
   ): Promise<Record<string, unknown>> {
-    const related = this.prepared.relatedPaths;
-    const saved =
-      related.length === 0
-        ? row
-        : await this.model.objects
-            .selectRelated(...related)
-            .get({ pk: row[this.model.pk.attname] });
-    // The many relations it reads: the rows just set, else read once (one query each).
-    for (const name of manyRelationsOf(this.constructor as typeof ModelSerializer).readable) {
-      const rows = written.get(name) ?? (await this.model.related(saved, name).execute());
-      setPrefetched(saved, name, rows);
+    const { relatedPaths, prefetchPaths } = this.prepared;
+    const kept = [...written.keys()].filter(
+      (name) => !prefetchPaths.some((path) => path.startsWith(`${name}__`)),
+    );
+    const prefetch = prefetchPaths.filter((path) => !kept.includes(path));
+    if (relatedPaths.length === 0 && prefetch.length === 0) {
+      for (const name of kept) setPrefetched(row, name, written.get(name) as readonly unknown[]);
+      return row;
     }
+    let query = this.model.objects.selectRelated(...relatedPaths);
+    if (prefetch.length !== 0) query = query.prefetchRelated(...prefetch);
+    const saved = await query.get({ pk: row[this.model.pk.attname] });
+    for (const name of kept) setPrefetched(saved, name, written.get(name) as readonly unknown[]);
     return saved;
   }
 
@@ -684,13 +689,11 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
 const MANY_RELATIONS = Symbol('many relations');
 
 /**
- * The many relations (many-to-manys, reverse relations) a model serializer class writes and
- * reads through its top-level `ManyRelatedField`s, by relation name; found once per class.
+ * The many relations (many-to-manys, reverse relations) a model serializer class writes
+ * through its top-level `ManyRelatedField`s, by relation name; found once per class. (What it
+ * reads is in the prepared plan's `prefetchPaths`.)
  */
-function manyRelationsOf(cls: typeof ModelSerializer): {
-  readonly writable: readonly string[];
-  readonly readable: readonly string[];
-} {
+function manyRelationsOf(cls: typeof ModelSerializer): { readonly writable: readonly string[] } {
   return ownPlan(cls, MANY_RELATIONS, () => {
     const fields = cls
       .prepare()
@@ -699,7 +702,6 @@ function manyRelationsOf(cls: typeof ModelSerializer): {
       Object.freeze(list.map((field) => field.relationName as string));
     return Object.freeze({
       writable: names(fields.filter((field) => !field.readOnly && field.relationName)),
-      readable: names(fields.filter((field) => !field.writeOnly && field.relationName)),
     });
   });
 }
