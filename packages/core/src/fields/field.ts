@@ -88,6 +88,17 @@ export interface RequestLike {
   reverse(name: string, params?: Readonly<Record<string, unknown>>): string;
   /** An absolute URL for a path on this service, built from the request's scheme and host. */
   buildAbsoluteUri(path: string): string;
+  /**
+   * The named route a path of this service is the URL of, with its decoded parameters, or
+   * null; what `HyperlinkedRelatedField` reads a link a client sent with (a request without
+   * it cannot take links as input).
+   */
+  resolve?(path: string): {
+    readonly name: string;
+    readonly params: Readonly<Record<string, string>>;
+  } | null;
+  /** The namespace of the router serving the request, if it has one (`v1` under `v1:`). */
+  readonly urlNamespace?: string | undefined;
 }
 
 /** The serializer context: the request, the view, and anything a view adds. */

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLike } from '../fields/field.ts';
 import type { UploadedFile } from '../files/uploaded-file.ts';
 import type { Renderer } from '../renderers/renderer.ts';
-import type { UrlRegistry } from '../routers/url-registry.ts';
+import type { ResolvedRoute, UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Versioning } from '../versioning/versioning.ts';
 
@@ -166,6 +166,14 @@ export class Request implements RequestLike {
   /** The absolute URL of a named route as it is, without the versioning scheme's additions. */
   reverseUnversioned(name: string, params: Readonly<Record<string, unknown>> = {}): string {
     return this.buildAbsoluteUri(this.#urls.reverse(name, params));
+  }
+
+  /**
+   * The named route a path of this service is the URL of, with its decoded parameters, or
+   * null (Django's `resolve()`): what hyperlinked fields read a link a client sent with.
+   */
+  resolve(path: string): ResolvedRoute | null {
+    return this.#urls.resolve(path);
   }
 
   /** The path of a named route, without scheme and host. */
