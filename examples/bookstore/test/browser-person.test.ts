@@ -124,7 +124,9 @@ describe('the browsable API for a person, in Chromium', { skip: SKIP }, () => {
     const links = await page
       .locator('[data-body] a')
       .evaluateAll((as) =>
-        as.map((a) => (a as HTMLAnchorElement).href).filter((href) => /\/books\/\d+\/$/.test(href)),
+        as
+          .map((a) => (a as unknown as { href: string }).href)
+          .filter((href) => /\/books\/\d+\/$/.test(href)),
       );
     assert.ok(links.length > 0);
     for (const href of links) assert.match(href, /\/manage\/api\/books\/\d+\/$/);

@@ -133,6 +133,12 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     const apiView = view instanceof APIView ? (view as PageView) : undefined;
     const detail = apiView ? isDetail(apiView) : false;
     const url = request.raw.url;
+    const forms =
+      apiView instanceof GenericAPIView
+        ? await this.getForms(apiView, request, response)
+        : apiView
+          ? await this.getPlainForms(apiView, request)
+          : undefined;
     return {
       name: apiView?.getViewName() ?? 'API',
       description: apiView?.getViewDescription() ?? '',
@@ -154,17 +160,14 @@ export class BrowsableAPIRenderer extends BaseRenderer {
         })),
       links: apiView && !detail ? this.getPaginationLinks(apiView, response) : undefined,
       filters: apiView && !detail && request.isSafeMethod ? this.getFilters(apiView, request) : [],
-      forms:
-        apiView instanceof GenericAPIView
-          ? await this.getForms(apiView, request, response)
-          : apiView
-            ? await this.getPlainForms(apiView, request)
-            : undefined,
+      forms,
       options: apiView?.allowedMethods.includes('OPTIONS') ?? false,
       extraActions: apiView ? this.getExtraActions(apiView, request, detail) : [],
       csrfCookieName: (request.settings.AUTH ?? defaultAuth).session.csrfCookieName,
       account: this.getAccountLinks(request),
-      etag: response.headers.ETag,
+      etag:
+        response.headers.ETag ??
+        (forms && typeof forms === 'object' && 'etag' in forms ? forms.etag : undefined),
     };
   }
 

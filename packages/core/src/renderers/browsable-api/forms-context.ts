@@ -179,7 +179,10 @@ export async function formsContext(
         : undefined,
     });
   }
-  return { blocks, deleteAction, needsScript: true };
+  // The page itself carries no validators (no 304 of a page with forms and a user): its
+  // script sends the row's ETag as If-Match, computed here as the write will compute it.
+  const etag = instance && permitted.length ? (view.getETag(instance) ?? undefined) : undefined;
+  return { blocks, deleteAction, needsScript: true, ...(etag ? { etag } : {}) };
 }
 
 /** The HTML form, or undefined when the view cannot parse the encoding it would need. */
