@@ -197,13 +197,22 @@ export class BrowsableAPIRenderer extends BaseRenderer {
   }
 
   /**
-   * The forms of a view without a serializer (an `APIView`, a `ViewSet`): a POST button when
-   * the view takes POST and the caller may use it (the session logout's "Log out").
+   * The forms of a view without a serializer (an `APIView`, a `ViewSet`), as DRF's for an
+   * `APIView`: when the view takes POST and the caller may use it, a POST button (the session
+   * logout's) and a raw-data form for a body of any media type the view parses.
    */
   async getPlainForms(view: PageView, request: Request): Promise<FormsSpec | undefined> {
     if (!view.allowedMethods.includes('POST')) return undefined;
     if (!(await this.permits(view as unknown as FormsView, request, 'POST'))) return undefined;
     const url = request.raw.url;
+    const mediaTypes = [
+      ...new Set(
+        view
+          .getParsers()
+          .map((p) => p.mediaType)
+          .filter((t) => t !== 'multipart/form-data'),
+      ),
+    ].sort((a, b) => Number(b === 'application/json') - Number(a === 'application/json'));
     return {
       blocks: [
         {
@@ -219,7 +228,16 @@ export class BrowsableAPIRenderer extends BaseRenderer {
             needsScript: true,
             multipart: false,
           },
-          raw: undefined,
+          raw: mediaTypes.length
+            ? {
+                id: 'raw-post',
+                action: url,
+                methods: ['POST'],
+                mediaTypes,
+                content: '',
+                errors: undefined,
+              }
+            : undefined,
         },
       ],
       deleteAction: undefined,

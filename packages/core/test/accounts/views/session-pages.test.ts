@@ -92,6 +92,9 @@ describe('session login and logout pages', () => {
     const logout = await app.inject({ url: '/api/logout/', headers: html });
     assert.match(logout.body, /<h1>Session Logout<\/h1>/);
     assert.match(logout.body, /<button[^>]*data-method="POST"[^>]*>POST<\/button>/);
+    // As DRF's page of an APIView: a raw-data form too, JSON first.
+    assert.match(logout.body, /<form[^>]*id="raw-post-form"/);
+    assert.match(logout.body, /<option value="application\/json" selected>/);
   });
 
   it('sends a browser on to next (query or form field), else to the router’s root', async () => {
