@@ -66,7 +66,7 @@ export interface PageContext {
   readonly csrfCookieName?: string;
   /** The header's login link, or the user's name and logout button. */
   readonly account?: AccountLinks | undefined;
-  /** The response's `ETag`: the page's script sends it as `If-Match` with PUT, PATCH, DELETE. */
+  /** The row's `ETag` (a view's `versionField`): the page's script sends it as `If-Match` with PUT, PATCH, DELETE. */
   readonly etag?: string | undefined;
 }
 
