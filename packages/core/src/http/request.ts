@@ -71,6 +71,13 @@ export class Request implements RequestLike {
   declare versioningScheme: Versioning | null;
   /** The namespace of the router serving the request (`router.plugin`'s `namespace`), if any. */
   declare urlNamespace: string | undefined;
+  /**
+   * Route names that `reverse()` gives as another while serving this request: a route of
+   * another router serving this route's view set, or one it extends, named as this router's
+   * route (`book-detail` → `managed-book-detail`), so that records link under the router they
+   * were listed by. Set by the router.
+   */
+  declare urlAliases: Readonly<Record<string, string>> | undefined;
 
   constructor(raw: FastifyRequest, reply: FastifyReply, settings: APISettings, urls: UrlRegistry) {
     this.raw = raw;
@@ -158,6 +165,8 @@ export class Request implements RequestLike {
    * request's API version (through `versioningScheme`, as DRF's `reverse(..., request)`).
    */
   reverse(name: string, params: Readonly<Record<string, unknown>> = {}): string {
+    const aliases = this.urlAliases;
+    if (aliases !== undefined) name = aliases[name] ?? name;
     const scheme = this.versioningScheme;
     if (scheme !== null) return scheme.reverse(name, params, this);
     return this.buildAbsoluteUri(this.#urls.reverse(name, params));
@@ -191,5 +200,6 @@ Object.assign(Request.prototype, {
   version: null,
   versioningScheme: null,
   urlNamespace: undefined,
+  urlAliases: undefined,
   methodOverride: undefined,
 });

@@ -7,6 +7,7 @@ import { NotFound } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
+import { displayedPageNumbers, type PaginationHtmlContext, pageLinks } from './page-links.ts';
 import {
   clientPageSize,
   type Pagination,
@@ -90,6 +91,22 @@ export class PageNumberPagination implements Pagination {
 
   getLinks(): { next: string | null; previous: string | null } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
+  }
+
+  /** DRF's `get_html_context`: previous, next and numbered page links for the browsable API. */
+  getHtmlContext(): PaginationHtmlContext {
+    const request = this.request;
+    const url = request ? request.buildAbsoluteUri() : '';
+    const urlOf = (page: number) =>
+      page === 1
+        ? removeQueryParam(url, this.pageQueryParam)
+        : replaceQueryParam(url, this.pageQueryParam, page);
+    const numbers = displayedPageNumbers(this.pageNumber, this.numPages);
+    return {
+      previousUrl: this.getPreviousLink(),
+      nextUrl: this.getNextLink(),
+      pageLinks: request ? pageLinks(numbers, this.pageNumber, urlOf) : [],
+    };
   }
 
   getPaginatedResponse(data: unknown[]): Response {

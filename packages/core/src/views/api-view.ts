@@ -136,6 +136,12 @@ export class APIView {
   /** The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into words. */
   static viewName: string | undefined = undefined;
   /**
+   * Whether the view name carries its route's suffix (`Book List`, `Book Instance`), as DRF's
+   * `get_view_name` gives it to view sets only. The toolkit's login, logout and token views,
+   * which are plain views in DRF routed here as view sets, set it `false`: "Session Logout".
+   */
+  static viewNameSuffix = true;
+  /**
    * The 200 answer of an action, for OpenAPI, when it is not what the generator infers from
    * the serializer (a GET of a collection route that answers one object, not a list).
    * Keyed by action: `{ list: { type: 'object', properties: { ... } } }`.
@@ -523,5 +529,5 @@ export function allowHeaderOf(view: APIView): string {
 export function defaultViewName(view: APIView): string {
   const ctor = view.constructor as typeof APIView;
   const base = ctor.viewName ?? splitCamelCase(ctor.name.replace(/(ViewSet|View)$/, '')).trim();
-  return view.suffix ? `${base} ${view.suffix}` : base;
+  return view.suffix && ctor.viewNameSuffix ? `${base} ${view.suffix}` : base;
 }
