@@ -329,7 +329,7 @@ export abstract class Field<
   TRepr = unknown,
   O extends FieldOptions<any> = FieldOptions<TValue>,
 > {
-  /** Messages by code; merged along the class chain, raised with {@link Field.fail}. */
+  /** Messages by code; merged along the class chain, raised with `fail()`. */
   static defaultErrorMessages: Readonly<Record<string, string>> = {
     required: 'This field is required.',
     null: 'This field may not be null.',
@@ -357,10 +357,10 @@ export abstract class Field<
   declare readonly errorMessages: Readonly<Record<string, string>>;
   declare readonly validators: Validator<any>[];
 
-  // Set by {@link Field.bind}; until then the defaults on the prototype (below the class) apply.
-  /** The name in the parent serializer (set by {@link Field.bind}). */
+  // Set by `bind()`; until then the defaults on the prototype (below the class) apply.
+  /** The name in the parent serializer (set by `bind()`). */
   declare fieldName: string;
-  /** The label (set by {@link Field.bind} when not given). */
+  /** The label (set by `bind()` when not given). */
   declare label: string;
   /** The source path split on dots; empty for `*`. */
   declare sourceAttrs: readonly string[];
@@ -373,7 +373,7 @@ export abstract class Field<
   declare prefetchPath: string | undefined;
   /** The key {@link getAttribute} reads when it only reads `instance[key]`; else undefined. */
   declare attributeKey: string | undefined;
-  /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
+  /** Reads this field's attribute from an instance (set by `bind()`). */
   declare getAttribute: (instance: unknown) => unknown;
 
   constructor(options: O = {} as O) {
@@ -552,7 +552,7 @@ export abstract class Field<
 
   /**
    * Runs every validator, collecting all their messages; those that wait are waited on side
-   * by side. Validators that query the database ({@link queriesDatabase}, such as
+   * by side. Validators that query the database (`queriesDatabase`, such as
    * `uniqueValidator`) run last, and only when every other check accepted the value: a value
    * already refused (a NUL character, a string too long for the column) never reaches a
    * query, where the database might refuse it with an error of its own instead of the
