@@ -125,17 +125,31 @@ export function permissionCodename(model: AnyModel, action: string): string {
  * ```
  */
 export class Auth {
+  /**
+   * The user model (`userModel`, default `defineUserModel()`). Typed loosely, as the `AUTH`
+   * setting holds any project's `Auth`: query through your own constant from
+   * `defineUserModel` for the typed rows.
+   */
   readonly User: AnyModel;
+  /** The field users log in with (`usernameField`, default `username`; unique). */
   readonly usernameField: string;
+  /** Hashes and checks passwords (`hashers`, default scrypt first, Django's others after). */
   readonly hashers: PasswordHashers;
+  /** Checked by `validatePassword` (`passwordValidators`, default Django's four). */
   readonly passwordValidators: readonly PasswordValidator[];
+  /** The session options with their defaults filled in (cookie names, lifetime, store). */
   readonly session: ResolvedSessionOptions;
   /** JWT signing and verification, when `jwt` options were given. */
   readonly jwt: Jwt | null;
+  /** Groups of users (`auth_group`), Django's `Group`. */
   readonly Group;
+  /** Permissions (`auth_permission`: `name`, `codename`, `model`), Django's `Permission`. */
   readonly Permission;
+  /** Which user is in which group (`auth_user_groups`). */
   readonly UserGroup;
+  /** The permissions given to a user directly (`auth_user_user_permissions`). */
   readonly UserPermission;
+  /** The permissions of a group (`auth_group_permissions`). */
   readonly GroupPermission;
   /** API tokens (`TokenAuthentication`): a digest of each key, never the key itself. */
   readonly Token;

@@ -311,6 +311,12 @@ function mergeMessages(ctor: Function): Readonly<Record<string, string>> {
  * The base field. `TValue` is the validated value, `TRepr` the representation; `O` keeps the
  * options' literal types so that `allowNull: true` shows up in inferred types.
  *
+ * @typeParam TValue - what `toInternalValue` returns: the value in `validatedData`, and the
+ *   type of the field in the wire types' input (`CreateInput`).
+ * @typeParam TRepr - what `toRepresentation` returns: the field in the output
+ *   (`Representation`).
+ * @typeParam O - the options' type, kept literal.
+ *
  * @example
  * ```ts
  * class HexColorField extends Field<string, string> {
@@ -347,14 +353,23 @@ export abstract class Field<
   // Assigned in the constructor, so `declare`d: a plain field declaration would define each
   // as undefined first, one more store per field on every field made (a root serializer is
   // made per request, and these stores are megamorphic: every field class passes here).
+  /** The options given to the constructor, as given. */
   declare readonly options: O;
+  /** Output only: never read from input (`readOnly` option). */
   declare readonly readOnly: boolean;
+  /** Input only: never rendered (`writeOnly` option). */
   declare readonly writeOnly: boolean;
+  /** Input must hold it (not on PATCH); default: true unless read-only or with a default. */
   declare readonly required: boolean;
+  /** Whether `null` is valid input (`allowNull` option). */
   declare readonly allowNull: boolean;
+  /** Shown by OPTIONS and OpenAPI (`helpText` option). */
   declare readonly helpText: string | undefined;
+  /** Hints for the browsable API's forms (`style` option: `{ inputType: 'password' }`). */
   declare readonly style: Readonly<Record<string, unknown>>;
+  /** The messages of `fail()`, by code: the class's, merged with the `errorMessages` option. */
   declare readonly errorMessages: Readonly<Record<string, string>>;
+  /** Run on the converted value, after `toInternalValue` (`validators` option). */
   declare readonly validators: Validator<any>[];
 
   // Set by `bind()`; until then the defaults on the prototype (below the class) apply.
@@ -581,7 +596,12 @@ export abstract class Field<
   /** Converts and validates what a client sent. Throw with {@link fail}. */
   abstract toInternalValue(data: unknown, ctx: RunContext): TValue | Promise<TValue>;
 
-  /** Renders a stored value for output. */
+  /**
+   * Renders a stored value for output. `value` is the attribute already read through `source`
+   * (not the whole row: a serializer's `toRepresentation(instance, ctx)` gets the row); `ctx`
+   * holds the serializer `context` (`request`, `view`, what `getSerializer` added), the
+   * `instance` and `partial`.
+   */
   abstract toRepresentation(value: unknown, ctx: RunContext): TRepr;
 
   /**
