@@ -53,10 +53,15 @@ export type UserRow = Record<string, unknown> & { id: number; password: string }
 
 /** The user a request carries once authenticated: the row without its password hash. */
 export interface AuthenticatedUser extends RequestUser {
+  /** Always true: the anonymous user has false. */
   readonly isAuthenticated: true;
+  /** `is_staff`: may use the admin views (`IsAdminUser`). */
   readonly isStaff: boolean;
+  /** `is_superuser`: has every permission. */
   readonly isSuperuser: boolean;
+  /** `is_active`: an inactive user cannot log in and has no permission. */
   readonly isActive: boolean;
+  /** The user row's primary key. */
   readonly id: number;
 }
 
