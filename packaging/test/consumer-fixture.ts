@@ -549,7 +549,7 @@ check((await client.get('/api/articles/titles')).json(), [{ title: 'Hello' }], '
 check((await client.post('/api/articles/hello/favourite')).statusCode, 401, 'per-action IsAuthenticated');
 
 // JWT: a pair issued for a user, sent with the Token header type.
-const pair = await auth.jwt!.pair(user);
+const pair = await auth.jwt.pair(user); // a Jwt, not Jwt | null: the options gave jwt
 client.credentials({ authorization: \`Bearer \${pair.access}\` });
 check((await client.post('/api/articles/hello/favourite')).statusCode, 401, 'Bearer is not a header type here');
 client.credentials({ authorization: \`Token \${pair.access}\` });

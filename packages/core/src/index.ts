@@ -7,6 +7,7 @@ export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-pass
 export {
   Auth,
   type AuthenticatedUser,
+  type AuthFor,
   type AuthOptions,
   type CreateSuperuserOptions,
   changePassword,

@@ -573,9 +573,26 @@ export class Auth {
   }
 }
 
-/** An `Auth` around a user model of your own (see the module). */
-export function createAuth(options: AuthOptions = {}): Auth {
-  return new Auth(options);
+/**
+ * What {@link createAuth} returns for `options`: an `Auth` whose `jwt` is a `Jwt`, not
+ * `Jwt | null`, when the options give `jwt` (so `auth.jwt.pair(user)` needs no `!`).
+ */
+export type AuthFor<O extends AuthOptions> = O extends { readonly jwt: JwtOptions }
+  ? Auth & { readonly jwt: Jwt }
+  : Auth;
+
+/**
+ * An `Auth` around a user model of your own (see the module).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ jwt: { algorithm: 'HS256', signingKey: 'x'.repeat(32) } });
+ * const { access, refresh } = await auth.jwt.pair({ id: 1 }); // a Jwt: options gave `jwt`
+ * ```
+ */
+export function createAuth<O extends AuthOptions = AuthOptions>(options: O = {} as O): AuthFor<O> {
+  // The type follows the options: `jwt` is made exactly when they give it.
+  return new Auth(options) as AuthFor<O>;
 }
 
 /** The `Auth` of apps whose `AUTH` setting is null: the standard `User` in `auth_user`. */
