@@ -1,12 +1,13 @@
 /**
  * `@restframework/core`: a Django REST framework-style toolkit for Fastify.
- * @module
+ * @module @restframework/core
  */
 
 export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
+  type AuthFor,
   type AuthOptions,
   type CreateSuperuserOptions,
   changePassword,
