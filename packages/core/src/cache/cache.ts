@@ -131,8 +131,11 @@ export class CacheKeyMissing extends Error {
  * ```
  */
 export abstract class BaseCache {
+  /** The prefix of every key (`prefix:version:key`). */
   readonly keyPrefix: string;
+  /** The version of keys when a call gives none. */
   readonly version: number;
+  /** The lifetime of entries when a call gives none, in seconds; `null` for ever. */
   readonly defaultTimeout: number | null;
 
   constructor(owner: string, options: CacheOptions = {}) {

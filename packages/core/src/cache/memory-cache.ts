@@ -97,16 +97,19 @@ export class MemoryCache extends BaseCache implements Cache {
     }
   }
 
+  /** The value at `key` (a copy), or `fallback` when absent or expired. */
   get<T extends CacheValue>(key: string, fallback?: T, version?: number): T | undefined {
     const entry = this.#live(this.makeKey(key, version));
     if (entry === undefined) return fallback;
     return (entry.raw ? entry.text : JSON.parse(entry.text)) as T;
   }
 
+  /** Stores `value` at `key` for `timeout` seconds (the default when undefined). */
   set(key: string, value: CacheValue, timeout?: Timeout, version?: number): void {
     this.#store(this.makeKey(key, version), value, timeout);
   }
 
+  /** Stores `value` only when `key` is absent; true when it did. */
   add(key: string, value: CacheValue, timeout?: Timeout, version?: number): boolean {
     const full = this.makeKey(key, version);
     if (this.#live(full) !== undefined) return false;
@@ -116,6 +119,7 @@ export class MemoryCache extends BaseCache implements Cache {
     return true;
   }
 
+  /** Removes `key`; true when it was there. */
   delete(key: string, version?: number): boolean {
     const full = this.makeKey(key, version);
     const had = this.#live(full) !== undefined;
@@ -123,6 +127,7 @@ export class MemoryCache extends BaseCache implements Cache {
     return had;
   }
 
+  /** The values of the keys present. */
   getMany(keys: readonly string[], version?: number): Record<string, CacheValue> {
     const found: Record<string, CacheValue> = {};
     for (const key of keys) {
@@ -133,11 +138,13 @@ export class MemoryCache extends BaseCache implements Cache {
     return found;
   }
 
+  /** Stores every entry of `values`. */
   setMany(values: Readonly<Record<string, CacheValue>>, timeout?: Timeout, version?: number): void {
     for (const key of Object.keys(values))
       this.#store(this.makeKey(key, version), values[key] as CacheValue, timeout);
   }
 
+  /** Adds `delta` to the number at `key`; `CacheKeyMissing` when absent. */
   incr(key: string, delta = 1, version?: number): number {
     const full = this.makeKey(key, version);
     const entry = this.#live(full);
@@ -150,10 +157,12 @@ export class MemoryCache extends BaseCache implements Cache {
     return result;
   }
 
+  /** Subtracts `delta` from the number at `key`; `CacheKeyMissing` when absent. */
   decr(key: string, delta = 1, version?: number): number {
     return this.incr(key, -delta, version);
   }
 
+  /** Removes every entry of this cache. */
   clear(): void {
     this.#entries.clear();
   }

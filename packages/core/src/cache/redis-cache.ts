@@ -123,6 +123,7 @@ export class RedisCache extends BaseCache implements Cache {
     return this.#client;
   }
 
+  /** The value at `key` (a copy), or `fallback` when absent or expired. */
   async get<T extends CacheValue>(
     key: string,
     fallback?: T,
@@ -133,6 +134,7 @@ export class RedisCache extends BaseCache implements Cache {
     return value === undefined ? fallback : (value as T);
   }
 
+  /** Stores `value` at `key` for `timeout` seconds (the default when undefined). */
   async set(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<void> {
     const client = await this.#connected();
     const full = this.makeKey(key, version);
@@ -142,6 +144,7 @@ export class RedisCache extends BaseCache implements Cache {
     else await client.set(full, encode(value), 'PX', Math.ceil(ms));
   }
 
+  /** Stores `value` only when `key` is absent; true when it did. */
   async add(key: string, value: CacheValue, timeout?: Timeout, version?: number): Promise<boolean> {
     const client = await this.#connected();
     const full = this.makeKey(key, version);
@@ -154,11 +157,13 @@ export class RedisCache extends BaseCache implements Cache {
     return answer === 'OK';
   }
 
+  /** Removes `key`; true when it was there. */
   async delete(key: string, version?: number): Promise<boolean> {
     const client = await this.#connected();
     return (await client.del(this.makeKey(key, version))) > 0;
   }
 
+  /** The values of the keys present. */
   async getMany(keys: readonly string[], version?: number): Promise<Record<string, CacheValue>> {
     const client = await this.#connected();
     const found: Record<string, CacheValue> = {};
@@ -171,6 +176,7 @@ export class RedisCache extends BaseCache implements Cache {
     return found;
   }
 
+  /** Stores every entry of `values`. */
   async setMany(
     values: Readonly<Record<string, CacheValue>>,
     timeout?: Timeout,
@@ -191,6 +197,7 @@ export class RedisCache extends BaseCache implements Cache {
     if (failed) throw failed[0];
   }
 
+  /** Adds `delta` to the number at `key`; `CacheKeyMissing` when absent. */
   async incr(key: string, delta = 1, version?: number): Promise<number> {
     const client = await this.#connected();
     if (!Number.isInteger(delta)) throw new TypeError('RedisCache.incr takes a whole number.');
@@ -199,6 +206,7 @@ export class RedisCache extends BaseCache implements Cache {
     return Number(result);
   }
 
+  /** Subtracts `delta` from the number at `key`; `CacheKeyMissing` when absent. */
   decr(key: string, delta = 1, version?: number): Promise<number> {
     return this.incr(key, -delta, version);
   }
@@ -215,11 +223,13 @@ export class RedisCache extends BaseCache implements Cache {
     } while (cursor !== '0');
   }
 
+  /** Resolves when Redis answers a PING. */
   async ping(): Promise<void> {
     const client = await this.#connected();
     await client.ping();
   }
 
+  /** Closes the client the cache made (not one it was given). */
   async close(): Promise<void> {
     if (this.#owns) this.#client.disconnect();
   }

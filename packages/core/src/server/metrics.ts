@@ -210,8 +210,11 @@ async function plugin(app: FastifyInstance, options: MetricsOptions): Promise<vo
 
 /** What a pool tells of itself (`DialectAdapter.poolStats`, where the driver says). */
 export interface PoolStats {
+  /** Connections open. */
   readonly total: number;
+  /** Connections open and unused. */
   readonly idle: number;
+  /** Requests waiting for a connection. */
   readonly waiting: number;
 }
 

@@ -150,7 +150,9 @@ export class SimpleRateThrottle extends BaseThrottle {
 
 /** What the `restframework:throttle` diagnostics channel publishes for each decision. */
 export interface ThrottleEvent {
+  /** The throttle's scope (`anon`, `user`, ...); empty for a throttle without one. */
   readonly scope: string;
+  /** True when the request passed. */
   readonly allowed: boolean;
 }
 

@@ -56,10 +56,13 @@ export interface CachePageOptions {
 
 /** A view's caching, as {@link cachePage} makes it (frozen). */
 export interface CachePolicy {
+  /** How long an answer is kept, in seconds. */
   readonly seconds: number;
   /** Lower-case header names, `cookie` last when `varyOnCookie`. */
   readonly varyOn: readonly string[];
+  /** The name of the cache in `CACHES`. */
   readonly cache: string;
+  /** Models whose writes invalidate the entries, besides the view's own. */
   readonly dependsOn: readonly AnyModel[];
   /** The `Vary` header the answers carry. */
   readonly vary: string;
@@ -67,7 +70,9 @@ export interface CachePolicy {
 
 /** What the `restframework:cache` diagnostics channel publishes (metrics count it). */
 export interface CacheEvent {
+  /** The name of the cache in `CACHES`. */
   readonly cache: string;
+  /** Whether the answer came from the cache. */
   readonly result: 'hit' | 'miss';
 }
 
