@@ -370,7 +370,7 @@ export {
   Request,
   type RequestUser,
 } from './http/request.ts';
-export { Response } from './http/response.ts';
+export { type RenderedBody, Response } from './http/response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './migrations/apply-migrations.ts';
 export { type AutodetectorOptions, detectChanges } from './migrations/autodetector.ts';

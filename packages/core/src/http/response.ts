@@ -4,6 +4,14 @@
  * @module
  */
 
+/** A body rendered earlier (by per-view caching) and its `Content-Type`. */
+export interface RenderedBody {
+  /** The `Content-Type` header it was sent with. */
+  readonly contentType: string;
+  /** The rendered text. */
+  readonly body: string;
+}
+
 /**
  * A view's response.
  *
@@ -32,7 +40,7 @@ export class Response {
    * The body already rendered (an answer of per-view caching, `views/cache-page.ts`): sent as
    * it is, with its `Content-Type`, without running a renderer.
    */
-  declare rendered: { readonly contentType: string; readonly body: string } | undefined;
+  declare rendered: RenderedBody | undefined;
   /** Called with the `Content-Type` and the text body once rendered (per-view caching stores it). */
   declare onRendered: ((contentType: string, body: string) => void) | undefined;
 
