@@ -115,7 +115,7 @@ export class HyperlinkedRelatedField<
    *
    * @example
    * ```ts
-   * const tags = HyperlinkedRelatedField.many({ viewName: 'tag-detail', queryset: Tag.objects.all() });
+   * const authors = HyperlinkedRelatedField.many({ viewName: 'author-detail', queryset: Author.objects.all() });
    * ```
    */
   static many<const O extends HyperlinkedRelatedFieldOptions & ManyRelatedFieldOptions>(
