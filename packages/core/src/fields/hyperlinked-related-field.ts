@@ -112,7 +112,7 @@ export class HyperlinkedRelatedField<
    *
    * @example
    * ```ts
-   * const tags = HyperlinkedRelatedField.many({ viewName: 'tag-detail', queryset: Tag.objects.all() });
+   * const books = HyperlinkedRelatedField.many({ viewName: 'book-detail', queryset: Book.objects.all() });
    * ```
    */
   static many<const O extends HyperlinkedRelatedFieldOptions & ManyRelatedFieldOptions>(
