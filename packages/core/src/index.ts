@@ -1,12 +1,13 @@
 /**
  * `@restframework/core`: a Django REST framework-style toolkit for Fastify.
- * @module
+ * @module @restframework/core
  */
 
 export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
+  type AuthFor,
   type AuthOptions,
   type CreateSuperuserOptions,
   changePassword,
@@ -434,6 +435,12 @@ export { type ReverseRelation, ReverseRelations, reverseName } from './models/re
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
 export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
+export {
+  displayedPageNumbers,
+  type PageLink,
+  type PaginationHtmlContext,
+  pageLinks,
+} from './pagination/page-links.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';
 export { clientPageSize, type Pagination, type PaginationClass } from './pagination/pagination.ts';
 export { FormParser } from './parsers/form-parser.ts';
@@ -476,8 +483,10 @@ export {
 export { browsableApi } from './renderers/browsable-api/browsable-api-plugin.ts';
 export { BrowsableAPIRenderer } from './renderers/browsable-api/browsable-api-renderer.ts';
 export type {
+  AccountLinks,
   Crumb,
   FilterControl,
+  FilterFormField,
   FormsSpec,
   PageContext,
 } from './renderers/browsable-api/page.ts';
