@@ -105,3 +105,18 @@ export class CharField<const O extends CharFieldOptions = CharFieldOptions> exte
     return description;
   }
 }
+
+/**
+ * A text schema with a `format` (`email`, `iri`) that also accepts `''` where the field can
+ * hold one: in requests when it allows blanks, in responses always (a column's blank default
+ * or a blank stored before is shown as it is).
+ */
+export function blankOr(
+  schema: JsonSchema,
+  field: CharField<any>,
+  options: JsonSchemaOptions,
+): JsonSchema {
+  if (options.mode === 'request' && !field.allowBlank) return schema;
+  const { format, ...rest } = schema;
+  return { ...rest, anyOf: [{ format }, { maxLength: 0 }] };
+}
