@@ -28,15 +28,15 @@ import {
   ServiceUnavailable,
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
+import { DictField } from '../fields/dict-field.ts';
 import type { AnyField, JsonSchema } from '../fields/field.ts';
 import { isHiddenField } from '../fields/hidden-field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { JSONField } from '../fields/json-field.ts';
+import { ListField } from '../fields/list-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import type { Endpoint } from '../routers/endpoint.ts';
-import { DictField } from '../fields/dict-field.ts';
-import { JSONField } from '../fields/json-field.ts';
-import { ListField } from '../fields/list-field.ts';
 import { ListSerializer, Serializer } from '../serializers/serializer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import { pascalCase } from '../utils/text.ts';
@@ -150,9 +150,9 @@ export class SchemaGenerator {
     const document: OpenAPIDocument = {
       openapi: '3.1.0',
       info,
-      servers: (this.options.servers ?? [{ url: '/', description: 'This service.' }]).map(
-        (s) => ({ ...s }),
-      ),
+      servers: (this.options.servers ?? [{ url: '/', description: 'This service.' }]).map((s) => ({
+        ...s,
+      })),
       paths: build.paths,
       components: {
         schemas: build.schemas,
@@ -782,7 +782,9 @@ function standardResponses(
   optionalUsed: ReadonlySet<string>,
   otherMediaTypes: ReadonlySet<string>,
 ): Record<string, unknown> {
-  const others = Object.fromEntries([...otherMediaTypes].map((t) => [t, { schema: { type: 'string' } }]));
+  const others = Object.fromEntries(
+    [...otherMediaTypes].map((t) => [t, { schema: { type: 'string' } }]),
+  );
   const detail = (description: string, example: string) => ({
     description,
     content: {

@@ -31,7 +31,9 @@ export class ObtainAuthToken extends LoginView {
   static override schemaResponses = {
     create: {
       type: 'object',
-      properties: { token: { type: 'string', description: 'Send it as `Authorization: Token …`.' } },
+      properties: {
+        token: { type: 'string', description: 'Send it as `Authorization: Token …`.' },
+      },
       required: ['token'],
     },
   };
