@@ -74,6 +74,11 @@ export interface SchemaGeneratorOptions {
    * is served from.
    */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  /**
+   * Keep every component of each serializer described (its response, request, patched and form
+   * bodies) even when no operation uses it; by default the unused ones are left out.
+   */
+  readonly keepUnusedComponents?: boolean;
   /** The API's license (`info.license`): `{ name: 'MIT', identifier: 'MIT' }`. */
   readonly license?: { readonly name: string; readonly identifier?: string; readonly url?: string };
 }
@@ -163,6 +168,7 @@ export class SchemaGenerator {
       document.components.securitySchemes = build.securitySchemes;
     if (build.tags.size)
       document.tags = [...build.tags].map(([name, description]) => ({ name, description }));
+    if (!this.options.keepUnusedComponents) removeUnusedSchemas(document);
     return document;
   }
 
@@ -868,4 +874,31 @@ function standardResponses(
   ])
     if (!optionalUsed.has(name)) delete responses[name];
   return responses;
+}
+
+/**
+ * Drops the schema components no operation reaches (a request body of a serializer whose
+ * routes take none, say): a document lists what a client can meet, nothing more.
+ */
+function removeUnusedSchemas(document: OpenAPIDocument): void {
+  const schemas = document.components.schemas;
+  const reached = new Set<string>();
+  const prefix = '#/components/schemas/';
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) walk(item);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith(prefix)) {
+          const name = value.slice(prefix.length);
+          if (!reached.has(name)) {
+            reached.add(name);
+            walk(schemas[name]);
+          }
+        } else walk(value);
+      }
+    }
+  };
+  walk(document.paths);
+  walk(document.components.responses);
+  for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
 }

@@ -511,22 +511,12 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * holding one: the OpenAPI create body and `CreateInput` say so.
    */
   override requiredInCreate(field: AnyField): boolean {
-    return field.required || this.columnNeededInCreate(field);
-  }
-
-  /**
-   * True when `field` writes a column a create must supply (NOT NULL, no default), at any
-   * depth of its groups. A group's own `required` fields are not counted: they are asked for
-   * only when the group is sent, and an optional group left out is accepted.
-   */
-  columnNeededInCreate(field: AnyField): boolean {
+    if (field.required) return true;
     if (field.readOnly) return false;
     if (field instanceof Serializer) {
-      const inner = field as unknown as ModelSerializer<any, any>;
       return (
         field.sourceAttrs.length === 0 &&
-        typeof inner.columnNeededInCreate === 'function' &&
-        field.prepared.writable.some((f) => inner.columnNeededInCreate(f))
+        field.prepared.writable.some((inner) => field.requiredInCreate(inner))
       );
     }
     if (field.sourceAttrs.length !== 1) return false;
