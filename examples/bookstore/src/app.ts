@@ -124,6 +124,7 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
   // The OpenAPI document at /schema/ and its documentation page at /schema/docs/.
   await app.register(openApi, {
     title: 'Bookstore',
+    license: { name: 'MIT', identifier: 'MIT' },
     version: '0.1.0',
     description: 'The bookstore service of the specification: books, authors, profiles, uploads.',
   });

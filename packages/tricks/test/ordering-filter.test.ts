@@ -255,7 +255,9 @@ const UNKNOWN_PROFILE_NAME = (name: string) =>
 /** A request as the filter reads it, for calls outside HTTP. */
 function fakeRequest(query: Record<string, string>, param = 'ordering'): Request {
   return {
+    query,
     queryParam: (name: string) => query[name],
+    queryList: (name: string) => query[name]?.split(',') ?? [],
     settings: { ORDERING_PARAM: param },
   } as unknown as Request;
 }
@@ -369,9 +371,9 @@ describe('OrderingFilter seams', () => {
       required: false,
       in: 'query',
       description:
-        'Which field to use when ordering the results. A comma-separated list of names; a leading "-" sorts in descending order.',
+        'Which field to use when ordering the results. Names as repeated parameters (`ordering=-price&ordering=title`) or one comma-separated value (`ordering=-price,title`); a leading "-" sorts in descending order.',
       style: 'form',
-      explode: false,
+      explode: true,
       schema: { type: 'array', items: { type: 'string', enum: names } },
     });
     assert.equal(new SortOrdering().getSchemaOperationParameters(profileView)[0]?.name, 'sort');

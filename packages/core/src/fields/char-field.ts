@@ -109,3 +109,20 @@ export class CharField<const O extends CharFieldOptions = CharFieldOptions> exte
     return description;
   }
 }
+
+/**
+ * A text schema with a `format` (`email`, `iri`), without it where the field can hold `''`:
+ * in requests when it allows blanks, in responses always (a column's blank default or a blank
+ * stored before is shown as it is).
+ */
+export function blankOr(
+  schema: JsonSchema,
+  field: CharField<any>,
+  options: JsonSchemaOptions,
+): JsonSchema {
+  if (options.mode === 'request' && !field.allowBlank) return schema;
+  // Without its format: `''` is no address, and an `anyOf` of a format and a blank is read
+  // as an object by type generators (json-schema-to-typescript).
+  const { format: _format, ...rest } = schema;
+  return rest;
+}

@@ -4,6 +4,7 @@
  */
 
 import { digitsAt } from '../utils/digits.ts';
+import { checkDateFormat, type DateFormat, formatDate, ISO_8601 } from './date-format.ts';
 import {
   Field,
   type FieldOptions,
@@ -32,16 +33,27 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/** Options of {@link DateField}. */
+export interface DateFieldOptions extends FieldOptions<string> {
+  /**
+   * How the field writes its values: `'iso-8601'` (`YYYY-MM-DD`) or a `strftime` format of
+   * date directives (`'%d/%m/%Y'`); by default the `DATE_FORMAT` setting (DRF's `format`).
+   */
+  readonly format?: DateFormat;
+}
+
 /**
  * A date written `YYYY-MM-DD`; impossible dates (`2023-02-30`) and anything else get
- * "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.".
+ * "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.". Responses write it
+ * in the `format` option, else the `DATE_FORMAT` setting (default ISO 8601).
  *
  * @example
  * ```ts
  * const published = new DateField({ required: false });
+ * const shown = new DateField({ readOnly: true, format: '%d/%m/%Y' }); // '02/01/2024'
  * ```
  */
-export class DateField<const O extends FieldOptions<string> = FieldOptions<string>> extends Field<
+export class DateField<const O extends DateFieldOptions = DateFieldOptions> extends Field<
   string,
   string,
   O
@@ -51,6 +63,13 @@ export class DateField<const O extends FieldOptions<string> = FieldOptions<strin
     datetime: 'Expected a date but got a datetime.',
   };
   static override metadataType = 'date';
+
+  constructor(options: O = {} as O) {
+    super(options);
+    const format = this.options.format;
+    if (format !== undefined)
+      checkDateFormat(format, 'DateField({ format })', 'date', 'REST_ERR_FIELD_OPTIONS');
+  }
 
   toInternalValue(data: unknown, _ctx?: RunContext): string {
     // `YYYY-MM-DD` read by one scan, no regular expression.
@@ -65,14 +84,26 @@ export class DateField<const O extends FieldOptions<string> = FieldOptions<strin
     return this.fail('invalid', { format: 'YYYY-MM-DD' });
   }
 
-  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
-    return { type: 'string', format: 'date' };
+  /** A request's value is ISO 8601; a response's is written in the field's format. */
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    const format =
+      options.mode === 'response'
+        ? (this.options.format ?? options.settings?.DATE_FORMAT ?? ISO_8601)
+        : ISO_8601;
+    if (format === ISO_8601) return { type: 'string', format: 'date' };
+    return { type: 'string', description: `A date written as \`${format}\` (strftime).` };
   }
 
-  toRepresentation(value: unknown): string {
-    // Drivers give dates as 'YYYY-MM-DD' text: as they are.
-    if (typeof value === 'string') return value.length <= 10 ? value : value.slice(0, 10);
-    if (value instanceof Date) return value.toISOString().slice(0, 10);
-    return String(value).slice(0, 10);
+  toRepresentation(value: unknown, ctx?: RunContext): string {
+    const iso = isoDate(value);
+    const format = this.options.format ?? ctx?.context.request?.settings?.DATE_FORMAT ?? ISO_8601;
+    return format === ISO_8601 ? iso : formatDate(new Date(`${iso}T00:00:00Z`), format);
   }
+}
+
+/** A date as `YYYY-MM-DD`: drivers give dates as that text (kept as it is), or a `Date`. */
+function isoDate(value: unknown): string {
+  if (typeof value === 'string') return value.length <= 10 ? value : value.slice(0, 10);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value).slice(0, 10);
 }

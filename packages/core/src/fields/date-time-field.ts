@@ -3,6 +3,7 @@
  * @module
  */
 import { isRealDate } from './date-field.ts';
+import { checkDateFormat, type DateFormat, formatDate, ISO_8601 } from './date-format.ts';
 import {
   Field,
   type FieldOptions,
@@ -15,18 +16,30 @@ const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6})\d*)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const FORMAT = 'YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]';
 
+/** Options of {@link DateTimeField}. */
+export interface DateTimeFieldOptions extends FieldOptions<string> {
+  /**
+   * How the field writes its values: `'iso-8601'` or a `strftime` format (`'%d/%m/%Y %H:%M'`,
+   * see `checkDateFormat`); by default the `DATETIME_FORMAT` setting (DRF's `format`).
+   */
+  readonly format?: DateFormat;
+}
+
 /**
  * An ISO 8601 date and time. A time without offset is taken as UTC. Held as a UTC ISO string
- * with milliseconds; rendered as DRF does (`2024-01-02T03:04:05.123000Z`, no fraction when
- * it is zero).
+ * with milliseconds. Written in one shape whatever the value, by default ISO 8601 with
+ * microseconds (`2024-01-02T03:04:05.123000Z`, `2024-01-02T03:04:05.000000Z`), so that a
+ * client parses every value alike; the `format` option or the `DATETIME_FORMAT` setting
+ * chooses another.
  *
  * @example
  * ```ts
  * const created = new DateTimeField({ readOnly: true });
+ * const shown = new DateTimeField({ readOnly: true, format: '%d/%m/%Y %H:%M' }); // '02/01/2024 03:04'
  * ```
  */
 export class DateTimeField<
-  const O extends FieldOptions<string> = FieldOptions<string>,
+  const O extends DateTimeFieldOptions = DateTimeFieldOptions,
 > extends Field<string, string, O> {
   static override defaultErrorMessages: Readonly<Record<string, string>> = {
     invalid: 'Datetime has wrong format. Use one of these formats instead: {format}.',
@@ -34,6 +47,13 @@ export class DateTimeField<
     overflow: 'Datetime value out of range.',
   };
   static override metadataType = 'datetime';
+
+  constructor(options: O = {} as O) {
+    super(options);
+    const format = this.options.format;
+    if (format !== undefined)
+      checkDateFormat(format, 'DateTimeField({ format })', 'datetime', 'REST_ERR_FIELD_OPTIONS');
+  }
 
   toInternalValue(data: unknown, _ctx?: RunContext): string {
     if (typeof data !== 'string') return this.fail('invalid', { format: FORMAT });
@@ -70,13 +90,26 @@ export class DateTimeField<
     return date.toISOString();
   }
 
-  protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
-    return { type: 'string', format: 'date-time' };
+  /** A request's value is ISO 8601; a response's is written in the field's format. */
+  protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
+    const format =
+      options.mode === 'response'
+        ? (this.options.format ?? options.settings?.DATETIME_FORMAT ?? ISO_8601)
+        : ISO_8601;
+    if (format === ISO_8601) return { type: 'string', format: 'date-time' };
+    return {
+      type: 'string',
+      description: `A date and time written as \`${format}\` (strftime, UTC).`,
+    };
   }
 
-  toRepresentation(value: unknown): string {
-    const iso = value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
-    const ms = iso.slice(20, 23);
-    return ms === '000' ? `${iso.slice(0, 19)}Z` : `${iso.slice(0, 19)}.${ms}000Z`;
+  toRepresentation(value: unknown, ctx?: RunContext): string {
+    const date = value instanceof Date ? value : new Date(String(value));
+    const format =
+      this.options.format ?? ctx?.context.request?.settings?.DATETIME_FORMAT ?? ISO_8601;
+    if (format !== ISO_8601) return formatDate(date, format);
+    const iso = date.toISOString();
+    // Always the fraction, in microseconds as DRF writes them (the milliseconds, then 000).
+    return `${iso.slice(0, 23)}000Z`;
   }
 }

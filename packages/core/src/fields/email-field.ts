@@ -2,7 +2,7 @@
  * E-mail addresses.
  * @module
  */
-import { CharField, type CharFieldOptions } from './char-field.ts';
+import { blankOr, CharField, type CharFieldOptions } from './char-field.ts';
 import { isEmailAddress } from './email-address.ts';
 import type { JsonSchema, JsonSchemaOptions, Validator } from './field.ts';
 
@@ -34,6 +34,7 @@ export class EmailField<const O extends CharFieldOptions = CharFieldOptions> ext
   }
 
   protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
-    return { ...super.valueSchema(options), format: 'email' };
+    // A blank value (allowed, or a stored blank such as a `default: ''`) is no address.
+    return blankOr({ ...super.valueSchema(options), format: 'email' }, this, options);
   }
 }

@@ -20,9 +20,11 @@
  * ```
  * @module
  */
+
 import { type ErrorTree, ValidationError } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
+import type { APISettings } from '../settings/api-settings.ts';
 import { ownPlan } from '../utils/bounded-cache.ts';
 import { allMaybe, catchMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 import { resumeStackTraces, suspendStackTraces } from '../utils/stack-traces.ts';
@@ -88,6 +90,8 @@ export interface RequestLike {
   reverse(name: string, params?: Readonly<Record<string, unknown>>): string;
   /** An absolute URL for a path on this service, built from the request's scheme and host. */
   buildAbsoluteUri(path: string): string;
+  /** The app's settings: date fields read `DATETIME_FORMAT` and `DATE_FORMAT`. */
+  readonly settings?: Pick<APISettings, 'DATETIME_FORMAT' | 'DATE_FORMAT'>;
   /**
    * The named route a path of this service is the URL of, with its decoded parameters, or
    * null; what `HyperlinkedRelatedField` reads a link a client sent with (a request without
@@ -264,6 +268,8 @@ export interface JsonSchemaOptions {
    * includes the NOT NULL columns without a default (a PUT's row has them already).
    */
   readonly create?: boolean;
+  /** The app's settings: how date fields are written (`DATETIME_FORMAT`, `DATE_FORMAT`). */
+  readonly settings?: Pick<APISettings, 'DATETIME_FORMAT' | 'DATE_FORMAT'>;
 }
 
 /** Adds `null` to what a schema accepts (OpenAPI 3.1 has no `nullable`). */

@@ -3,7 +3,7 @@
  * @module
  */
 import validator from 'validator';
-import { CharField, type CharFieldOptions } from './char-field.ts';
+import { blankOr, CharField, type CharFieldOptions } from './char-field.ts';
 import type { JsonSchema, JsonSchemaOptions, Validator } from './field.ts';
 
 const PROTOCOLS = ['http', 'https', 'ftp', 'ftps'];
@@ -36,7 +36,12 @@ export class URLField<const O extends CharFieldOptions = CharFieldOptions> exten
     this.validators.push(isUrl);
   }
 
+  /**
+   * `format: iri`: the field accepts internationalised addresses (`https://例え.jp/パス`), as
+   * Django's URLValidator does. A blank value (allowed, or a stored blank a response shows)
+   * is no IRI, so then the schema accepts `''` too.
+   */
   protected override valueSchema(options: JsonSchemaOptions): JsonSchema {
-    return { ...super.valueSchema(options), format: 'uri' };
+    return blankOr({ ...super.valueSchema(options), format: 'iri' }, this, options);
   }
 }

@@ -182,12 +182,13 @@ export class DjangoFilterBackend extends BaseFilterBackend {
       const bound = parameters.byName.get(name);
       if (!bound) continue;
       if (bound.filter.multiple) {
-        // Every value of a repeated parameter (`?tag=a&tag=b`), for a filter taking them all.
-        const raw = query[name];
-        data.set(
-          bound.param,
-          (Array.isArray(raw) ? raw : [raw]).map((v) => String(v ?? '')),
-        );
+        // Every value, of a repeated parameter (`?tag=a&tag=b`) or a comma-separated one
+        // (`?tag=a,b`), for a filter taking them all.
+        data.set(bound.param, request.queryList(name));
+      } else if (bound.filter.listShaped) {
+        // An `in` list or a `range` pair, in either form: `?state__in=a,b` or
+        // `?state__in=a&state__in=b` (a generated client's default), read as one list.
+        data.set(bound.param, request.queryList(name).join(','));
       } else data.set(bound.param, request.queryParam(name) ?? '');
       sentAs.set(bound.param, name);
     }
@@ -231,7 +232,8 @@ export class DjangoFilterBackend extends BaseFilterBackend {
 
   /**
    * One OpenAPI parameter per filter name: its type (integer, number, boolean, date,
-   * date-time, an enum of choices), `in` and `range` as comma-separated arrays.
+   * date-time, an enum of choices); `in`, `range` and multiple choices as arrays, sent as
+   * repeated keys or one comma-separated value.
    */
   getSchemaOperationParameters(view: FilterView): Record<string, unknown>[] {
     const parameters = this.parametersOf(view);
@@ -244,7 +246,9 @@ export class DjangoFilterBackend extends BaseFilterBackend {
         in: 'query',
         description: bound.label,
         schema,
-        ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+        // Lists are read as repeated keys or one comma-separated value; repeated keys are
+        // what generated clients send by default, so that is the form the document names.
+        ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       };
     });
   }

@@ -137,6 +137,14 @@ export class FieldFilter {
     return false;
   }
 
+  /**
+   * True when the parameter is a list read as one text (`in`, `range`): its repeated values
+   * are joined with commas (`?a__in=1&a__in=2` is `?a__in=1,2`) instead of the last one winning.
+   */
+  get listShaped(): boolean {
+    return this.lookupExpr === 'in' || this.lookupExpr === 'range';
+  }
+
   /** The parsed value of a repeated parameter's texts; by default its last one's. */
   parseList(texts: readonly string[], field: AnyModelField | undefined): unknown {
     return this.parse(texts[texts.length - 1] ?? '', field);

@@ -137,9 +137,11 @@ export class OrderingFilter extends BaseFilterBackend {
     queryset: QuerySet<any>,
     view: OrderingView,
   ): readonly string[] | null {
-    const raw = request.queryParam(this.getOrderingParam(request));
-    if (raw) {
-      const ordering = this.removeInvalidFields(queryset, splitNames(raw), view, request);
+    // `?ordering=-price,title` and `?ordering=-price&ordering=title` (a generated client's
+    // default for an array) are the same sort.
+    const names = trimmedNames(request.queryList(this.getOrderingParam(request)));
+    if (names.length) {
+      const ordering = this.removeInvalidFields(queryset, names, view, request);
       if (ordering.length) return ordering;
     }
     return this.getDefaultOrdering(view);
@@ -311,13 +313,14 @@ export class OrderingFilter extends BaseFilterBackend {
   }
 
   /**
-   * The OpenAPI parameter of this filter: a comma-separated list (`style: form`,
-   * `explode: false`) whose items are the names, ascending and descending.
+   * The OpenAPI parameter of this filter: a list whose items are the names, ascending and
+   * descending, sent as repeated keys (`style: form`, `explode: true`, what generated clients
+   * send by default) or as one comma-separated value: both are read the same.
    *
    * @example
    * ```ts-fragment
    * new OrderingFilter().getSchemaOperationParameters(new BookViewSet());
-   * // [{ name: 'ordering', required: false, in: 'query', description: '...', style: 'form', explode: false,
+   * // [{ name: 'ordering', required: false, in: 'query', description: '...', style: 'form', explode: true,
    * //    schema: { type: 'array', items: { type: 'string', enum: ['title', '-title', 'price', '-price'] } } }]
    * ```
    */
@@ -328,9 +331,9 @@ export class OrderingFilter extends BaseFilterBackend {
         name: this.getOrderingParam(view.request),
         required: false,
         in: 'query',
-        description: `${this.orderingDescription} A comma-separated list of names; a leading "-" sorts in descending order.`,
+        description: `${this.orderingDescription} Names as repeated parameters (\`ordering=-price&ordering=title\`) or one comma-separated value (\`ordering=-price,title\`); a leading "-" sorts in descending order.`,
         style: 'form',
-        explode: false,
+        explode: true,
         schema: {
           type: 'array',
           items: names.length ? { type: 'string', enum: names } : { type: 'string' },
@@ -355,10 +358,10 @@ export class OrderingFilter extends BaseFilterBackend {
     const param = this.getOrderingParam(view.request);
     const options = orderingChoices(this, view);
     const description: OrderingDescription = { param, title: this.orderingTitle, options };
-    const raw = view.request?.queryParam(param);
-    if (raw === undefined) return description;
+    const request = view.request;
+    if (request?.query[param] === undefined) return description;
     const values = new Set(options.map((option) => option.value));
-    const current = splitNames(raw).filter((name) => values.has(name));
+    const current = trimmedNames(request.queryList(param)).filter((name) => values.has(name));
     return { ...description, current };
   }
 }
@@ -386,12 +389,9 @@ function orderingChoices(filter: OrderingFilter, view: OrderingView): OrderingCh
   return choices;
 }
 
-/** The names of a parameter value: split on commas, trimmed, empty ones dropped. */
-function splitNames(raw: string): string[] {
-  return raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+/** The names of a parameter's values (already split on commas): trimmed, empty ones dropped. */
+function trimmedNames(names: readonly string[]): string[] {
+  return names.map((name) => name.trim()).filter(Boolean);
 }
 
 /** The view's query set, when it can be known without a request. */

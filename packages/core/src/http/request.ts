@@ -131,6 +131,24 @@ export class Request implements RequestLike {
     return value as string | undefined;
   }
 
+  /**
+   * Every value of a list-shaped query parameter, in order, whichever form the client used:
+   * repeated keys (`?state__in=a&state__in=b`, the default of OpenAPI's `form` style and of
+   * most generated clients) or one comma-separated value (`?state__in=a,b`), or both.
+   *
+   * @example
+   * ```ts-fragment
+   * // GET /books/?ordering=-price&ordering=title   and   GET /books/?ordering=-price,title
+   * request.queryList('ordering'); // ['-price', 'title'] for both
+   * ```
+   */
+  queryList(name: string): string[] {
+    const value = this.query[name];
+    if (value === undefined) return [];
+    const texts = Array.isArray(value) ? value : [value];
+    return texts.flatMap((text) => String(text ?? '').split(','));
+  }
+
   /** The route's path parameters (`{ pk: '1' }`). */
   get params(): Readonly<Record<string, string>> {
     return this.raw.params as Record<string, string>;

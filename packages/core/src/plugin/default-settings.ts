@@ -6,6 +6,7 @@
  */
 
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import { checkDateFormat } from '../fields/date-format.ts';
 import { SimpleMetadata } from '../metadata/simple-metadata.ts';
 import { FormParser } from '../parsers/form-parser.ts';
 import { JSONParser } from '../parsers/json-parser.ts';
@@ -58,6 +59,8 @@ export function resolveSettings(input: SettingsInput = {}): APISettings {
   checkExceptionHandler(settings.EXCEPTION_HANDLER);
   checkThrottleRates(settings.DEFAULT_THROTTLE_RATES);
   checkVersioning(settings);
+  checkDateFormat(settings.DATETIME_FORMAT, 'DATETIME_FORMAT', 'datetime', 'REST_ERR_SETTINGS');
+  checkDateFormat(settings.DATE_FORMAT, 'DATE_FORMAT', 'date', 'REST_ERR_SETTINGS');
   if (!settings.MEDIA_URL.startsWith('/') || !settings.MEDIA_URL.endsWith('/')) {
     throw new ImproperlyConfigured(
       'REST_ERR_SETTINGS',

@@ -14,6 +14,8 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
+import { SessionAuthentication } from '../accounts/authentication/session-authentication.ts';
+import { SessionLoginView } from '../accounts/views/session-views.ts';
 import {
   MethodNotAllowed,
   NotAcceptable,
@@ -21,11 +23,17 @@ import {
   NotFound,
   PayloadTooLarge,
   PermissionDenied,
+  RequestHeaderFieldsTooLarge,
+  RequestTimeout,
+  ServiceUnavailable,
   UnsupportedMediaType,
 } from '../errors/api-exception.ts';
+import { DictField } from '../fields/dict-field.ts';
 import type { AnyField, JsonSchema } from '../fields/field.ts';
 import { isHiddenField } from '../fields/hidden-field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { JSONField } from '../fields/json-field.ts';
+import { ListField } from '../fields/list-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import type { Endpoint } from '../routers/endpoint.ts';
@@ -61,8 +69,18 @@ export interface SchemaGeneratorOptions {
    * `info.version` unless `version` is given.
    */
   readonly apiVersion?: string;
-  /** The document's `servers`; by default none, so paths are relative to where it is served. */
+  /**
+   * The document's `servers`; by default one, `/`: paths are relative to the host the document
+   * is served from.
+   */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  /**
+   * Keep every component of each serializer described (its response, request, patched and form
+   * bodies) even when no operation uses it; by default the unused ones are left out.
+   */
+  readonly keepUnusedComponents?: boolean;
+  /** The API's license (`info.license`): `{ name: 'MIT', identifier: 'MIT' }`. */
+  readonly license?: { readonly name: string; readonly identifier?: string; readonly url?: string };
 }
 
 /** What the generator reads of an app: `app.restFramework` has it. */
@@ -133,15 +151,24 @@ export class SchemaGenerator {
       version: this.options.version ?? apiVersion ?? '1.0.0',
     };
     if (this.options.description) info.description = this.options.description;
+    if (this.options.license) info.license = { ...this.options.license };
     const document: OpenAPIDocument = {
       openapi: '3.1.0',
       info,
+      servers: (this.options.servers ?? [{ url: '/', description: 'This service.' }]).map((s) => ({
+        ...s,
+      })),
       paths: build.paths,
-      components: { schemas: build.schemas, responses: standardResponses(build.optionalUsed) },
+      components: {
+        schemas: build.schemas,
+        responses: standardResponses(build.optionalUsed, build.otherMediaTypes),
+      },
     };
     if (Object.keys(build.securitySchemes).length)
       document.components.securitySchemes = build.securitySchemes;
-    if (this.options.servers) document.servers = this.options.servers.map((s) => ({ ...s }));
+    if (build.tags.size)
+      document.tags = [...build.tags].map(([name, description]) => ({ name, description }));
+    if (!this.options.keepUnusedComponents) removeUnusedSchemas(document);
     return document;
   }
 
@@ -167,6 +194,12 @@ class DocumentBuild {
   readonly securitySchemes: Record<string, unknown> = {};
   /** The responses listed only when an operation refers to them (401, 429). */
   readonly optionalUsed = new Set<string>();
+  /** Media types other than JSON some view renders (`text/html`): every answer may be one. */
+  readonly otherMediaTypes = new Set<string>();
+  /** Tag name → description; a tag names one router's registration. */
+  readonly tags = new Map<string, string>();
+  readonly #tagOwners = new Map<string, string>();
+  readonly #summaries = new Set<string>();
   readonly #names = new Map<SerializerClass, string>();
   readonly #operationIds = new Set<string>();
   readonly #generator: SchemaGenerator;
@@ -224,10 +257,11 @@ class DocumentBuild {
     const one = model?.verboseName ?? basename.replaceAll('-', ' ');
     const many = model?.verboseNamePlural ?? `${one}s`;
     const summary = SUMMARIES[action];
-    if (summary) operation.summary = summary(one, many);
+    const tag = endpoint.prefix ? this.#tag(endpoint) : undefined;
+    if (summary) operation.summary = this.#uniqueSummary(summary(one, many), tag);
     const description = view.getViewDescription();
     if (description) operation.description = description;
-    if (endpoint.prefix) operation.tags = [endpoint.prefix];
+    if (tag) operation.tags = [tag];
 
     const responses: Record<string, unknown> = {};
     const serializerClass = generic ? safe(() => generic.getSerializerClass()) : undefined;
@@ -240,9 +274,14 @@ class DocumentBuild {
       (action === 'list' ||
         (method === 'get' && !endpoint.detail && action !== 'retrieve' && !endpoint.extraAction));
 
+    let filtered = false;
     if (method === 'get' && list && generic) {
+      const filters = generic
+        .getFilterBackends()
+        .flatMap((b) => b.getSchemaOperationParameters?.(view) ?? []);
+      filtered = filters.length > 0;
       const parameters = [
-        ...generic.getFilterBackends().flatMap((b) => b.getSchemaOperationParameters?.(view) ?? []),
+        ...filters,
         ...(generic.paginator?.getSchemaOperationParameters?.(view) ?? []),
       ];
       if (parameters.length) operation.parameters = parameters;
@@ -256,6 +295,9 @@ class DocumentBuild {
     const item = component ? ref(component.response) : {};
     if (declared) {
       responses['200'] = jsonResponse('', declared);
+      // A declared answer is a view's own: its POST answers 200, not 201.
+      if (BODY_METHODS.has(method) && !component)
+        responses['400'] = jsonResponse('The data is not valid.', ref('ErrorDetail'));
     } else if (method === 'get') {
       let schema: JsonSchema = item;
       if (list) {
@@ -280,17 +322,21 @@ class DocumentBuild {
     } else if (method === 'delete') {
       responses['204'] = { description: 'Deleted; no content.' };
     }
-    if (BODY_METHODS.has(method)) {
+    if (BODY_METHODS.has(method) && (component || !declared)) {
       responses['400'] = jsonResponse(
         'The data is not valid: messages by field (nested like the data), or a parse error.',
         component ? { anyOf: [ref(component.errors), ref('ErrorDetail')] } : ref('ErrorDetail'),
       );
+    } else if (filtered) {
+      responses['400'] = this.#optional('FilterErrors');
     }
     this.#security(view, method, operation, responses);
-    if (generic && !safe(() => allowsAny(view))) responses['403'] = responseRef('PermissionDenied');
+    if (this.#mayDeny(view, method)) responses['403'] = responseRef('PermissionDenied');
     if (safe(() => view.getThrottles().length)) responses['429'] = this.#optional('Throttled');
     if (endpoint.detail) responses['404'] = responseRef('NotFound');
+    responses['405'] = responseRef('MethodNotAllowed');
     responses['406'] = responseRef('NotAcceptable');
+    responses['408'] = responseRef('RequestTimeout');
     addConditionalHeaders(view, method, endpoint.detail, operation, responses, (name) =>
       this.#optional(name),
     );
@@ -298,8 +344,69 @@ class DocumentBuild {
       responses['413'] = responseRef('PayloadTooLarge');
       responses['415'] = responseRef('UnsupportedMediaType');
     }
+    responses['431'] = responseRef('RequestHeaderFieldsTooLarge');
+    responses['503'] = responseRef('ServiceUnavailable');
+    this.#otherMediaTypes(view, responses);
     operation.responses = responses;
     return operation;
+  }
+
+  /**
+   * A tag per router registration: the registration prefix (`books`), or, when another router
+   * already registered that prefix, the route's path (`manage/api/books`), so that two routers'
+   * operations are never listed together.
+   */
+  #tag(endpoint: Endpoint): string {
+    const base = endpoint.path.replace(/:\w+\/?$/, '').replace(/^\/|\/$/g, '');
+    const owner = base.slice(0, base.lastIndexOf(endpoint.prefix) + endpoint.prefix.length);
+    let tag = endpoint.prefix;
+    const taken = this.#tagOwners.get(tag);
+    if (taken !== undefined && taken !== owner) tag = owner;
+    if (!this.#tagOwners.has(tag)) {
+      this.#tagOwners.set(tag, owner);
+      this.tags.set(tag, `The routes under /${owner}/.`);
+    }
+    return tag;
+  }
+
+  /** The summary, or with its tag when another operation has it (two routers' "List books"). */
+  #uniqueSummary(summary: string, tag: string | undefined): string {
+    let unique = summary;
+    if (this.#summaries.has(unique) && tag) unique = `${summary} (${tag})`;
+    for (let i = 2; this.#summaries.has(unique); i++) unique = `${summary} (${i})`;
+    this.#summaries.add(unique);
+    return unique;
+  }
+
+  /**
+   * Whether the view can answer 403: a permission other than AllowAny, a session (CSRF on
+   * unsafe methods), a login's CSRF check, or credentials refused by an authenticator that
+   * names no `WWW-Authenticate` scheme.
+   */
+  #mayDeny(view: APIView, method: string): boolean {
+    if (!safe(() => allowsAny(view))) return true;
+    const authenticators = safe(() => view.getAuthenticators()) ?? [];
+    const unsafe = method !== 'get';
+    if (unsafe && view instanceof SessionLoginView) return true;
+    if (unsafe && authenticators.some((a) => a instanceof SessionAuthentication)) return true;
+    return authenticators.length > 0 && !safe(() => view.getAuthenticateHeader(this.#request));
+  }
+
+  /**
+   * The media types other than JSON the view renders (the browsable API's `text/html`):
+   * added to each of its answers that has a body; shared answers get them once for all.
+   */
+  #otherMediaTypes(view: APIView, responses: Record<string, unknown>): void {
+    const types = (safe(() => view.getRenderers()) ?? [])
+      .map((renderer) => renderer.mediaType)
+      .filter((type) => type !== JSON_TYPE && !type.includes('*'));
+    if (types.length === 0) return;
+    for (const type of types) this.otherMediaTypes.add(type);
+    for (const response of Object.values(responses)) {
+      const content = (response as { content?: Record<string, unknown> }).content;
+      if (!content) continue;
+      for (const type of types) content[type] ??= { schema: { type: 'string' } };
+    }
   }
 
   #optional(name: string): { $ref: string } {
@@ -318,10 +425,19 @@ class DocumentBuild {
     operation: Record<string, unknown>,
     responses: Record<string, unknown>,
   ): void {
-    const schemes = (safe(() => view.getAuthenticators()) ?? [])
+    const authenticators = safe(() => view.getAuthenticators()) ?? [];
+    const schemes = authenticators
       .map((authenticator) => authenticator.securityScheme?.(this.#request.settings))
       .filter((scheme) => scheme !== undefined);
-    if (schemes.length === 0) return;
+    // Credentials refused: 401 when the view names a `WWW-Authenticate` scheme (its first
+    // authenticator's, or its own, as the JWT views), else 403 (see #mayDeny).
+    if (safe(() => view.getAuthenticateHeader(this.#request)))
+      responses['401'] = this.#optional('NotAuthenticated');
+    if (schemes.length === 0) {
+      // A public operation says so: no credentials are needed.
+      operation.security = [];
+      return;
+    }
     const security: Record<string, string[]>[] = [];
     for (const { name, scheme } of schemes) {
       this.securitySchemes[name] = scheme;
@@ -622,15 +738,34 @@ function errorSchema(fields: readonly AnyField[]): JsonSchema {
   const properties: Record<string, JsonSchema> = { non_field_errors: ref('FieldErrors') };
   for (const field of fields) {
     if (field.readOnly || isHiddenField(field)) continue;
-    properties[field.fieldName] = isNested(field)
-      ? errorSchema(field.prepared.fields)
-      : ref('FieldErrors');
+    properties[field.fieldName] = fieldErrorSchema(field);
   }
   return {
     type: 'object',
     description: 'Validation errors: a list of messages per field, nested like the data.',
     properties,
   };
+}
+
+/**
+ * The errors of one field: a list of messages; a group's messages by field, or a list of
+ * messages when the group itself is wrong (`null`, not an object); a list's or a dict's
+ * messages by item (`{"0": [...]}`, or one object per item of a list of groups).
+ */
+function fieldErrorSchema(field: AnyField): JsonSchema {
+  if (isNested(field)) return { anyOf: [errorSchema(field.prepared.fields), ref('FieldErrors')] };
+  if (field instanceof ListSerializer) {
+    return {
+      anyOf: [
+        ref('FieldErrors'),
+        { type: 'array', items: errorSchema(field.child.prepared.fields) },
+        { type: 'object', additionalProperties: true },
+      ],
+    };
+  }
+  if (field instanceof ListField || field instanceof DictField || field instanceof JSONField)
+    return { anyOf: [ref('FieldErrors'), { type: 'object', additionalProperties: true }] };
+  return ref('FieldErrors');
 }
 
 function errorDetailSchema(): JsonSchema {
@@ -645,13 +780,36 @@ function fieldErrorsSchema(): JsonSchema {
   return { type: 'array', items: { type: 'string' }, description: 'Messages about one field.' };
 }
 
-/** The error answers every view shares, as reusable responses. */
-function standardResponses(optionalUsed: ReadonlySet<string>): Record<string, unknown> {
+/**
+ * The error answers every view shares, as reusable responses; each also in the media types
+ * other than JSON that some view renders (`text/html` of the browsable API).
+ */
+function standardResponses(
+  optionalUsed: ReadonlySet<string>,
+  otherMediaTypes: ReadonlySet<string>,
+): Record<string, unknown> {
+  const others = Object.fromEntries(
+    [...otherMediaTypes].map((t) => [t, { schema: { type: 'string' } }]),
+  );
   const detail = (description: string, example: string) => ({
     description,
-    content: { [JSON_TYPE]: { schema: ref('ErrorDetail'), example: { detail: example } } },
+    content: {
+      [JSON_TYPE]: { schema: ref('ErrorDetail'), example: { detail: example } },
+      ...others,
+    },
   });
   const responses: Record<string, unknown> = {
+    FilterErrors: {
+      description:
+        'A filter parameter has a value it cannot use: messages by parameter (or `detail`).',
+      content: {
+        [JSON_TYPE]: {
+          schema: { type: 'object', additionalProperties: ref('FieldErrors') },
+          example: { price__gte: ['Enter a number.'] },
+        },
+        ...others,
+      },
+    },
     NotFound: detail('No such record (or page).', new NotFound().message),
     NotAuthenticated: detail(
       'The request carries no (or wrong) credentials; `WWW-Authenticate` names the scheme.',
@@ -688,9 +846,27 @@ function standardResponses(optionalUsed: ReadonlySet<string>): Record<string, un
       'No parser reads the `Content-Type` of the body.',
       new UnsupportedMediaType('text/plain').message,
     ),
+    RequestTimeout: detail(
+      'The request (its headers or body) did not arrive in time; the connection is closed.',
+      new RequestTimeout().message,
+    ),
+    RequestHeaderFieldsTooLarge: detail(
+      'The request headers are larger than the server accepts.',
+      new RequestHeaderFieldsTooLarge().message,
+    ),
+    ServiceUnavailable: {
+      ...detail(
+        'The database (or another service the API needs, such as Redis) is unavailable right now; `Retry-After` says when to retry.',
+        new ServiceUnavailable().message,
+      ),
+      headers: {
+        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      },
+    },
     ...conditionalResponses(detail),
   };
   for (const name of [
+    'FilterErrors',
     'NotAuthenticated',
     'Throttled',
     'PreconditionFailed',
@@ -698,4 +874,31 @@ function standardResponses(optionalUsed: ReadonlySet<string>): Record<string, un
   ])
     if (!optionalUsed.has(name)) delete responses[name];
   return responses;
+}
+
+/**
+ * Drops the schema components no operation reaches (a request body of a serializer whose
+ * routes take none, say): a document lists what a client can meet, nothing more.
+ */
+function removeUnusedSchemas(document: OpenAPIDocument): void {
+  const schemas = document.components.schemas;
+  const reached = new Set<string>();
+  const prefix = '#/components/schemas/';
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) walk(item);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith(prefix)) {
+          const name = value.slice(prefix.length);
+          if (!reached.has(name)) {
+            reached.add(name);
+            walk(schemas[name]);
+          }
+        } else walk(value);
+      }
+    }
+  };
+  walk(document.paths);
+  walk(document.components.responses);
+  for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
 }

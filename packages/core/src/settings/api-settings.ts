@@ -81,6 +81,18 @@ export interface APISettings {
    * the rendered body, and answer `If-None-Match` with 304 (a view's `useETags` wins).
    */
   readonly USE_ETAGS: boolean;
+  /**
+   * How date-time fields write their values (DRF's `DATETIME_FORMAT`): `'iso-8601'` (default:
+   * `2024-01-02T03:04:05.123000Z`, always with microseconds) or a `strftime` format string
+   * (`'%d/%m/%Y %H:%M'`, in UTC). A field's `format` option wins. Input is always ISO 8601.
+   * An unknown directive fails at start-up.
+   */
+  readonly DATETIME_FORMAT: string;
+  /**
+   * How date fields write their values (DRF's `DATE_FORMAT`): `'iso-8601'` (default,
+   * `2024-01-02`) or a `strftime` format of date directives (`'%d/%m/%Y'`).
+   */
+  readonly DATE_FORMAT: string;
   /** Query parameter of ordering filters. */
   readonly ORDERING_PARAM: string;
   /** Query parameter of search filters (`?search=`). */

@@ -33,6 +33,8 @@ export const defaultValues: Readonly<Omit<APISettings, ClassSettingName>> = Obje
   ALLOWED_VERSIONS: null,
   VERSION_PARAM: 'version',
   USE_ETAGS: false,
+  DATETIME_FORMAT: 'iso-8601',
+  DATE_FORMAT: 'iso-8601',
   ORDERING_PARAM: 'ordering',
   SEARCH_PARAM: 'search',
   URL_FORMAT_OVERRIDE: 'format',

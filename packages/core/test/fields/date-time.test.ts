@@ -47,11 +47,12 @@ fieldValues('DateTimeField', {
     [EMPTY, ['This field is required.']],
   ],
   outputs: [
-    // As DRF renders: UTC with Z, no fraction when it is zero, microseconds otherwise.
-    ['2024-01-02T03:04:05.000Z', '2024-01-02T03:04:05Z'],
+    // UTC with Z and always the fraction in microseconds (DRF drops a zero fraction; one shape
+    // for every value lets a client parse them alike, issue 42).
+    ['2024-01-02T03:04:05.000Z', '2024-01-02T03:04:05.000000Z'],
     ['2024-01-02T03:04:05.123Z', '2024-01-02T03:04:05.123000Z'],
     ['2024-01-02T03:04:05.001Z', '2024-01-02T03:04:05.001000Z'],
-    [new Date('2024-01-02T03:04:05Z'), '2024-01-02T03:04:05Z'],
-    ['2024-01-02T05:04:05+02:00', '2024-01-02T03:04:05Z'],
+    [new Date('2024-01-02T03:04:05Z'), '2024-01-02T03:04:05.000000Z'],
+    ['2024-01-02T05:04:05+02:00', '2024-01-02T03:04:05.000000Z'],
   ],
 });

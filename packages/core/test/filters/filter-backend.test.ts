@@ -184,6 +184,20 @@ const CASES: readonly (readonly [string, readonly number[] | Record<string, stri
   ['?nope=1&price__foo=2', [1, 2, 3, 4]],
   // The last value of a repeated parameter, as Django's QueryDict.get.
   ['?state=in_progress&state=published', [1, 4]],
+  // A list-shaped parameter (`in`, `range`, ordering) repeated is one list, as a generated
+  // client sends an array by default (issue 42): not its last value.
+  ['?state__in=published&state__in=in_progress', [1, 2, 4]],
+  ['?state__in=published&state__in=in_progress,not_published', [1, 2, 3, 4]],
+  ['?pages__in=100&pages__in=474&pages__in=9', [3, 4]],
+  ['?price__range=5&price__range=12.5', [1, 2, 4]],
+  ['?pages__range=200&pages__range=450', [1, 2]],
+  ['?ordering=-pages&ordering=id', [4, 1, 2, 3]],
+  ['?ordering=-pages,id', [4, 1, 2, 3]],
+  [
+    '?price__range=5&price__range=6&price__range=7',
+    { price__range: ['Range query expects two values.'] },
+  ],
+  ['?pages__in=100&pages__in=two', { pages__in: ['Enter a number.'] }],
   ['?pages=abc', { pages: ['Enter a number.'] }],
   ['?pages=1.5', { pages: ['Enter a whole number.'] }],
   [
@@ -439,7 +453,7 @@ for (const dialect of testDialects()) {
         in: 'query',
         description: 'State in',
         style: 'form',
-        explode: false,
+        explode: true,
         schema: {
           type: 'array',
           items: { type: 'string', enum: ['published', 'not_published', 'in_progress'] },

@@ -371,9 +371,9 @@ for (const dialect of testDialects()) {
           required: false,
           in: 'query',
           description:
-            'Which field to use when ordering the results. A comma-separated list of names; a leading "-" sorts in descending order.',
+            'Which field to use when ordering the results. Names as repeated parameters (`ordering=-price&ordering=title`) or one comma-separated value (`ordering=-price,title`); a leading "-" sorts in descending order.',
           style: 'form',
-          explode: false,
+          explode: true,
           schema: {
             type: 'array',
             items: {

@@ -167,6 +167,11 @@ for (const dialect of testDialects()) {
       const [py, web] = tagIds;
       assert.deepEqual(await titles(`?tags=${web}`), ['a1']);
       assert.deepEqual(await titles(`?tags=${py}&tags=${web}`), ['a1', 'a2']);
+      // The comma-separated form of the same lists, and both forms at once (issue 42).
+      assert.deepEqual(await titles(`?tags=${py},${web}`), ['a1', 'a2']);
+      assert.deepEqual(await titles('?tag_any=py,web'), ['a1', 'a2']);
+      assert.deepEqual(await titles('?tag_all=py,web'), ['a1']);
+      assert.deepEqual(await titles('?tag_all=py&tag_all=web,py'), ['a1']);
       assert.equal(await status('?tags=x'), 400);
       const many = Array.from({ length: 101 }, (_, i) => `tags=${i}`).join('&');
       assert.equal(await status(`?${many}`), 400);

@@ -198,7 +198,7 @@ class DocumentedOrdering extends BaseFilterBackend {
         in: 'query',
         required: false,
         style: 'form',
-        explode: false,
+        explode: true,
         schema: { type: 'array', items: { type: 'string', enum: ['rank', '-rank'] } },
       },
     ];

@@ -126,7 +126,7 @@ describe('Serializer', () => {
       email: 'ann@example.com',
       content: 'Hi',
       rating: 3,
-      created: '2024-01-02T03:04:05Z',
+      created: '2024-01-02T03:04:05.000000Z',
     });
   });
 
@@ -220,7 +220,7 @@ describe('Serializer', () => {
       email: 'ann@example.com',
       content: 'Hi',
       rating: 5,
-      created: '2024-01-02T03:04:05Z',
+      created: '2024-01-02T03:04:05.000000Z',
     });
 
     const updating = new StoredComment({

@@ -47,6 +47,13 @@ function refreshOf(request: Request): string {
 export class TokenObtainPairView extends LoginView {
   static override description =
     'Exchanges a username and password for an access and a refresh token.';
+  static override schemaResponses = {
+    create: {
+      type: 'object',
+      properties: { access: { type: 'string' }, refresh: { type: 'string' } },
+      required: ['access', 'refresh'],
+    },
+  };
 
   override getAuthenticateHeader(): string {
     return BEARER;
@@ -100,6 +107,13 @@ class RefreshTokenView extends ViewSet {
  */
 export class TokenRefreshView extends RefreshTokenView {
   static override description = 'Exchanges a refresh token for a new access token.';
+  static override schemaResponses = {
+    create: {
+      type: 'object',
+      properties: { access: { type: 'string' }, refresh: { type: 'string' } },
+      required: ['access'],
+    },
+  };
 
   async create(request: Request): Promise<Response> {
     return new Response(await jwtOf(request.settings).refresh(refreshOf(request)));
@@ -119,6 +133,7 @@ export class TokenRefreshView extends RefreshTokenView {
  */
 export class TokenVerifyView extends RefreshTokenView {
   static override description = 'Checks that a token is valid.';
+  static override schemaResponses = { create: { type: 'object', maxProperties: 0 } };
 
   async create(request: Request): Promise<Response> {
     const { token } = requiredStrings(request, { token: 8192 });
@@ -138,6 +153,7 @@ export class TokenVerifyView extends RefreshTokenView {
  */
 export class TokenBlacklistView extends RefreshTokenView {
   static override description = 'Blacklists a refresh token (logout).';
+  static override schemaResponses = { create: { type: 'object', maxProperties: 0 } };
 
   async create(request: Request): Promise<Response> {
     await jwtOf(request.settings).blacklist(refreshOf(request));

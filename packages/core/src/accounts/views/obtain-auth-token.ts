@@ -28,6 +28,15 @@ import { LoginView } from './login-view.ts';
  */
 export class ObtainAuthToken extends LoginView {
   static override description = 'Exchanges a username and password for an API token.';
+  static override schemaResponses = {
+    create: {
+      type: 'object',
+      properties: {
+        token: { type: 'string', description: 'Send it as `Authorization: Token …`.' },
+      },
+      required: ['token'],
+    },
+  };
 
   async login(_request: Request, auth: Auth, user: UserRow): Promise<Response> {
     return new Response({ token: await obtainToken(auth, user) });

@@ -60,6 +60,16 @@ export class SessionLoginView extends LoginView {
       properties: { csrfToken: { type: 'string', description: 'Send it as X-CSRFToken.' } },
       required: ['csrfToken'],
     },
+    create: {
+      type: 'object',
+      description: "The user's username field, and the new CSRF token of the session.",
+      properties: {
+        username: { type: 'string' },
+        csrfToken: { type: 'string', description: 'Send it as X-CSRFToken.' },
+      },
+      required: ['csrfToken'],
+      additionalProperties: { type: 'string' },
+    },
   };
   /** The body was parsed by `initial`, for the CSRF form field: not parsed again. */
   #parsed = false;
@@ -161,6 +171,13 @@ function seeOther(location: string): Response {
  */
 export class SessionLogoutView extends ViewSet {
   static override description = 'Logs out: ends the session.';
+  static override schemaResponses = {
+    create: {
+      type: 'object',
+      properties: { detail: { type: 'string', const: 'Logged out.' } },
+      required: ['detail'],
+    },
+  };
   /** A plain view in Django: "Session Logout", not "Session Logout List". */
   static override viewNameSuffix = false;
   override authenticationClasses = [SessionAuthentication];
