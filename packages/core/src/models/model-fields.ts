@@ -91,6 +91,9 @@ export type RelationField<M extends AnyModel, T, O = {}> = ModelField<T, O> & {
   readonly __relatedModel: M;
 };
 
+/** The `relatedName` of a many-to-many's options as declared (its literal type), if any. */
+type RelatedNameOf<O> = O extends { readonly relatedName: infer N } ? N : undefined;
+
 type Target<M extends AnyModel> = M | (() => M) | 'self';
 
 function charLike<O extends CharFieldOptions>(
@@ -284,12 +287,12 @@ export const models = {
   OneToOneField<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
+  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> & { readonly __oneToOne: true } {
     return new ModelField('one_to_one', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
+    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O> & { readonly __oneToOne: true };
   },
 
   /**
@@ -304,11 +307,11 @@ export const models = {
    * follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
    * ```
    */
-  ManyToManyField<M extends AnyModel>(
+  ManyToManyField<M extends AnyModel, const O extends ManyToManyOptions = {}>(
     to: Target<M>,
-    options: ManyToManyOptions = {},
-  ): ManyToManyField<M> {
-    return new ManyToManyField<M>(to as Target<AnyModel>, options);
+    options?: O,
+  ): ManyToManyField<M, RelatedNameOf<O>> {
+    return new ManyToManyField<M, RelatedNameOf<O>>(to as Target<AnyModel>, options ?? {});
   },
 
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */

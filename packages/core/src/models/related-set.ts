@@ -202,7 +202,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     if (this.plan.kind !== 'many_to_many') {
       const field = this.plan.field;
       await this.#objects(this.model)
-        .filter({ pk__in: keys })
+        .filter({ pk__in: keys } as Filter)
         .update({ [field.attname]: this.ownerKey } as never);
       return;
     }
@@ -242,7 +242,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     if (this.plan.kind !== 'many_to_many') {
       const field = this.#nullableKey('remove');
       await this.#objects(this.model)
-        .filter({ pk__in: keys, [field.name]: this.ownerKey })
+        .filter({ pk__in: keys, [field.name]: this.ownerKey } as Filter)
         .update({ [field.attname]: null } as never);
       return;
     }
