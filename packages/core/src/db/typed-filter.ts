@@ -117,10 +117,8 @@ type ManyTarget<M, K> =
         ? M
         : T
       : never
-    : K extends keyof ReverseRelationsOf<M>
-      ? ReverseRelationsOf<M>[K] extends { readonly model: infer T }
-        ? T
-        : never
+    : ReverseRelationsOf<M> extends { readonly [N in K & string]: { readonly model: infer T } }
+      ? T
       : never;
 type RelationName<M> = ManyName<M> | (keyof ReverseRelationsOf<M> & string);
 

@@ -99,12 +99,14 @@ type DefaultName<Key extends string, Field> = Field extends { readonly __oneToOn
  * ```
  */
 export type ReverseRelationsOf<M> = {
-  [E in Entries<M> as E['name']]: { readonly model: E['model']; readonly many: E['many'] };
+  [E in Entries<M> as E extends { readonly name: infer N extends string } ? N : never]: {
+    readonly model: E extends { readonly model: infer S } ? S : never;
+    readonly many: E extends { readonly many: infer Many } ? Many : never;
+  };
 };
 
 type Entries<M> = {
   [Key in keyof ModelRegistry & string]: ModelRegistry[Key] extends infer S extends AnyModel
     ? ReverseFrom<S, Key, M>
     : never;
-}[keyof ModelRegistry & string] &
-  ReverseEntry<string, unknown, boolean>;
+}[keyof ModelRegistry & string];
