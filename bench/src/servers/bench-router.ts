@@ -1,12 +1,13 @@
 /**
  * The bench-only routes of the toolkit contender: the book list with core's
- * `CursorPagination`, at `/bench/api/books-cursor/`, added next to the bookstore's routers
+ * `CursorPagination`, at `/bench/api/books-cursor/`, and issue 39's `articles` row, added next to the bookstore's routers
  * (the bookstore itself is unchanged).
  * @module
  */
 import { CursorPagination, DefaultRouter } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { BookViewSet } from '../../../examples/bookstore/src/viewsets/book-viewsets.ts';
+import { ArticleViewSet } from '../articles/views.ts';
 
 /** Books in isbn order (the model's default), one keyset page of 100 per query. */
 export class BookCursorViewSet extends BookViewSet {
@@ -19,8 +20,9 @@ export const BENCH_PREFIX = '/bench/api';
 
 /** Registers the bench-only router on an app built by the bookstore's `buildApp`. */
 export async function registerBenchRoutes(app: FastifyInstance): Promise<void> {
-  const router = new DefaultRouter().register('books-cursor', BookCursorViewSet, {
-    basename: 'book-cursor',
-  });
+  const router = new DefaultRouter()
+    .register('books-cursor', BookCursorViewSet, { basename: 'book-cursor' })
+    // Issue 39's row, on tables of its own (`bench/src/articles/`).
+    .register('articles', ArticleViewSet, { basename: 'article' });
   await app.register(router.plugin, { prefix: BENCH_PREFIX });
 }
