@@ -134,6 +134,13 @@ counted.filter({ n: 'one' });
 // @ts-expect-error: counts take no text lookup
 counted.filter({ n__icontains: '1' });
 
+// A related set's filters are checked on its rows' model.
+void Room.related(1, 'labels').filter({ name__startswith: 'a' }).exists({ rooms__capacity: 2 });
+// @ts-expect-error: a label's name is text
+void Room.related(1, 'labels').exists({ name: 1 });
+// @ts-expect-error: Label has no field title
+void Room.related(1, 'labels').get({ title: 'x' });
+
 // Writes: every key a column (or a foreign key by name), with its type.
 declare const ann: Row<typeof Member>;
 void Room.objects.create({ capacity: 2, price: '1.00', owner: ann });
