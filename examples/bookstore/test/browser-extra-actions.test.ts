@@ -5,7 +5,7 @@
  * opening the action's own page.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,8 @@ import { seed } from '../src/seed.ts';
 import { BookSerializer } from '../src/serializers/book-serializers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** Screenshots, kept as test artifacts at the repository root (ignored by git). */
+const ARTIFACTS = join(import.meta.dirname, '..', '..', '..', 'test-artifacts');
 const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser tests skipped`;
 
 class ShelfViewSet extends ModelViewSet {
@@ -56,6 +58,7 @@ describe('the Extra Actions menu in Chromium', { skip: SKIP }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bookstore-actions-'));
+    mkdirSync(ARTIFACTS, { recursive: true });
     db = Database.connect(`sqlite:${join(dir, 'db.sqlite3')}`);
     await db.migrate(ALL_MODELS);
     await seed(db);
@@ -100,6 +103,10 @@ describe('the Extra Actions menu in Chromium', { skip: SKIP }, () => {
     assert.equal(await link.isVisible(), false, 'closed until opened');
     await menu.locator('summary').click();
     assert.equal(await link.isVisible(), true);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'extra-actions-detail-menu.png'),
+      fullPage: true,
+    });
     assert.equal(await menu.locator('a').count(), 1, 'no list action on a detail page');
     await link.click();
     await page.waitForURL(`${base}/api/shelf/${first?.id}/highlight/`);
@@ -112,6 +119,7 @@ describe('the Extra Actions menu in Chromium', { skip: SKIP }, () => {
     const page = await browser.newPage();
     await page.goto(`${base}/api/shelf/`);
     await page.locator('details.extra-actions summary').click();
+    await page.screenshot({ path: join(ARTIFACTS, 'extra-actions-list-menu.png'), fullPage: true });
     await page.locator('details.extra-actions a', { hasText: 'Best sellers' }).click();
     await page.waitForURL(`${base}/api/shelf/bestsellers/`);
     assert.equal(await page.locator('h1').textContent(), 'Best sellers');

@@ -1,12 +1,13 @@
 /**
  * `@restframework/core`: a Django REST framework-style toolkit for Fastify.
- * @module
+ * @module @restframework/core
  */
 
 export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
+  type AuthFor,
   type AuthOptions,
   type CreateSuperuserOptions,
   changePassword,
@@ -235,6 +236,10 @@ export {
   HyperlinkedIdentityField,
   type HyperlinkedIdentityFieldOptions,
 } from './fields/hyperlinked-identity-field.ts';
+export {
+  HyperlinkedRelatedField,
+  type HyperlinkedRelatedFieldOptions,
+} from './fields/hyperlinked-related-field.ts';
 export { IntegerField, type IntegerFieldOptions } from './fields/integer-field.ts';
 export { IPAddressField, type IPAddressFieldOptions } from './fields/ip-address-field.ts';
 export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
@@ -264,6 +269,10 @@ export {
   SlugRelatedField,
   type SlugRelatedFieldOptions,
 } from './fields/slug-related-field.ts';
+export {
+  StringRelatedField,
+  type StringRelatedFieldOptions,
+} from './fields/string-related-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {
   runUniqueTogether,
@@ -429,6 +438,12 @@ export { type ReverseRelation, ReverseRelations, reverseName } from './models/re
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
 export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
+export {
+  displayedPageNumbers,
+  type PageLink,
+  type PaginationHtmlContext,
+  pageLinks,
+} from './pagination/page-links.ts';
 export { PageNumberPagination } from './pagination/page-number-pagination.ts';
 export { clientPageSize, type Pagination, type PaginationClass } from './pagination/pagination.ts';
 export { FormParser } from './parsers/form-parser.ts';
@@ -471,8 +486,10 @@ export {
 export { browsableApi } from './renderers/browsable-api/browsable-api-plugin.ts';
 export { BrowsableAPIRenderer } from './renderers/browsable-api/browsable-api-renderer.ts';
 export type {
+  AccountLinks,
   Crumb,
   FilterControl,
+  FilterFormField,
   FormsSpec,
   PageContext,
 } from './renderers/browsable-api/page.ts';
@@ -502,7 +519,7 @@ export {
   SimpleRouter,
   type ViewSetClass,
 } from './routers/simple-router.ts';
-export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
+export { type NamedRoute, type ResolvedRoute, UrlRegistry } from './routers/url-registry.ts';
 export {
   DOCS_CONTENT_SECURITY_POLICY,
   type OpenAPIOptions,

@@ -12,6 +12,7 @@ export const TESTED_RANGES = {
   fastify: '^5.12.8',
   'better-sqlite3': '^13.2.0',
   typescript: '^7.0.2',
+  'swagger-ui-dist': '^5.35.0',
   '@types/node': '^24.0.0',
 } as const;
 
@@ -37,6 +38,8 @@ export function projectPackageJson(name: string): Record<string, unknown> {
       '@restframework/tricks': `^${own.version}`,
       'better-sqlite3': TESTED_RANGES['better-sqlite3'],
       fastify: TESTED_RANGES.fastify,
+      // Swagger UI's files, for the API documentation page at /schema/docs/.
+      'swagger-ui-dist': TESTED_RANGES['swagger-ui-dist'],
     },
     devDependencies: {
       '@types/node': TESTED_RANGES['@types/node'],

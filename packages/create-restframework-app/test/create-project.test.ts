@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { createProject, StarterError } from '../src/create-project.ts';
 import { TESTED_RANGES } from '../src/project-package-json.ts';
 
@@ -113,6 +115,79 @@ describe('the template', () => {
     } finally {
       await app.close();
       await db.close();
+    }
+  });
+
+  it('serves the browsable API to browsers, the OpenAPI document and Swagger UI', async () => {
+    // Issue 42: the starter answered JSON only, and /schema/ was a 404.
+    const { Database } = await import('@restframework/core');
+    const { buildApp } = await import('../template/src/app.ts');
+    const db = Database.connect('sqlite::memory:');
+    const { ALL_MODELS } = await import('../template/src/models.ts');
+    await db.migrate(ALL_MODELS);
+    const app = await buildApp(db);
+    try {
+      const page = await app.inject({ url: '/api/tasks/', headers: { accept: 'text/html' } });
+      assert.equal(page.statusCode, 200);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.match(page.body, /<h1>Task List<\/h1>/);
+      const json = await app.inject({
+        url: '/api/tasks/',
+        headers: { accept: 'application/json' },
+      });
+      assert.equal(json.headers['content-type'], 'application/json');
+      const schema = await app.inject({ url: '/schema/' });
+      assert.equal(schema.statusCode, 200);
+      const document = JSON.parse(schema.body);
+      assert.match(document.openapi, /^3\./);
+      assert.ok(document.paths['/api/tasks/'], Object.keys(document.paths).join(', '));
+      const docs = await app.inject({ url: '/schema/docs/' });
+      assert.equal(docs.statusCode, 200);
+      assert.match(docs.body, /swagger-ui/);
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+
+  it('writes no credentials into its log lines (Authorization, Cookie redacted)', () => {
+    // A child process: pino writes to the file descriptor of stdout, which only a parent reads.
+    const app = pathToFileURL(join(TEMPLATE, 'src', 'app.ts')).href;
+    const script = `
+      const { Database } = await import('@restframework/core');
+      const { buildApp } = await import(${JSON.stringify(app)});
+      const db = Database.connect('sqlite::memory:');
+      const app = await buildApp(db);
+      const headers = {
+        authorization: 'Token s3cret-token', cookie: 'sessionid=s3cret-session',
+        'x-csrftoken': 's3cret-csrf', 'set-cookie': 'sessionid=s3cret-new', accept: 'text/html' };
+      app.log.warn({ headers }, 'headers');
+      app.log.warn({ upstream: { headers } }, 'nested headers');
+      await app.close();
+      await db.close();
+    `;
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, '--input-type=module', '-e', script],
+      { cwd: import.meta.dirname, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' } },
+    );
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => l.msg),
+      ['headers', 'nested headers'],
+    );
+    assert.doesNotMatch(out, /s3cret/);
+    for (const headers of [lines[0].headers, lines[1].upstream.headers]) {
+      assert.deepEqual(headers, {
+        authorization: '[redacted]',
+        cookie: '[redacted]',
+        'x-csrftoken': '[redacted]',
+        'set-cookie': '[redacted]',
+        accept: 'text/html',
+      });
     }
   });
 

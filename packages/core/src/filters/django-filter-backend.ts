@@ -251,7 +251,9 @@ export class DjangoFilterBackend extends BaseFilterBackend {
 
   /**
    * The browsable API's filter form (DRF's "Filters" dialog): one input per filter, a select
-   * for booleans and choices, with the current request's values.
+   * for booleans and choices (several at once for an `in` of choices), with the current
+   * request's values, and each parameter's schema and lookup so that the form picks an input
+   * of the value's type (a date, a number) and says how to write a list (`in`, `range`).
    */
   describe(view: FilterView): Record<string, unknown> | undefined {
     const parameters = this.parametersOf(view);
@@ -261,14 +263,20 @@ export class DjangoFilterBackend extends BaseFilterBackend {
       title: 'Filters',
       fields: [...parameters.byName]
         .filter(([name, bound]) => name === bound.param)
-        .map(([name, bound]) => ({
-          param: name,
-          label: bound.label,
-          current: request?.queryParam(name) ?? '',
-          ...(bound.filter.formChoices(bound.field)
-            ? { options: bound.filter.formChoices(bound.field) }
-            : {}),
-        })),
+        .map(([name, bound]) => {
+          const lookup = bound.filter.lookupExpr;
+          const options =
+            bound.filter.formChoices(bound.field) ??
+            (lookup === 'in' ? bound.filter.ownChoices(bound.field) : undefined);
+          return {
+            param: name,
+            label: bound.label,
+            current: request?.queryParam(name) ?? '',
+            schema: bound.filter.schema(bound.field),
+            lookup,
+            ...(options ? { options } : {}),
+          };
+        }),
     };
   }
 }

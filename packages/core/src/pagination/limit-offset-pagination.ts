@@ -6,6 +6,7 @@ import type { QuerySet } from '../db/query-set.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
+import { displayedPageNumbers, type PaginationHtmlContext, pageLinks } from './page-links.ts';
 import { type Pagination, pageSchema, queryParameter } from './pagination.ts';
 
 /**
@@ -105,6 +106,30 @@ export class LimitOffsetPagination implements Pagination {
     );
     if (this.offset - this.limit <= 0) return removeQueryParam(url, this.offsetQueryParam);
     return replaceQueryParam(url, this.offsetQueryParam, this.offset - this.limit);
+  }
+
+  /** DRF's `get_html_context`: previous, next and a numbered link per page of `limit` rows. */
+  getHtmlContext(): PaginationHtmlContext {
+    const request = this.request;
+    if (!request || !this.limit) return { previousUrl: null, nextUrl: null, pageLinks: [] };
+    const before = Math.ceil(this.offset / this.limit);
+    let current = before + 1;
+    const final = Math.max(1, Math.ceil((this.count - this.offset) / this.limit) + before);
+    if (current > final) current = final;
+    const url = request.buildAbsoluteUri();
+    const urlOf = (page: number) =>
+      page === 1
+        ? removeQueryParam(url, this.offsetQueryParam)
+        : replaceQueryParam(
+            url,
+            this.offsetQueryParam,
+            this.offset + (page - current) * this.limit,
+          );
+    return {
+      previousUrl: this.getPreviousLink(),
+      nextUrl: this.getNextLink(),
+      pageLinks: pageLinks(displayedPageNumbers(current, final), current, urlOf),
+    };
   }
 
   getLinks(): { next: string | null; previous: string | null } {

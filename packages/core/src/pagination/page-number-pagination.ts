@@ -7,6 +7,7 @@ import { NotFound } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { removeQueryParam, replaceQueryParam } from '../utils/urls.ts';
+import { displayedPageNumbers, type PaginationHtmlContext, pageLinks } from './page-links.ts';
 import {
   clientPageSize,
   type Pagination,
@@ -35,18 +36,27 @@ export class PageNumberPagination implements Pagination {
   // overrides one with a field of its own (`override pageSize = 1000`).
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
   declare pageSize: number | null;
+  /** The query parameter of the page number (`page`). */
   declare pageQueryParam: string;
   /** A parameter that lets clients choose the page size (off by default). */
   declare pageSizeQueryParam: string | null;
+  /** The largest page size a client may ask for with `pageSizeQueryParam`. */
   declare maxPageSize: number | null;
+  /** Page numbers that mean the last page (`?page=last`). */
   declare lastPageStrings: readonly string[];
+  /** The 404's message for a page out of range or not a number. */
   declare invalidPageMessage: string;
 
+  /** The rows of the whole list (set by `paginateQueryset`). */
   declare count: number;
+  /** The number of this page (set by `paginateQueryset`). */
   declare pageNumber: number;
+  /** How many pages the list has (set by `paginateQueryset`). */
   declare numPages: number;
+  /** The request being paginated (set by `paginateQueryset`). */
   declare request: Request | undefined;
 
+  /** Items per page for this request: `pageSize`, or the client's within `maxPageSize`. */
   getPageSize(request: Request): number | null {
     return (
       clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
@@ -72,6 +82,7 @@ export class PageNumberPagination implements Pagination {
     return queryset.slice((page - 1) * size, page * size).execute();
   }
 
+  /** The URL of the next page, or null on the last. */
   getNextLink(): string | null {
     if (!this.request || this.pageNumber >= this.numPages) return null;
     return replaceQueryParam(
@@ -81,6 +92,7 @@ export class PageNumberPagination implements Pagination {
     );
   }
 
+  /** The URL of the previous page, or null on the first. */
   getPreviousLink(): string | null {
     if (!this.request || this.pageNumber <= 1) return null;
     const url = this.request.buildAbsoluteUri();
@@ -90,6 +102,22 @@ export class PageNumberPagination implements Pagination {
 
   getLinks(): { next: string | null; previous: string | null } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
+  }
+
+  /** DRF's `get_html_context`: previous, next and numbered page links for the browsable API. */
+  getHtmlContext(): PaginationHtmlContext {
+    const request = this.request;
+    const url = request ? request.buildAbsoluteUri() : '';
+    const urlOf = (page: number) =>
+      page === 1
+        ? removeQueryParam(url, this.pageQueryParam)
+        : replaceQueryParam(url, this.pageQueryParam, page);
+    const numbers = displayedPageNumbers(this.pageNumber, this.numPages);
+    return {
+      previousUrl: this.getPreviousLink(),
+      nextUrl: this.getNextLink(),
+      pageLinks: request ? pageLinks(numbers, this.pageNumber, urlOf) : [],
+    };
   }
 
   getPaginatedResponse(data: unknown[]): Response {

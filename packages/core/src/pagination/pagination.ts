@@ -5,6 +5,7 @@
 import type { QuerySet } from '../db/query-set.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
+import type { PaginationHtmlContext } from './page-links.ts';
 
 /** A pagination style. Instances are made per request (they remember the page). */
 export interface Pagination {
@@ -22,6 +23,8 @@ export interface Pagination {
   getPaginatedResponseSchema?(itemsSchema: Record<string, unknown>): Record<string, unknown>;
   /** Links for the browsable API. */
   getLinks?(): { next: string | null; previous: string | null };
+  /** Numbered page links for the browsable API (DRF's `get_html_context`). */
+  getHtmlContext?(): PaginationHtmlContext;
 }
 
 /** A pagination class. */

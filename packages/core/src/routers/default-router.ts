@@ -54,9 +54,10 @@ export class DefaultRouter extends SimpleRouter {
     base: string,
     entries: readonly [string, string][],
     state: RestFrameworkState,
+    namespace?: string,
   ): void {
     const RootView = apiRootView(entries);
-    this.mountView(instance, '/', RootView, state);
+    this.mountView(instance, '/', RootView, state, namespace);
     state.endpoints.push({
       path: `${base}/`,
       name: 'api-root',

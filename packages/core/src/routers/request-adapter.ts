@@ -19,7 +19,7 @@ import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { logUnhandled } from '../views/unhandled-error-log.ts';
 import type { RoutePlan } from './route-plan.ts';
-import type { ViewSetClass } from './simple-router.ts';
+import type { UrlAliases, ViewSetClass } from './simple-router.ts';
 
 /** What a route of a router carries in its Fastify `config`: its view, the view's extras, its plan. */
 export interface RouteConfig {
@@ -105,6 +105,8 @@ function handleRequest(
 ): void | Promise<void> {
   const request = new Request(req, reply, state.settings, state.urls);
   req.restRequest = request;
+  const aliases = (plan.extra.urlAliases as UrlAliases | undefined)?.map;
+  if (aliases !== undefined) request.urlAliases = aliases;
   const view = makeView(plan, req.method);
   const db = state.database;
   const params = req.params as Record<string, string>;

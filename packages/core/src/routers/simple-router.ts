@@ -23,6 +23,7 @@ import type { RestFrameworkState } from '../plugin/rest-framework.ts';
 import type { APIView } from '../views/api-view.ts';
 import { extraActionsOf } from '../views/extra-actions.ts';
 import { GenericAPIView } from '../views/generic-api-view.ts';
+import type { Endpoint } from './endpoint.ts';
 import { lookupPattern, parseRoute } from './lookup-patterns.ts';
 import { type RouteConfig, routeErrorHandler, viewRouteHandler } from './request-adapter.ts';
 import { buildRoutePlan, ROUTE_METHODS } from './route-plan.ts';
@@ -273,6 +274,9 @@ export class SimpleRouter {
 
     const rootEntries: [string, string][] = [];
     const checked: [Registration, PreparedViewSet][] = [];
+    // Filled once every router is known (onReady), read by each request of this mount.
+    const urlAliases: UrlAliases = {};
+    const ownEndpoints = state.endpoints.length;
     for (const registration of this.#registrations) {
       const routes = this.#plannedRoutes(registration);
       const actions = routes.filter((r) => !r.extraAction).flatMap((r) => Object.values(r.mapping));
@@ -284,7 +288,9 @@ export class SimpleRouter {
           instance,
           url,
           registration.viewset,
-          ns === undefined ? route.extra : { ...route.extra, urlNamespace: ns },
+          ns === undefined
+            ? { ...route.extra, urlAliases }
+            : { ...route.extra, urlNamespace: ns, urlAliases },
           registration.patterns,
           state,
           route.initkwargs,
@@ -346,10 +352,13 @@ export class SimpleRouter {
       });
     }
     // Links name routes that any router of the app may register: check them once all are known.
+    const mine = state.endpoints.slice(ownEndpoints);
     instance.addHook('onReady', async () => {
       for (const [registration, prepared] of checked) checkLinks(registration, prepared, state);
+      const map = linkAliases(mine, state.endpoints);
+      if (Object.keys(map).length) urlAliases.map = map;
     });
-    this.mountRoot(instance, base, rootEntries, state);
+    this.mountRoot(instance, base, rootEntries, state, ns);
   };
 
   /**
@@ -361,16 +370,28 @@ export class SimpleRouter {
     _base: string,
     _entries: readonly [string, string][],
     _state: RestFrameworkState,
+    _namespace?: string,
   ): void {}
 
-  /** Mounts a view at `url` (for `mountRoot`). */
+  /**
+   * Mounts a view at `url` (for `mountRoot`), in the router's `namespace` when it has one (so
+   * that `NamespaceVersioning` reads the root's version from it, as the other routes').
+   */
   protected mountView(
     instance: FastifyInstance,
     url: string,
     view: ViewSetClass,
     state: RestFrameworkState,
+    namespace?: string,
   ): void {
-    this.#route(instance, url, view, {}, {}, state);
+    this.#route(
+      instance,
+      url,
+      view,
+      namespace === undefined ? {} : { urlNamespace: namespace },
+      {},
+      state,
+    );
   }
 
   /** The routes of one registration: its standard actions and its extra actions. */
@@ -561,4 +582,37 @@ function defaultBasename(viewset: ViewSetClass): string {
     );
   }
   return queryset.model.name.toLowerCase();
+}
+
+/** The route names a mount's requests reverse to another of its own routes (see {@link linkAliases}). */
+export interface UrlAliases {
+  map?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Links of records under the router they were listed by: when a route of another mount
+ * (`book-detail` under `/books/api/`) serves the same view set as one of this mount's, or one
+ * it extends (`ManagedBookViewSet extends BookViewSet`, registered as `managed-book`), a
+ * `reverse('book-detail')` made while serving this mount gives this mount's route
+ * (`managed-book-detail`): a serializer naming `book-detail` links `/manage/api/books/` rows
+ * to `/manage/api/books/N/`. Routes of the same mount are left as they are.
+ */
+function linkAliases(mine: readonly Endpoint[], all: readonly Endpoint[]): Record<string, string> {
+  const own = new Set(mine);
+  const aliases: Record<string, string> = Object.create(null);
+  for (const other of all) {
+    if (own.has(other) || other.basename === undefined || other.extraAction) continue;
+    const kind = ['-list', '-detail'].find((k) => other.name === `${other.basename}${k}`);
+    if (kind === undefined || aliases[other.name] !== undefined) continue;
+    const match = mine.find(
+      (e) =>
+        e.basename !== undefined &&
+        e.basename !== other.basename &&
+        !e.extraAction &&
+        e.name.endsWith(`${e.basename}${kind}`) &&
+        (e.viewset === other.viewset || e.viewset.prototype instanceof other.viewset),
+    );
+    if (match) aliases[other.name] = match.name;
+  }
+  return aliases;
 }

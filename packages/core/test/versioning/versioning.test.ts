@@ -114,6 +114,32 @@ describe('NamespaceVersioning', () => {
       detail: 'Invalid version in URL path. Does not match any version namespace.',
     });
   });
+
+  it('gives the API root its router’s namespace: its version, links in it, 404 outside', async () => {
+    const app = await appWith(
+      {
+        DEFAULT_VERSIONING_CLASS: NamespaceVersioning,
+        ALLOWED_VERSIONS: ['v1', 'v2'],
+        DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer],
+      },
+      [
+        { prefix: '/v1', namespace: 'v1' },
+        { prefix: '/v2', namespace: 'v2' },
+        { prefix: '/v9', namespace: 'v9' },
+      ],
+    );
+    for (const version of ['v1', 'v2']) {
+      const root = await get(app, `/${version}/`);
+      assert.equal(root.statusCode, 200, root.body);
+      assert.deepEqual(root.json(), { things: `http://localhost/${version}/things/` });
+    }
+    const unknown = await get(app, '/v9/');
+    assert.equal(unknown.statusCode, 404);
+    // The browsable API's breadcrumb and links of a versioned page stay in its version.
+    const page = await get(app, '/v2/things/', { accept: 'text/html' });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<a href="\/v2\/">Api Root<\/a>/);
+  });
 });
 
 describe('AcceptHeaderVersioning', () => {

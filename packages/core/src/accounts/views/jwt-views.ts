@@ -74,6 +74,8 @@ export class TokenObtainPairView extends LoginView {
 
 /** Views that take a refresh token; failures are 401 with a Bearer challenge. */
 class RefreshTokenView extends ViewSet {
+  /** A plain view in simplejwt: "Token Refresh", not "Token Refresh List". */
+  static override viewNameSuffix = false;
   override authenticationClasses = [];
   override permissionClasses = [];
   override throttleClasses: readonly ThrottleClass[] = [];

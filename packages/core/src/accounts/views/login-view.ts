@@ -65,6 +65,8 @@ export class LoginSerializer extends Serializer.with({
  * ```
  */
 export abstract class LoginView extends GenericViewSet {
+  /** A plain view in DRF: "Session Login", not "Session Login List". */
+  static override viewNameSuffix = false;
   override authenticationClasses = [];
   override permissionClasses = [];
   override throttleClasses: readonly ThrottleClass[] = [LoginRateThrottle];

@@ -8,6 +8,11 @@
  * login CSRF protection), so it costs no password hash and no login attempt. `POST` to the
  * logout view ends the session (with the CSRF token, as any unsafe request of a session).
  *
+ * In a browser (the browsable API, `Accept: text/html`), both behave as Django's login and
+ * logout pages: after a login the browser is sent on (303) to `?next=` (or a `next` form
+ * field) when it is a path of this service, else to the router's root; a logout with a
+ * `next` sends it there. Any other `next` (another site, `//host`) is ignored: no open redirect.
+ *
  * @example
  * ```ts
  * router.register('auth/login', SessionLoginView, { basename: 'login' });
@@ -20,6 +25,7 @@ import { PermissionDenied } from '../../errors/api-exception.ts';
 import type { Request } from '../../http/request.ts';
 import { Response } from '../../http/response.ts';
 import type { MaybePromise } from '../../utils/maybe-promise.ts';
+import { safeNextUrl } from '../../utils/safe-next-url.ts';
 import { ViewSet } from '../../views/viewsets.ts';
 import type { Auth, UserRow } from '../auth.ts';
 import { authOf } from '../authentication/basic-authentication.ts';
@@ -29,6 +35,7 @@ import {
   ensureCsrfCookie,
   loginCsrfFailure,
   originFailure,
+  requestCookie,
   startSession,
 } from '../sessions.ts';
 import { LoginView } from './login-view.ts';
@@ -57,9 +64,27 @@ export class SessionLoginView extends LoginView {
   /** The body was parsed by `initial`, for the CSRF form field: not parsed again. */
   #parsed = false;
 
+  /** The token `list` answered (and set as a cookie), for the page's form. */
+  #csrfToken: string | undefined;
+
   /** The CSRF token to log in with, set as the `csrftoken` cookie when the client has none. */
   list(request: Request): Response {
-    return new Response({ csrfToken: ensureCsrfCookie(authOf(request), request) });
+    this.#csrfToken = ensureCsrfCookie(authOf(request), request);
+    return new Response({ csrfToken: this.#csrfToken });
+  }
+
+  /**
+   * The hidden fields of the browsable API's login form: the page's `next`, and the CSRF token
+   * as `csrfmiddlewaretoken`, so that a browser without script logs in too (Django's
+   * `{% csrf_token %}`). Only the token of this client's own cookie is written.
+   */
+  formHiddenFields(request: Request): [string, string][] {
+    const fields: [string, string][] = [];
+    const next = safeNextUrl(request.queryParam('next'));
+    if (next !== undefined) fields.push(['next', next]);
+    const token = this.#csrfToken ?? requestCookie(request, authOf(request).session.csrfCookieName);
+    if (token) fields.push(['csrfmiddlewaretoken', token]);
+    return fields;
   }
 
   /**
@@ -90,8 +115,39 @@ export class SessionLoginView extends LoginView {
 
   async login(request: Request, auth: Auth, user: UserRow): Promise<Response> {
     const csrfToken = await startSession(auth, request, user);
+    if (inBrowser(request)) return seeOther(nextOf(request) ?? this.loginRedirectUrl(request));
     return new Response({ [auth.usernameField]: user[auth.usernameField], csrfToken });
   }
+
+  /**
+   * Where a browser goes after logging in without a `next` (Django's `LOGIN_REDIRECT_URL`):
+   * the root of the router the login is registered in when it has one (`/manage/api/`), else
+   * the login page again (which names the user in its header).
+   */
+  loginRedirectUrl(request: Request): string {
+    const parent = request.path.replace(/[^/]+\/?$/, '');
+    const endpoints = request.raw.server.restFramework?.endpoints ?? [];
+    return endpoints.some((e) => e.path === parent) ? parent : request.path;
+  }
+}
+
+/** True when the caller is a person in the browsable API (its answer is a page). */
+function inBrowser(request: Request): boolean {
+  return request.acceptedRenderer?.mediaType === 'text/html';
+}
+
+/** The safe `next` of a browser's login or logout: the query's, else the form's. */
+function nextOf(request: Request): string | undefined {
+  const data = request.data as Record<string, unknown> | null | undefined;
+  return (
+    safeNextUrl(request.queryParam('next')) ??
+    safeNextUrl(typeof data === 'object' && data !== null ? data.next : undefined)
+  );
+}
+
+/** 303 See Other: the browser GETs `location`. */
+function seeOther(location: string): Response {
+  return new Response(null, 303, { Location: location });
 }
 
 /**
@@ -105,12 +161,16 @@ export class SessionLoginView extends LoginView {
  */
 export class SessionLogoutView extends ViewSet {
   static override description = 'Logs out: ends the session.';
+  /** A plain view in Django: "Session Logout", not "Session Logout List". */
+  static override viewNameSuffix = false;
   override authenticationClasses = [SessionAuthentication];
   override permissionClasses = [];
   override throttleClasses = [];
 
   async create(request: Request): Promise<Response> {
     await endSession(authOf(request), request);
+    const next = inBrowser(request) ? nextOf(request) : undefined;
+    if (next !== undefined) return seeOther(next);
     return new Response({ detail: 'Logged out.' });
   }
 }

@@ -26,6 +26,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { defaultAuth } from '../../accounts/auth.ts';
+import { SessionLoginView, SessionLogoutView } from '../../accounts/views/session-views.ts';
 import { APIException } from '../../errors/api-exception.ts';
 import type { Request } from '../../http/request.ts';
 import type { Response } from '../../http/response.ts';
@@ -41,7 +42,7 @@ import { BaseRenderer, type RenderContext } from '../renderer.ts';
 import { type FilterControl, filterControls } from './filter-controls.ts';
 import type { FormsView } from './forms-context.ts';
 import type { FormsSpec } from './forms-section.ts';
-import type { Crumb, PageContext } from './page.ts';
+import type { AccountLinks, Crumb, PageContext } from './page.ts';
 
 /** What the renderer reads of a view set (every member optional: any `APIView` renders). */
 type PageView = APIView & {
@@ -82,6 +83,8 @@ function loadPageCode(): Promise<PageCode> {
 /** Breadcrumbs: each endpoint's path as a pattern and its view's name, made once per endpoint. */
 const VIEW_NAME = Symbol('view name');
 const TEMPLATE = Symbol('path template');
+/** The session login and logout routes of an app, found once in its endpoints. */
+const SESSION_ROUTES = Symbol('session routes');
 
 /**
  * See the module documentation.
@@ -130,6 +133,12 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     const apiView = view instanceof APIView ? (view as PageView) : undefined;
     const detail = apiView ? isDetail(apiView) : false;
     const url = request.raw.url;
+    const forms =
+      apiView instanceof GenericAPIView
+        ? await this.getForms(apiView, request, response)
+        : apiView
+          ? await this.getPlainForms(apiView, request)
+          : undefined;
     return {
       name: apiView?.getViewName() ?? 'API',
       description: apiView?.getViewDescription() ?? '',
@@ -151,13 +160,88 @@ export class BrowsableAPIRenderer extends BaseRenderer {
         })),
       links: apiView && !detail ? this.getPaginationLinks(apiView, response) : undefined,
       filters: apiView && !detail && request.isSafeMethod ? this.getFilters(apiView, request) : [],
-      forms:
-        apiView instanceof GenericAPIView
-          ? await this.getForms(apiView, request, response)
-          : undefined,
+      forms,
       options: apiView?.allowedMethods.includes('OPTIONS') ?? false,
       extraActions: apiView ? this.getExtraActions(apiView, request, detail) : [],
       csrfCookieName: (request.settings.AUTH ?? defaultAuth).session.csrfCookieName,
+      account: this.getAccountLinks(request),
+      etag:
+        response.headers.ETag ??
+        (forms && typeof forms === 'object' && 'etag' in forms ? forms.etag : undefined),
+    };
+  }
+
+  /**
+   * DRF's `optional_login` / `optional_logout`: the user's name and a logout button when the
+   * request is authenticated, else a login link, each sent back here by `?next=`; none when
+   * the app routes no `SessionLoginView` (and then the page shows the user's name alone).
+   */
+  getAccountLinks(request: Request): AccountLinks | undefined {
+    const endpoints = request.raw.server.restFramework?.endpoints ?? [];
+    const routes = ownPlan(endpoints, SESSION_ROUTES, () => ({
+      login: endpoints.find((e) => !e.detail && isA(e.viewset, SessionLoginView))?.path,
+      logout: endpoints.find((e) => !e.detail && isA(e.viewset, SessionLogoutView))?.path,
+    }));
+    const next = `?next=${encodeURIComponent(request.raw.url)}`;
+    const user = request.user;
+    if (user.isAuthenticated) {
+      const field = (request.settings.AUTH ?? defaultAuth).usernameField;
+      const name = user[field] ?? user.username;
+      return {
+        user: typeof name === 'string' || typeof name === 'number' ? String(name) : 'user',
+        logout: routes.logout && routes.logout + next,
+      };
+    }
+    if (routes.login === undefined || request.path === routes.login) return undefined;
+    return { user: undefined, login: routes.login + next };
+  }
+
+  /**
+   * The forms of a view without a serializer (an `APIView`, a `ViewSet`), as DRF's for an
+   * `APIView`: when the view takes POST and the caller may use it, a POST button (the session
+   * logout's) and a raw-data form for a body of any media type the view parses.
+   */
+  async getPlainForms(view: PageView, request: Request): Promise<FormsSpec | undefined> {
+    if (!view.allowedMethods.includes('POST')) return undefined;
+    if (!(await this.permits(view as unknown as FormsView, request, 'POST'))) return undefined;
+    const url = request.raw.url;
+    const mediaTypes = [
+      ...new Set(
+        view
+          .getParsers()
+          .map((p) => p.mediaType)
+          .filter((t) => t !== 'multipart/form-data'),
+      ),
+    ].sort((a, b) => Number(b === 'application/json') - Number(a === 'application/json'));
+    return {
+      blocks: [
+        {
+          id: 'create',
+          title: 'POST',
+          html: {
+            id: 'post',
+            action: url,
+            methods: ['POST'],
+            fields: [],
+            values: () => undefined,
+            errors: undefined,
+            needsScript: true,
+            multipart: false,
+          },
+          raw: mediaTypes.length
+            ? {
+                id: 'raw-post',
+                action: url,
+                methods: ['POST'],
+                mediaTypes,
+                content: '',
+                errors: undefined,
+              }
+            : undefined,
+        },
+      ],
+      deleteAction: undefined,
+      needsScript: true,
     };
   }
 
@@ -209,12 +293,14 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     return links;
   }
 
-  getPaginationLinks(
-    view: PageView,
-    response: Response,
-  ): { previous: string | null; next: string | null } | undefined {
+  /** Previous and next, with DRF's numbered page links when the paginator numbers its pages. */
+  getPaginationLinks(view: PageView, response: Response): PageContext['links'] {
     if (!(view instanceof GenericAPIView) || response.status !== 200) return undefined;
-    return view.paginator?.getLinks?.();
+    const paginator = view.paginator;
+    const numbered = paginator?.getHtmlContext?.();
+    if (numbered)
+      return { previous: numbered.previousUrl, next: numbered.nextUrl, pages: numbered.pageLinks };
+    return paginator?.getLinks?.();
   }
 
   /** A control per filter backend that describes itself (`describe(view)`), such as ordering. */
@@ -279,6 +365,10 @@ export class BrowsableAPIRenderer extends BaseRenderer {
       view.action = action;
     }
   }
+}
+
+function isA(viewset: Function, base: Function): boolean {
+  return viewset === base || viewset.prototype instanceof base;
 }
 
 function isDetail(view: PageView): boolean {

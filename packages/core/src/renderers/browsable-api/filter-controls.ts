@@ -27,6 +27,14 @@ export interface FilterFormField {
   readonly label: string;
   readonly options?: readonly { readonly value: string; readonly label: string }[];
   readonly current: string;
+  /** The input's type for the value (`date`, `number`, `datetime-local`, `time`, `text`). */
+  readonly inputType?: string;
+  /** A number input's `step` (`1` for integers, `any` for decimals). */
+  readonly step?: string;
+  /** A select of several choices at once (an `in` of choices), sent comma-separated. */
+  readonly multiple?: boolean;
+  /** How to write the value (`in`: comma-separated; `range`: two values). */
+  readonly hint?: string;
 }
 
 /** The pagination parameters a filter form drops (a new filter starts at the first page). */
@@ -60,14 +68,30 @@ export function filterControls(view: unknown, request: Request): FilterControl[]
           (f): f is Record<string, unknown> & { param: string } =>
             typeof (f as { param?: unknown })?.param === 'string',
         )
-        .map((f) => {
+        .map((f): FilterFormField => {
           const options = choicesOf(f.options);
           const current = request.queryParam(f.param) ?? '';
+          const label = typeof f.label === 'string' ? f.label : f.param;
+          const input = inputOf(f.schema);
+          if (options && input.list) {
+            const chosen = new Set(current.split(','));
+            return {
+              param: f.param,
+              label,
+              options,
+              current: options
+                .filter((o) => chosen.has(o.value))
+                .map((o) => o.value)
+                .join(','),
+              multiple: true,
+            };
+          }
           return {
             param: f.param,
-            label: typeof f.label === 'string' ? f.label : f.param,
-            ...(options ? { options } : {}),
+            label,
+            ...(options ? { options } : { ...input.control }),
             current: options && !options.some((o) => o.value === current) ? '' : current,
+            ...(!options && input.hint ? { hint: input.hint } : {}),
           };
         });
       if (fields.length === 0) continue;
@@ -110,4 +134,49 @@ function choicesOf(options: unknown): { value: string; label: string }[] | undef
         typeof (o as { label?: unknown })?.label === 'string',
     )
     .map((o) => ({ value: o.value, label: o.label }));
+}
+
+/** Input types of a value schema's format and type. */
+const INPUT_TYPES: Readonly<Record<string, { inputType: string; step?: string }>> = {
+  date: { inputType: 'date' },
+  'date-time': { inputType: 'datetime-local', step: '1' },
+  time: { inputType: 'time', step: '1' },
+  integer: { inputType: 'number', step: '1' },
+  number: { inputType: 'number', step: 'any' },
+};
+
+/**
+ * The control of a filter's parameter from its OpenAPI schema: an input of the value's type;
+ * for a list (`in`, `range`), a text input with a hint, since one input holds every value.
+ */
+function inputOf(schema: unknown): {
+  control: { inputType: string; step?: string };
+  list: boolean;
+  hint?: string;
+} {
+  const s = (schema ?? {}) as {
+    type?: unknown;
+    format?: unknown;
+    items?: unknown;
+    minItems?: unknown;
+  };
+  if (s.type === 'array') {
+    const items = (s.items ?? {}) as { type?: unknown; format?: unknown };
+    const example = exampleOf(items);
+    const hint =
+      s.minItems === 2
+        ? `From and to, comma-separated: ${example}`
+        : `One or more, comma-separated: ${example}`;
+    return { control: { inputType: 'text' }, list: true, hint };
+  }
+  const key = typeof s.format === 'string' && s.format in INPUT_TYPES ? s.format : s.type;
+  const control = typeof key === 'string' ? INPUT_TYPES[key] : undefined;
+  return { control: control ?? { inputType: 'text' }, list: false };
+}
+
+function exampleOf(items: { type?: unknown; format?: unknown }): string {
+  if (items.format === 'date') return '2024-01-01,2024-12-31';
+  if (items.type === 'integer') return '1,5';
+  if (items.type === 'number') return '9.99,19.99';
+  return 'a,b';
 }

@@ -33,6 +33,8 @@ export type FormsView = GenericAPIView & {
   detail?: boolean;
   action?: string | undefined;
   actionMap?: Readonly<Record<string, string>>;
+  /** Hidden inputs of the view's HTML forms (the session login's `next` and CSRF token). */
+  formHiddenFields?(request: Request): readonly (readonly [string, string])[];
 };
 
 /**
@@ -92,20 +94,22 @@ export async function formsContext(
     const errors = failed(['POST']);
     const defaults = valueLookup(skeleton.defaults);
     const values = errors && sentForm ? fallback(valueLookup(request.data), defaults) : defaults;
+    const spec = htmlFormSpec(
+      'post',
+      url,
+      ['POST'],
+      fields,
+      skeleton.hasFile,
+      values,
+      sentForm ? errors : undefined,
+      parsers,
+      false,
+    );
+    const hidden = view.formHiddenFields?.(request);
     blocks.push({
       id: 'create',
       title: 'POST: create',
-      html: htmlFormSpec(
-        'post',
-        url,
-        ['POST'],
-        fields,
-        skeleton.hasFile,
-        values,
-        sentForm ? errors : undefined,
-        parsers,
-        false,
-      ),
+      html: spec && hidden?.length ? { ...spec, hidden } : spec,
       raw: rawTypes.length
         ? {
             id: 'raw-post',
@@ -175,7 +179,10 @@ export async function formsContext(
         : undefined,
     });
   }
-  return { blocks, deleteAction, needsScript: true };
+  // The page itself carries no validators (no 304 of a page with forms and a user): its
+  // script sends the row's ETag as If-Match, computed here as the write will compute it.
+  const etag = instance && permitted.length ? (view.getETag(instance) ?? undefined) : undefined;
+  return { blocks, deleteAction, needsScript: true, ...(etag ? { etag } : {}) };
 }
 
 /** The HTML form, or undefined when the view cannot parse the encoding it would need. */

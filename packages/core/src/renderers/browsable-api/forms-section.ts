@@ -35,6 +35,8 @@ export interface FormsSpec {
   readonly deleteAction: string | undefined;
   /** Whether any form needs the toolkit's script (PUT, PATCH, DELETE and raw bodies do). */
   readonly needsScript: boolean;
+  /** The record's `ETag` (a view's `versionField`), sent as `If-Match` with PUT, PATCH, DELETE. */
+  readonly etag?: string;
 }
 
 /** The forms section, or an empty string when there is nothing to send. */

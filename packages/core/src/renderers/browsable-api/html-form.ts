@@ -31,6 +31,8 @@ export interface HtmlFormSpec {
   readonly needsScript: boolean;
   /** `multipart/form-data` (files, or no url-encoded parser), else url-encoded. */
   readonly multipart: boolean;
+  /** Hidden inputs the view adds (`next` and the CSRF token of a login form). */
+  readonly hidden?: readonly (readonly [string, string])[];
 }
 
 /** The form: fields, an error summary, and one submit button per method. */
@@ -84,6 +86,7 @@ ${
 </div>`
     : ''
 }
+${(spec.hidden ?? []).map(([name, value]) => html`<input${attrs({ type: 'hidden', name, value })}>`)}
 ${spec.fields.filter(shown).map((field) => fieldHtml(field, spec, [], errors, false))}
 <div class="form-actions">${buttons}</div>
 </form>`;
@@ -138,6 +141,9 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
     'aria-describedby': describedBy || undefined,
     'aria-invalid': messages.length ? 'true' : undefined,
     'aria-required': field.required && !readOnly ? 'true' : undefined,
+    // A control shows null as empty: the script leaves it out of the body while it stays
+    // empty, so an edit does not turn an untouched null into "".
+    'data-null': value === null && !readOnly ? 'true' : undefined,
   };
   let control: SafeHtml;
   if (kind.element === 'unsupported') {

@@ -4,6 +4,7 @@
  * context `BrowsableAPIRenderer.getContext` gathers; it asks nothing of the view.
  * @module
  */
+import type { PageLink } from '../../pagination/page-links.ts';
 import { attrs, type HtmlValue, html, SafeHtml } from '../html.ts';
 import type { FilterControl, FilterFormField } from './filter-controls.ts';
 import { type FormsSpec, formsSection } from './forms-section.ts';
@@ -16,6 +17,16 @@ export type { FormBlock, FormsSpec, RawFormSpec } from './forms-section.ts';
 export interface Crumb {
   readonly label: string;
   readonly href: string;
+}
+
+/** The header's account part: who is logged in and a logout button, or a login link. */
+export interface AccountLinks {
+  /** The logged-in user's name; undefined for an anonymous caller. */
+  readonly user: string | undefined;
+  /** The login page, with `?next=` back to this page. */
+  readonly login?: string | undefined;
+  /** Where the logout button POSTs, with `?next=` back to this page. */
+  readonly logout?: string | undefined;
 }
 
 /** Everything the page shows. */
@@ -33,7 +44,14 @@ export interface PageContext {
   readonly allowedMethods: readonly string[];
   readonly breadcrumbs: readonly Crumb[];
   readonly formats: readonly { readonly label: string; readonly href: string }[];
-  readonly links: { readonly previous: string | null; readonly next: string | null } | undefined;
+  readonly links:
+    | {
+        readonly previous: string | null;
+        readonly next: string | null;
+        /** DRF's numbered page links (page-number and limit/offset pagination). */
+        readonly pages?: readonly PageLink[];
+      }
+    | undefined;
   readonly filters: readonly FilterControl[];
   /**
    * The forms (`BrowsableAPIRenderer.getForms`), rendered with the page; markup of your own
@@ -46,6 +64,10 @@ export interface PageContext {
   readonly extraActions?: readonly { readonly label: string; readonly href: string }[];
   /** The cookie whose value the page's script sends as `X-CSRFToken` (default `csrftoken`). */
   readonly csrfCookieName?: string;
+  /** The header's login link, or the user's name and logout button. */
+  readonly account?: AccountLinks | undefined;
+  /** The row's `ETag` (a view's `versionField`): the page's script sends it as `If-Match` with PUT, PATCH, DELETE. */
+  readonly etag?: string | undefined;
 }
 
 /** The whole page. */
@@ -63,7 +85,7 @@ export function renderPage(page: PageContext): SafeHtml {
 <link rel="stylesheet" href="${staticUrl('browsable-api.css')}">
 <script type="module" src="${staticUrl('browsable-api.js')}"></script>
 </head>
-<body data-csrf-cookie="${page.csrfCookieName ?? 'csrftoken'}">
+<body${attrs({ 'data-csrf-cookie': page.csrfCookieName ?? 'csrftoken', 'data-etag': page.etag })}>
 <a class="skip-link" href="#content">Skip to content</a>
 <header class="topbar">
 <div class="topbar-inner">
@@ -71,6 +93,7 @@ export function renderPage(page: PageContext): SafeHtml {
 <nav aria-label="Formats" class="formats"><span class="formats-label">View as</span>${page.formats.map(
     (f) => html`<a href="${f.href}">${f.label}</a>`,
   )}</nav>
+${page.account ? accountHtml(page.account) : ''}
 </div>
 </header>
 ${breadcrumbs(page.breadcrumbs)}
@@ -111,6 +134,19 @@ ${formsHtml(page.forms)}
 </body>
 </html>
 `;
+}
+
+/** DRF's navbar: the user's name with a logout button (a POST: logging out changes state), or a login link. */
+function accountHtml(account: AccountLinks): SafeHtml {
+  if (account.user === undefined)
+    return html`<nav class="account" aria-label="Account">${
+      account.login ? html`<a class="login" href="${account.login}">Log in</a>` : ''
+    }</nav>`;
+  return html`<nav class="account" aria-label="Account"><span class="user">${account.user}</span>${
+    account.logout
+      ? html`<form class="logout-form" action="${account.logout}" method="post" data-api-form data-method="POST"><button type="submit" class="btn btn-secondary needs-js" data-method="POST" disabled>Log out</button></form>`
+      : ''
+  }</nav>`;
 }
 
 function formsHtml(forms: PageContext['forms']): SafeHtml | string {
@@ -158,37 +194,89 @@ ${hidden}<label for="${id}">${filter.title}</label>${control}<button type="submi
   })}</section>`;
 }
 
-/** A form of several filters, each labelled, sent together (empty inputs are left out). */
+/**
+ * A form of several filters, each labelled, sent together (empty inputs are left out): a
+ * disclosure that opens on demand, as DRF's "Filters" button, and open while a filter is on.
+ */
 function filterFormHtml(
   page: PageContext,
   filter: FilterControl,
   fields: readonly FilterFormField[],
   hidden: HtmlValue,
 ): SafeHtml {
+  const active = fields.filter((f) => f.current !== '').length;
   const inputs = fields.map((field) => {
     const id = `filterset-${field.param.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-    const control: HtmlValue = field.options
-      ? html`<select${attrs({ id, name: field.param })}>
+    const hintId = `${id}-hint`;
+    let control: HtmlValue;
+    if (field.options && field.multiple) {
+      const chosen = new Set(field.current.split(','));
+      control = html`<select${attrs({ id, name: field.param, multiple: true, size: Math.min(4, field.options.length) })}>
+${field.options.map(
+  (o) =>
+    html`<option${attrs({ value: o.value, selected: chosen.has(o.value) })}>${o.label}</option>`,
+)}
+</select>`;
+    } else if (field.options) {
+      control = html`<select${attrs({ id, name: field.param })}>
 <option value=""${attrs({ selected: field.current === '' })}>---------</option>
 ${field.options.map(
   (o) =>
     html`<option${attrs({ value: o.value, selected: o.value === field.current })}>${o.label}</option>`,
 )}
-</select>`
-      : html`<input${attrs({ id, name: field.param, value: field.current, type: 'text' })}>`;
-    return html`<div class="filter-field"><label for="${id}">${field.label}</label>${control}</div>`;
+</select>`;
+    } else {
+      control = html`<input${attrs({
+        id,
+        name: field.param,
+        value: field.current,
+        type: field.inputType ?? 'text',
+        step: field.step,
+        'aria-describedby': field.hint ? hintId : undefined,
+        placeholder: field.hint ? field.hint.replace(/^.*: /, '') : undefined,
+      })}>`;
+    }
+    return html`<div class="filter-field"><label for="${id}">${field.label}</label>${control}${
+      field.hint ? html`<small class="hint" id="${hintId}">${field.hint}</small>` : ''
+    }</div>`;
   });
-  return html`<form class="filter filterset" method="get" action="${page.path}" aria-label="${filter.title}" data-drop-empty>
-<fieldset><legend>${filter.title}</legend>
-${hidden}${inputs}<button type="submit" class="btn btn-primary">Apply</button>
-</fieldset></form>`;
+  return html`<details class="filter-panel"${attrs({ open: active > 0 })}>
+<summary class="btn btn-secondary">${filter.title}${active ? html` <span class="badge">${active}</span>` : ''}</summary>
+<form class="filter filterset" method="get" action="${page.path}" aria-label="${filter.title}" data-drop-empty>
+<fieldset><legend class="visually-hidden">${filter.title}</legend>
+${hidden}<div class="filter-grid">${inputs}</div><div class="filter-actions"><button type="submit" class="btn btn-primary">Apply</button>${
+    active
+      ? html` <a class="btn btn-secondary" href="${clearUrl(page.path, filter.keep)}">Clear</a>`
+      : ''
+  }</div>
+</fieldset></form>
+</details>`;
+}
+
+/** The list without this form's filters (the other parameters kept). */
+function clearUrl(path: string, keep: readonly (readonly [string, string])[]): string {
+  const query = new URLSearchParams(keep as [string, string][]).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 function paginationHtml(page: PageContext): SafeHtml | string {
   const links = page.links;
   if (!links || (!links.previous && !links.next)) return '';
-  return html`<nav class="pagination" aria-label="Pagination">
-${links.previous ? html`<a class="btn btn-secondary" rel="prev" href="${links.previous}">← Previous</a>` : html`<span class="btn btn-secondary" aria-disabled="true">← Previous</span>`}
-${links.next ? html`<a class="btn btn-secondary" rel="next" href="${links.next}">Next →</a>` : html`<span class="btn btn-secondary" aria-disabled="true">Next →</span>`}
-</nav>`;
+  const previous = links.previous
+    ? html`<a class="btn btn-secondary" rel="prev" href="${links.previous}" aria-label="Previous page">«</a>`
+    : html`<span class="btn btn-secondary" aria-disabled="true">«</span>`;
+  const next = links.next
+    ? html`<a class="btn btn-secondary" rel="next" href="${links.next}" aria-label="Next page">»</a>`
+    : html`<span class="btn btn-secondary" aria-disabled="true">»</span>`;
+  const numbers = (links.pages ?? []).map((link) =>
+    link.isBreak
+      ? html`<li class="page-break" aria-hidden="true">…</li>`
+      : link.isActive
+        ? html`<li><a class="btn btn-primary" href="${link.url}" aria-current="page">${link.number}</a></li>`
+        : html`<li><a class="btn btn-secondary" href="${link.url}">${link.number}</a></li>`,
+  );
+  return html`<nav class="pagination" aria-label="Pagination"><ul>
+<li>${previous}</li>${numbers}<li>${next}</li>
+</ul></nav>
+`;
 }

@@ -382,7 +382,16 @@ for (const dialect of testDialects()) {
       assert.match(response.body, /<b>Content-Type:<\/b> application\/json/);
       assert.match(
         response.body,
-        /<a class="btn btn-secondary" rel="next" href="http:\/\/127\.0\.0\.1:8001\/api\/books\/\?page=2">/,
+        /<a class="btn btn-secondary" rel="next" href="http:\/\/127\.0\.0\.1:8001\/api\/books\/\?page=2" aria-label="Next page">/,
+      );
+      // DRF's numbered page links: the current page marked, the next one a link.
+      assert.match(
+        response.body,
+        /<a class="btn btn-primary" href="http:\/\/127\.0\.0\.1:8001\/api\/books\/" aria-current="page">1<\/a>/,
+      );
+      assert.match(
+        response.body,
+        /<a class="btn btn-secondary" href="http:\/\/127\.0\.0\.1:8001\/api\/books\/\?page=2">2<\/a>/,
       );
     });
 

@@ -33,7 +33,18 @@ document.addEventListener(
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.matches('form[data-drop-empty]')) return;
     for (const control of form.querySelectorAll('input[name], select[name]')) {
-      if (control.value === '') control.disabled = true;
+      if (control instanceof HTMLSelectElement && control.multiple) {
+        // An `__in` filter takes its values comma-separated in one parameter.
+        const values = [...control.selectedOptions].map((o) => o.value).filter(Boolean);
+        control.disabled = true;
+        if (values.length) {
+          const joined = document.createElement('input');
+          joined.type = 'hidden';
+          joined.name = control.name;
+          joined.value = values.join(',');
+          form.append(joined);
+        }
+      } else if (control.value === '') control.disabled = true;
     }
   },
   true,
@@ -71,8 +82,18 @@ async function send(form, submitter) {
     }
   } else if (method !== 'DELETE' && method !== 'OPTIONS') {
     const data = new FormData(form);
+    // A null shown as an empty control and left empty stays null: it is not sent (an update
+    // keeps it; a create gets the field's default).
+    for (const control of form.querySelectorAll('[data-null]')) {
+      if (control.name && control.value === '' && !control.checked) data.delete(control.name);
+    }
     body = form.enctype === 'multipart/form-data' ? data : new URLSearchParams(data);
   }
+  // The page was rendered with the record's ETag: a write says which version it changes, so a
+  // view that requires preconditions (428) is usable, and a change made meanwhile is a 412.
+  const etag = document.body.dataset.etag;
+  if (etag && (method === 'PUT' || method === 'PATCH' || method === 'DELETE'))
+    headers['If-Match'] = etag;
   form.setAttribute('aria-busy', 'true');
   try {
     const response = await fetch(form.action, {
@@ -91,6 +112,11 @@ async function send(form, submitter) {
 
 /** Shows the server's page for the answer, or a summary when it has no page (204). */
 async function show(response, method, url) {
+  // A login or logout sent on to its `next` page: go there, as a plain form post would.
+  if (response.redirected && method !== 'GET') {
+    location.assign(response.url);
+    return;
+  }
   const type = response.headers.get('Content-Type') || '';
   if (!type.startsWith('text/html')) {
     showBare(response, method, url, await response.text());
