@@ -214,7 +214,7 @@ function cursorList(request: FastifyRequest, reply: FastifyReply, site: Site, st
         return value === null ? null : linkTo(request, site, 'cursor', value);
       };
       const results = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) results[i] = book(rows[i] as RawRow, site.books);
+      for (let i = 0; i < rows.length; i++) results[i] = book(rows[i] as RawRow, site.cursorBooks);
       return json(reply, {
         next: reverse || more ? link(rows[rows.length - 1], false) : null,
         previous: (reverse ? more : cursor !== null) ? link(rows[0], true) : null,
