@@ -38,8 +38,11 @@ type SnakeCase<S extends string, First extends boolean = true> = S extends `${in
 
 /** One reverse relation: its name on the target, the model holding it, and whether it holds many rows. */
 interface ReverseEntry<N extends string, S, Many extends boolean> {
+  /** The reverse name on the target. */
   readonly name: N;
+  /** The model holding the relation. */
   readonly model: S;
+  /** Whether the name holds many rows. */
   readonly many: Many;
 }
 
@@ -99,11 +102,21 @@ type DefaultName<Key extends string, Field> = Field extends { readonly __oneToOn
  * ```
  */
 export type ReverseRelationsOf<M> = {
-  [E in Entries<M> as E extends { readonly name: infer N extends string } ? N : never]: {
-    readonly model: E extends { readonly model: infer S } ? S : never;
-    readonly many: E extends { readonly many: infer Many } ? Many : never;
-  };
+  [E in Entries<M> as E extends ReverseEntry<infer N, unknown, boolean>
+    ? N
+    : never]: ReverseRelation<
+    E extends ReverseEntry<string, infer S, boolean> ? S : never,
+    E extends ReverseEntry<string, unknown, infer Many> ? Many : never
+  >;
 };
+
+/** One entry of {@link ReverseRelationsOf}. */
+export interface ReverseRelation<S, Many> {
+  /** The model that declares the relation (whose rows the reverse name reaches). */
+  readonly model: S;
+  /** True when the name holds many rows (a foreign key's, a many-to-many's), false for one (a one-to-one's). */
+  readonly many: Many;
+}
 
 type Entries<M> = {
   [Key in keyof ModelRegistry & string]: ModelRegistry[Key] extends infer S extends AnyModel
