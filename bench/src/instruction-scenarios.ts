@@ -15,6 +15,8 @@ export interface InstructionScenario {
 /** The rows of `npm run bench` that the instruction counter can send, by scenario id. */
 export const INSTRUCTION_SCENARIOS: Readonly<Record<string, InstructionScenario>> = {
   list: { method: 'GET', path: '/books/api/books/' },
+  // The same list with per-view caching (bench-only route): every counted request is a hit.
+  'cached-list': { method: 'GET', path: '/bench/api/books-cached/' },
   // The cursor of bench's scenario: after the 500th isbn of the seed (9785036416).
   cursor: {
     method: 'GET',

@@ -84,6 +84,16 @@ export {
 export { LoginSerializer, LoginView } from './accounts/views/login-view.ts';
 export { ObtainAuthToken } from './accounts/views/obtain-auth-token.ts';
 export { SessionLoginView, SessionLogoutView } from './accounts/views/session-views.ts';
+export {
+  BaseCache,
+  type Cache,
+  CacheKeyMissing,
+  type CacheOptions,
+  type CacheValue,
+  type Timeout,
+} from './cache/cache.ts';
+export { MemoryCache, type MemoryCacheOptions } from './cache/memory-cache.ts';
+export { RedisCache, type RedisCacheOptions } from './cache/redis-cache.ts';
 export type { Command, CommandContext } from './cli/command.ts';
 export {
   defineConfig,
@@ -362,7 +372,7 @@ export {
   Request,
   type RequestUser,
 } from './http/request.ts';
-export { Response } from './http/response.ts';
+export { type RenderedBody, Response } from './http/response.ts';
 export { type Metadata, type MetadataClass, SimpleMetadata } from './metadata/simple-metadata.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './migrations/apply-migrations.ts';
 export { type AutodetectorOptions, detectChanges } from './migrations/autodetector.ts';
@@ -558,6 +568,14 @@ export type {
   Representation,
   UpdateInput,
 } from './serializers/serializer-types.ts';
+export {
+  type CheckResult,
+  type HealthChecksOptions,
+  healthChecks,
+} from './server/health-checks.ts';
+export { type MetricsOptions, metrics, type PoolStats } from './server/metrics.ts';
+export { genReqId, REQUEST_ID_PATTERN } from './server/request-id.ts';
+export { type ServeOptions, type ServeResult, serve } from './server/serve.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';
 export { parseRate, type Rate } from './throttling/parse-rate.ts';
 export {
@@ -579,6 +597,7 @@ export {
   type Throttle,
   type ThrottleClass,
   type ThrottledView,
+  type ThrottleEvent,
   UserRateThrottle,
 } from './throttling/throttles.ts';
 export { isPromiseLike, type MaybePromise } from './utils/maybe-promise.ts';
@@ -593,6 +612,12 @@ export {
   type VersioningClass,
 } from './versioning/versioning.ts';
 export { APIView, HTTP_METHOD_NAMES } from './views/api-view.ts';
+export {
+  type CacheEvent,
+  type CachePageOptions,
+  type CachePolicy,
+  cachePage,
+} from './views/cache-page.ts';
 export {
   type ExceptionContext,
   type ExceptionHandler,

@@ -7,6 +7,7 @@ import { changepassword } from './commands/changepassword.ts';
 import { createsuperuser } from './commands/createsuperuser.ts';
 import { makemigrations } from './commands/makemigrations.ts';
 import { migrate } from './commands/migrate.ts';
+import { serve } from './commands/serve.ts';
 import { showmigrations } from './commands/showmigrations.ts';
 import { sqlmigrate } from './commands/sqlmigrate.ts';
 
@@ -18,4 +19,5 @@ export const COMMANDS: readonly Command[] = [
   sqlmigrate,
   createsuperuser,
   changepassword,
+  serve,
 ];

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { Auth } from '../accounts/auth.ts';
 import type { DatabaseOptions } from '../db/database.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
@@ -43,6 +44,11 @@ export interface ProjectConfig {
   readonly migrations?: string;
   /** The users `createsuperuser` and `changepassword` work on (default `defaultAuth`). */
   readonly auth?: Auth;
+  /**
+   * Builds the app without listening, for `restframework serve` (called once in each worker
+   * process; the app's `onClose` hooks close what it opened).
+   */
+  readonly createApp?: () => FastifyInstance | Promise<FastifyInstance>;
 }
 
 /** A config as the command line uses it: checked, with absolute paths. */
@@ -57,6 +63,8 @@ export interface LoadedConfig {
   readonly language: 'ts' | 'js';
   /** The config's `auth`, if any. */
   readonly auth: Auth | undefined;
+  /** The config's `createApp`, if any. */
+  readonly createApp: (() => FastifyInstance | Promise<FastifyInstance>) | undefined;
 }
 
 /** The config file names looked for, in this order. */
@@ -144,6 +152,9 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   if (config.auth !== undefined && !(config.auth instanceof Auth)) {
     fail(`${file}: auth must be the project's Auth (made with createAuth()).`);
   }
+  if (config.createApp !== undefined && typeof config.createApp !== 'function') {
+    fail(`${file}: createApp must be a function that builds the Fastify app (not listening).`);
+  }
   const ext = extname(file);
   return {
     file,
@@ -154,5 +165,6 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     migrationsFolder: resolve(dirname(file), config.migrations ?? 'migrations'),
     language: ext === '.ts' || ext === '.mts' ? 'ts' : 'js',
     auth: config.auth,
+    createApp: config.createApp,
   };
 }

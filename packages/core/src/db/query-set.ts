@@ -821,12 +821,15 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
       const result = await this.#run(db, () =>
         db.executor.executeQuery(CompiledQuery.raw(statement.sql, [...statement.parameters])),
       );
+      // A new row changes the lists cached from the table (views/cache-page.ts).
+      noteTableWrite(db, this.model.table);
       const pk = this.model.pk;
       const pkAt = written.indexOf(fields.indexOf(pk));
       return this.#readBack(db, pkAt === -1 ? Number(result.insertId) : parameters[pkAt]);
     }
     let rows = this.#query(db, statement, true);
     if (isPromiseLike(rows)) rows = await rows;
+    noteTableWrite(db, this.model.table);
     return read(rows[0] as Record<string, unknown>) as Row<M>;
   }
 

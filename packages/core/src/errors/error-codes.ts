@@ -19,6 +19,9 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_AUTH_CONFIG: 'createAuth() got a user model or a permission it cannot use.',
   REST_ERR_BROWSABLE_API:
     'A routed view lists BrowsableAPIRenderer but the browsableApi plugin is not mounted.',
+  /** A cache setting or a view's cache policy is wrong (docs/errors.md). */
+  REST_ERR_CACHE:
+    "CACHES, a cache backend or a view's cachePolicy is wrong (no default, a bad timeout, an unknown cache).",
   REST_ERR_CONDITIONAL:
     "A view's versionField or lastModifiedField names no field of the right kind, or a writable one.",
   REST_ERR_CONFIG: 'The command line found no usable restframework.config file.',
@@ -79,6 +82,8 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_SERIALIZER_META: 'A ModelSerializer declaration is wrong.',
   REST_ERR_SERIALIZER_OPTION: 'A serializer declaration has an unknown option.',
   REST_ERR_SERIALIZER_USAGE: 'A serializer is used out of order.',
+  /** `serve` or its probes got an option they cannot use (docs/errors.md). */
+  REST_ERR_SERVE: 'serve got an option it cannot use, or the config file has no createApp for it.',
   REST_ERR_SESSION_STORE: 'RedisSessionStore got both url and client, or neither.',
   REST_ERR_SETTINGS: 'A setting is unknown or of the wrong type.',
   REST_ERR_THROTTLE_RATE: 'A throttle has no usable rate.',

@@ -4,6 +4,14 @@
  * @module
  */
 
+/** A body rendered earlier (by per-view caching) and its `Content-Type`. */
+export interface RenderedBody {
+  /** The `Content-Type` header it was sent with. */
+  readonly contentType: string;
+  /** The rendered text. */
+  readonly body: string;
+}
+
 /**
  * A view's response.
  *
@@ -28,6 +36,13 @@ export class Response {
    * request's `If-None-Match` names it (set by views with `useETags`, for GET and HEAD).
    */
   declare hashETag: boolean;
+  /**
+   * The body already rendered (an answer of per-view caching, `views/cache-page.ts`): sent as
+   * it is, with its `Content-Type`, without running a renderer.
+   */
+  declare rendered: RenderedBody | undefined;
+  /** Called with the `Content-Type` and the text body once rendered (per-view caching stores it). */
+  declare onRendered: ((contentType: string, body: string) => void) | undefined;
 
   constructor(
     data: unknown = null,
@@ -42,4 +57,4 @@ export class Response {
   }
 }
 
-Object.assign(Response.prototype, { hashETag: false });
+Object.assign(Response.prototype, { hashETag: false, rendered: undefined, onRendered: undefined });

@@ -55,6 +55,15 @@ export function renderResponse(
     reply.send();
     return;
   }
+  const rendered = response.rendered;
+  if (rendered !== undefined) {
+    if (response.hashETag && notModified(reply, rendered.body)) {
+      reply.code(304).send();
+      return;
+    }
+    reply.header('content-type', rendered.contentType).serializer(asItIs).send(rendered.body);
+    return;
+  }
   const renderer: Renderer = request
     ? (request.acceptedRenderer ??
       renderers.find((r) => r.format === 'json') ??
@@ -68,7 +77,7 @@ export function renderResponse(
       reply.code(304).send();
       return;
     }
-    send(reply, renderer, context, bytes);
+    send(reply, renderer, context, bytes, response.onRendered);
   });
 }
 
@@ -113,11 +122,15 @@ function send(
   renderer: Renderer,
   context: RenderContext | undefined,
   bytes: string | Buffer,
+  onRendered?: (contentType: string, body: string) => void,
 ): void {
-  reply.header(
-    'content-type',
-    renderer.charset ? `${renderer.mediaType}; charset=${renderer.charset}` : renderer.mediaType,
-  );
+  const contentType = renderer.charset
+    ? `${renderer.mediaType}; charset=${renderer.charset}`
+    : renderer.mediaType;
+  reply.header('content-type', contentType);
+  // A renderer with headers of its own (the browsable API) is not cached: they would be lost.
+  if (onRendered !== undefined && typeof bytes === 'string' && !renderer.getHeaders)
+    onRendered(contentType, bytes);
   if (context && renderer.getHeaders) {
     for (const [name, value] of Object.entries(renderer.getHeaders(context)))
       reply.header(name, value);

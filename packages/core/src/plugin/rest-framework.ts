@@ -30,9 +30,13 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Cache } from '../cache/cache.ts';
+import { MemoryCache } from '../cache/memory-cache.ts';
+import { RedisCache } from '../cache/redis-cache.ts';
 import { Database } from '../db/database.ts';
 import { DisallowedHost, MethodNotAllowed, NotFound } from '../errors/api-exception.ts';
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
+import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { FileSystemStorage } from '../files/file-system-storage.ts';
 import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import type { Request } from '../http/request.ts';
@@ -41,8 +45,10 @@ import { mountBrowsableApi } from '../renderers/browsable-api/browsable-api-plug
 import type { Endpoint } from '../routers/endpoint.ts';
 import { UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings, SettingsInput } from '../settings/api-settings.ts';
-import { MemoryThrottleStore } from '../throttling/throttle-store.ts';
+import { RedisThrottleStore } from '../throttling/redis-throttle-store.ts';
+import { MemoryThrottleStore, type ThrottleStore } from '../throttling/throttle-store.ts';
 import { BoundedCache } from '../utils/bounded-cache.ts';
+import { watchCachedViews } from '../views/cache-page.ts';
 import { contextOutsideView, type ExceptionHandler } from '../views/exception-handler.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { isAllowedHost } from './allowed-hosts.ts';
@@ -67,6 +73,8 @@ export interface RestFrameworkState {
   readonly urls: UrlRegistry;
   /** Every route the routers serve, in registration order. */
   readonly endpoints: Endpoint[];
+  /** The app's caches (`CACHES`, with its default): per-view caching and readiness read them. */
+  readonly caches: Readonly<Record<string, Cache>>;
 }
 
 declare module 'fastify' {
@@ -98,6 +106,42 @@ function hostChecker(allowed: readonly string[]): (host: string | undefined) => 
     if (answer === undefined) answer = known.set(host, isAllowedHost(host, allowed));
     return answer;
   };
+}
+
+/** `CACHES` checked: an object of caches with a `default`; null when not set. */
+function checkCaches(
+  caches: Readonly<Record<string, Cache>> | null,
+): Readonly<Record<string, Cache>> | null {
+  if (caches === null) return null;
+  const entries = typeof caches === 'object' ? Object.entries(caches) : [];
+  const bad = entries.find(
+    ([, cache]) =>
+      typeof (cache as Partial<Cache> | null)?.get !== 'function' ||
+      typeof (cache as Partial<Cache>).set !== 'function',
+  );
+  if (!entries.length || !Object.hasOwn(caches, 'default') || bad) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_CACHE',
+      bad
+        ? `CACHES.${bad[0]} must be a cache (new MemoryCache() or new RedisCache({ url })).`
+        : 'CACHES must name a `default` cache: { default: new RedisCache({ url: process.env.REDIS_URL }) }.',
+    );
+  }
+  return caches;
+}
+
+/**
+ * The throttle store when none is set: the default cache's Redis when it is one (DRF counts
+ * in the default cache, shared by every process), else the app's memory.
+ */
+function throttleStoreOf(cache: Cache | undefined): ThrottleStore {
+  if (cache instanceof RedisCache) {
+    return new RedisThrottleStore({
+      client: cache.client,
+      keyPrefix: `${cache.keyPrefix}:throttle:`,
+    });
+  }
+  return new MemoryThrottleStore();
 }
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
@@ -153,23 +197,52 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   const resolved = resolveSettings(options.settings);
   // Without a storage of its own, an app stores files on disk under MEDIA_ROOT; without a
   // throttle store, it counts in its own memory.
+  const caches = checkCaches(resolved.CACHES) ?? { default: new MemoryCache() };
   const settings: APISettings = Object.freeze({
     ...resolved,
     STORAGE:
       resolved.STORAGE ??
       new FileSystemStorage({ location: resolved.MEDIA_ROOT, baseUrl: resolved.MEDIA_URL }),
-    THROTTLE_STORE: resolved.THROTTLE_STORE ?? new MemoryThrottleStore(),
+    THROTTLE_STORE: resolved.THROTTLE_STORE ?? throttleStoreOf(caches.default),
+    CACHES: caches,
+  });
+  // Each cache closed once, after the stores that may share its client.
+  const closing = [...new Set(Object.values(caches))];
+  app.addHook('onReady', async () => {
+    await Promise.all(closing.map((cache) => cache.ready?.()));
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(closing.map((cache) => cache.close?.()));
   });
   const throttleStore = settings.THROTTLE_STORE;
   if (throttleStore?.ready) app.addHook('onReady', () => throttleStore.ready?.());
   if (throttleStore?.close) app.addHook('onClose', () => throttleStore.close?.());
   // Closing the database clears the default again (Database.close).
   if (!Database.default) Database.setDefault(options.database);
-  app.decorate('restFramework', {
+  const state: RestFrameworkState = {
     settings,
     database: options.database,
     urls: new UrlRegistry(),
     endpoints: [],
+    caches,
+  };
+  app.decorate('restFramework', state);
+  // Writes to the tables of cached views invalidate their entries (views/cache-page.ts).
+  let stopWatching: (() => void) | undefined;
+  app.addHook('onReady', (done) => {
+    try {
+      stopWatching = watchCachedViews(
+        state.endpoints.map((e) => ({ viewClass: e.viewset, where: `${e.path} (${e.name})` })),
+        settings,
+      );
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  app.addHook('onClose', (_instance, done) => {
+    stopWatching?.();
+    done();
   });
   app.decorateRequest('restRequest', null);
   // The browsable API's static files, when the app's renderers include it.
@@ -186,6 +259,9 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
     for (let i = 0; i < SECURITY_HEADER_NAMES.length; i++) {
       reply.header(SECURITY_HEADER_NAMES[i] as string, SECURITY_HEADER_VALUES[i]);
     }
+    // The request's id (Fastify's, from `genReqId`: see `server/request-id.ts`), so that a
+    // client's report can be matched with the log lines of its request.
+    reply.header('x-request-id', request.id);
     // RFC 9112, 3.2.2: with an absolute-form target (`GET http://host/path`) the target's
     // authority is the request's host, whatever `Host` says. It is the one checked, and it
     // becomes the request's `Host` and its URL the path, so that every URL built from the

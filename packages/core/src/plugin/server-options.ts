@@ -25,6 +25,7 @@ import {
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import { SECURITY_HEADERS, writeRawAnswer } from '../http/raw-answer.ts';
 import { sendResponse } from '../http/send-response.ts';
+import { genReqId } from '../server/request-id.ts';
 import {
   contextOutsideView,
   type ExceptionHandler,
@@ -59,6 +60,10 @@ export interface ToolkitServerOptions {
   };
   readonly clientErrorHandler: typeof clientErrorHandler;
   readonly frameworkErrors: typeof frameworkErrors;
+  /** A well-formed incoming `X-Request-Id`, else a new UUID (`server/request-id.ts`). */
+  readonly genReqId: typeof genReqId;
+  /** Off: `genReqId` reads (and checks) `X-Request-Id` itself. */
+  readonly requestIdHeader: false;
 }
 
 /**
@@ -79,6 +84,8 @@ export function serverOptions(input: ServerOptionsInput = {}): ToolkitServerOpti
     },
     clientErrorHandler,
     frameworkErrors,
+    genReqId,
+    requestIdHeader: false,
   };
 }
 

@@ -12,6 +12,7 @@
  */
 import type { Auth } from '../accounts/auth.ts';
 import type { AuthenticationClass } from '../accounts/authentication/authentication.ts';
+import type { Cache } from '../cache/cache.ts';
 import type { Storage } from '../files/storage.ts';
 import type { FilterBackendClass } from '../filters/filter-backend.ts';
 import type { MetadataClass } from '../metadata/simple-metadata.ts';
@@ -51,6 +52,13 @@ export interface APISettings {
    * a `RedisThrottleStore` to share limits between processes. Closed with the app.
    */
   readonly THROTTLE_STORE: ThrottleStore | null;
+  /**
+   * The app's caches by name (Django's `CACHES`): `default` is the one per-view caching
+   * (`cachePage`) uses unless a view names another. Null for `{ default: new MemoryCache() }`.
+   * When `default` is a `RedisCache` and `THROTTLE_STORE` is not set, throttles count in the
+   * same Redis (its client, keys under the cache's prefix plus `:throttle:`). Closed with the app.
+   */
+  readonly CACHES: Readonly<Record<string, Cache>> | null;
   /** Pagination of list views; null for none. */
   readonly DEFAULT_PAGINATION_CLASS: PaginationClass | null;
   /** Items per page; null for no pagination. */

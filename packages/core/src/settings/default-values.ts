@@ -25,6 +25,7 @@ export const defaultValues: Readonly<Omit<APISettings, ClassSettingName>> = Obje
   DEFAULT_THROTTLE_CLASSES: [],
   DEFAULT_THROTTLE_RATES: {},
   THROTTLE_STORE: null,
+  CACHES: null,
   DEFAULT_PAGINATION_CLASS: null,
   PAGE_SIZE: null,
   DEFAULT_VERSIONING_CLASS: null,

@@ -13,6 +13,7 @@
  * ```
  * @module
  */
+import { channel } from 'node:diagnostics_channel';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { Request } from '../http/request.ts';
 import type { APISettings } from '../settings/api-settings.ts';
@@ -136,6 +137,9 @@ export class SimpleRateThrottle extends BaseThrottle {
 
   #decided(allowed: boolean, waitMs: number): boolean {
     this.#wait = allowed ? null : waitMs / 1000;
+    // For metrics (`server/metrics.ts`): a flag read when nobody listens.
+    if (throttleEvents.hasSubscribers)
+      throttleEvents.publish({ scope: this.scope ?? '', allowed } satisfies ThrottleEvent);
     return allowed;
   }
 
@@ -143,6 +147,16 @@ export class SimpleRateThrottle extends BaseThrottle {
     return this.#wait;
   }
 }
+
+/** What the `restframework:throttle` diagnostics channel publishes for each decision. */
+export interface ThrottleEvent {
+  /** The throttle's scope (`anon`, `user`, ...); empty for a throttle without one. */
+  readonly scope: string;
+  /** True when the request passed. */
+  readonly allowed: boolean;
+}
+
+const throttleEvents = channel('restframework:throttle');
 
 /** `throttle_<scope>_<ident>`, DRF's cache key format. */
 function cacheKey(scope: string | undefined, ident: string): string {

@@ -48,6 +48,7 @@ import {
 } from '../utils/maybe-promise.ts';
 import { splitCamelCase } from '../utils/text.ts';
 import type { VersioningClass } from '../versioning/versioning.ts';
+import { type CachePolicy, cachedDispatch } from './cache-page.ts';
 import {
   type ExceptionContext,
   type ExceptionHandler,
@@ -150,6 +151,11 @@ export class APIView {
    * Keyed by action: `{ list: { type: 'object', properties: { ... } } }`.
    */
   static schemaResponses: Readonly<Record<string, JsonSchema>> | undefined = undefined;
+  /**
+   * Per-view caching of GET and HEAD answers (`cachePage(seconds)`, see
+   * `views/cache-page.ts`); undefined for none.
+   */
+  static cachePolicy: CachePolicy | undefined = undefined;
 
   // The configuration has its defaults on the prototype (below the class), and what the
   // router and `dispatch` set is `declare`d: a view is made per request, and each field
@@ -258,11 +264,18 @@ export class APIView {
     return catchMaybe(
       () =>
         thenMaybe(
-          thenMaybe(this.initial(request), () => this.#handle(request)),
+          thenMaybe(this.initial(request), () => this.#cachedOrHandle(request)),
           (response) => this.finalizeResponse(request, response),
         ),
       (error) => this.finalizeResponse(request, this.handleException(error)),
     );
+  }
+
+  /** The handler's response, or the cached one when the class has a `cachePolicy`. */
+  #cachedOrHandle(request: Request): Response | Promise<Response> {
+    const policy = (this.constructor as typeof APIView).cachePolicy;
+    if (policy === undefined) return this.#handle(request);
+    return cachedDispatch(this, request, policy, () => this.#handle(request));
   }
 
   /** The handler's response: a read as it is, a write on its parsed body in a transaction. */

@@ -64,7 +64,7 @@ async function start(
   logger: FastifyServerOptions['logger'],
 ): Promise<FastifyInstance> {
   let n = 0;
-  const options: FastifyServerOptions = { genReqId: () => `req-${++n}`, ...serverOptions() };
+  const options: FastifyServerOptions = { ...serverOptions(), genReqId: () => `req-${++n}` };
   const app = Fastify(logger === undefined ? options : { ...options, logger });
   await app.register(restFramework, { database: db });
   const router = new DefaultRouter()

@@ -1,8 +1,9 @@
 /**
- * Who wants to know that rows of a table changed through the query sets (`update`,
- * `updateRow`, `delete`, `deleteRow`): in-process caches of rows, such as the opt-in token
+ * Who wants to know that rows of a table changed through the query sets (`create`, `update`,
+ * `updateRow`, `delete`, `deleteRow`, `bulkCreate`): caches of rows, such as the opt-in token
  * cache of `Auth`, which must not keep answering for a token deleted or a user deactivated
- * through the toolkit. Writes made with raw SQL, or by another process, are not seen.
+ * through the toolkit, and the versions of the models of cached views (`views/cache-page.ts`).
+ * Writes made with raw SQL, or by another process, are not seen.
  *
  * Keyed by table name, not by model object: two models of the same table (two `Auth`s over
  * one user table) hear each other's writes.

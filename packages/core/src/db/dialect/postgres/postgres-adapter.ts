@@ -2,6 +2,7 @@
  * PostgreSQL through `pg`.
  * @module
  */
+
 import {
   type ColumnDefinitionBuilder,
   type Dialect,
@@ -16,6 +17,7 @@ import type pg from 'pg';
 import { ImproperlyConfigured } from '../../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../../models/model.ts';
 import type { AnyModelField } from '../../../models/model-field.ts';
+import type { PoolStats } from '../../../server/metrics.ts';
 import { requireOptional } from '../../../utils/optional-dependency.ts';
 import {
   CheckViolationError,
@@ -348,6 +350,12 @@ export class PostgresAdapter extends DialectAdapterBase {
   }
 
   #pool: pg.Pool | undefined;
+
+  /** The pool's connections (for metrics): made, idle, and requests waiting for one. */
+  poolStats(): PoolStats | undefined {
+    const pool = this.#pool;
+    return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  }
 
   /**
    * Outside a transaction, a statement runs on a pool connection taken for it alone and given
