@@ -13,6 +13,14 @@
  * @module
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  ARTICLE_PAGE_SIZE,
+  articleKeys,
+  articlePage,
+  articleResults,
+  articleTags,
+  COUNT_ARTICLES,
+} from './articles.ts';
 import { book, bookFilters, changedColumns, Invalid, insertValues, validateBook } from './books.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { type Site, siteOf } from './hosts.ts';
@@ -48,6 +56,9 @@ const ISBN_TAKEN = Buffer.from(
 );
 const METADATA = Buffer.from(JSON.stringify(BOOK_LIST_METADATA));
 const PK = /^\d{1,15}$/;
+const VIEWER = /^\d{1,9}$/;
+const NO_VALUES: readonly unknown[] = [];
+const ARTICLE_HEADERS = { ...SECURITY, allow: 'GET, HEAD, OPTIONS', ...JSON_TYPE };
 const PAGE = /^\s*\+?\d+\s*$/;
 
 const BOOK_ORDERING: OrderingSpec = {
@@ -203,7 +214,7 @@ function cursorList(request: FastifyRequest, reply: FastifyReply, site: Site, st
         return value === null ? null : linkTo(request, site, 'cursor', value);
       };
       const results = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) results[i] = book(rows[i] as RawRow, site.books);
+      for (let i = 0; i < rows.length; i++) results[i] = book(rows[i] as RawRow, site.cursorBooks);
       return json(reply, {
         next: reverse || more ? link(rows[rows.length - 1], false) : null,
         previous: (reverse ? more : cursor !== null) ? link(rows[0], true) : null,
@@ -313,6 +324,60 @@ export async function buildBaseline(url: string): Promise<FastifyInstance> {
       store.countProfiles(),
       (offset) => store.profilePage(order, offset),
       profileOf,
+    );
+  });
+
+  app.get('/bench/api/articles/', (request, reply) => {
+    const site = siteOf(request.headers.host);
+    if (site === null) return refuse(reply);
+    reply.headers(ARTICLE_HEADERS);
+    const given = param(request, 'viewer');
+    const viewer = given !== undefined && VIEWER.test(given) ? Number(given) : 0;
+    return then(
+      store.rows(COUNT_ARTICLES, NO_VALUES),
+      (counted: RawRow[]) => {
+        const total = Number((counted[0] as RawRow).count);
+        const pages = Math.max(1, Math.ceil(total / ARTICLE_PAGE_SIZE));
+        const raw = param(request, 'page');
+        const number =
+          raw === undefined
+            ? 1
+            : raw === 'last'
+              ? pages
+              : PAGE.test(raw)
+                ? Number(raw)
+                : Number.NaN;
+        if (!Number.isSafeInteger(number) || number < 1 || number > pages) {
+          reply.code(404);
+          return INVALID_PAGE;
+        }
+        return then(
+          store.rows(articlePage((number - 1) * ARTICLE_PAGE_SIZE), [viewer, viewer]),
+          (rows: RawRow[]) => {
+            const page = (results: unknown[]) =>
+              json(reply, {
+                count: total,
+                next: number < pages ? linkTo(request, site, 'page', number + 1) : null,
+                previous:
+                  number > 1
+                    ? linkTo(request, site, 'page', number === 2 ? null : number - 1)
+                    : null,
+                results,
+              });
+            if (rows.length === 0) return page([]);
+            return then(
+              store.rows(articleTags(rows.length), articleKeys(rows)),
+              (tags: RawRow[]) => page(articleResults(rows, tags)),
+              undefined,
+              undefined,
+            );
+          },
+          undefined,
+          undefined,
+        );
+      },
+      undefined,
+      undefined,
     );
   });
 

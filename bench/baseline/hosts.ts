@@ -15,6 +15,11 @@ export interface Site {
   readonly origin: string;
   /** `http://host:port/books/api/books/`, where every book's `url` starts. */
   readonly books: string;
+  /**
+   * `http://host:port/bench/api/books-cursor/`: the cursor list's rows link under the router
+   * that listed them (its view set extends the books'), as the toolkit's routers reverse them.
+   */
+  readonly cursorBooks: string;
 }
 
 function allowed(header: string): boolean {
@@ -36,7 +41,13 @@ export function siteOf(header: string | undefined): Site | null {
   let site = sites.get(header);
   if (site === undefined) {
     const origin = `http://${header}`;
-    site = allowed(header) ? { origin, books: `${origin}/books/api/books/` } : null;
+    site = allowed(header)
+      ? {
+          origin,
+          books: `${origin}/books/api/books/`,
+          cursorBooks: `${origin}/bench/api/books-cursor/`,
+        }
+      : null;
     // Bounded: a client sending a new Host per request cannot grow it without end.
     if (sites.size < 100) sites.set(header, site);
   }

@@ -75,6 +75,7 @@ export function serverStore(driver: ServerDriver): Store {
         values.push(id);
         return driver.written(inTransaction, updates(columns.join(',')), values, id);
       }),
+    rows: (sql, parameters) => run(sql, parameters),
     close: () => driver.close(),
   };
 }

@@ -38,6 +38,7 @@ export function sqliteStore(filename: string): Store {
   const profilePages = memo((order: string) =>
     memo((offset: number) => db.prepare(SQL.profilePage(order, offset))),
   );
+  const prepared = memo((sql: string) => db.prepare(sql));
   const updates = memo((key: string) => db.prepare(SQL.updateBook(key.split(','))));
 
   const create = db.transaction((isbn: unknown, values: readonly unknown[]) =>
@@ -72,6 +73,7 @@ export function sqliteStore(filename: string): Store {
     profilePage: (order, offset) => profilePages(order)(offset).all() as RawRow[],
     createBook: (isbn, values) => create(isbn, values),
     updateBook: (id, decide) => update(id, decide),
+    rows: (sql, parameters) => prepared(sql).all(parameters) as RawRow[],
     close: () => {
       db.close();
     },

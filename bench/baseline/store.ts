@@ -51,6 +51,8 @@ export interface Store {
     id: number,
     decide: (row: RawRow) => Patch,
   ): Maybe<RawRow | { error: unknown } | undefined>;
+  /** The rows of any read statement (`?` placeholders), prepared once per SQL text. */
+  rows(sql: string, parameters: readonly unknown[]): Maybe<RawRow[]>;
   close(): Maybe<void>;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The benchmark's databases: one template made once per run (the bookstore's schema from the
- * toolkit's `db.migrate(ALL_MODELS)`, then the data), and a fresh copy of it for every server
+ * toolkit's `db.migrate(BENCH_MODELS)`, then the data), and a fresh copy of it for every server
  * start, so that every contender and round sees the same rows whatever the previous one wrote.
  * The two most recent copies exist at once (both contenders run side by side); a third
  * replaces the oldest.
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '@restframework/core';
 import pg from 'pg';
-import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
+import { BENCH_MODELS, benchTables } from './bench-models.ts';
 
 /** A template database and its copies. */
 export interface BenchDatabases {
@@ -87,13 +87,13 @@ async function prepareMysql(target: string, fill: Filler): Promise<BenchDatabase
       await admin([`drop database if exists \`${run}\``, `create database \`${run}\``]);
       const db = Database.connect(urlOf(run));
       try {
-        await db.migrate(ALL_MODELS);
+        await db.migrate(BENCH_MODELS);
       } finally {
         await db.close();
       }
       await admin([
         'set foreign_key_checks = 0',
-        ...ALL_MODELS.map(
+        ...benchTables().map(
           (model) =>
             `insert into \`${run}\`.\`${model.table}\` select * from \`${template}\`.\`${model.table}\``,
         ),
@@ -109,7 +109,7 @@ async function prepareMysql(target: string, fill: Filler): Promise<BenchDatabase
 async function migrateAndFill(url: string, fill: Filler): Promise<void> {
   const db = Database.connect(url);
   try {
-    await db.migrate(ALL_MODELS);
+    await db.migrate(BENCH_MODELS);
     await fill(db, url);
   } finally {
     await db.close();

@@ -25,6 +25,8 @@ export const INSTRUCTION_SCENARIOS: Readonly<Record<string, InstructionScenario>
   detail: { method: 'GET', path: '/books/api/books/500/' },
   options: { method: 'OPTIONS', path: '/books/api/books/' },
   profile: { method: 'GET', path: '/api/profile/?ordering=full_name' },
+  // Issue 39's row: 20 articles with their relations, as writer 1 (`VIEWER` of its seed).
+  articles: { method: 'GET', path: '/bench/api/articles/?viewer=1' },
   create: {
     method: 'POST',
     path: '/books/api/books/',

@@ -30,6 +30,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { seed } from '../../examples/bookstore/src/seed.ts';
+import { seedArticles } from './articles/seed.ts';
 import { prepareDatabases } from './databases.ts';
 import { INSTRUCTION_SCENARIOS, type InstructionScenario } from './instruction-scenarios.ts';
 
@@ -84,6 +85,7 @@ const client = join(import.meta.dirname, 'servers', 'instruction-client.ts');
 const work = mkdtempSync(join(tmpdir(), 'rf-instructions-'));
 const databases = await prepareDatabases(values.database, async (db) => {
   await seed(db);
+  await seedArticles(db);
 });
 
 /** Total instructions of one run of `count` requests (callgrind's "summary" line). */

@@ -11,8 +11,8 @@ import { Database } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../examples/bookstore/src/app.ts';
-import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 import { buildBaseline } from '../baseline/app.ts';
+import { BENCH_MODELS } from '../src/bench-models.ts';
 import { buildScenarios, seedScenarioData } from '../src/scenarios.ts';
 import { registerBenchRoutes } from '../src/servers/bench-router.ts';
 
@@ -34,6 +34,10 @@ const EDGES: readonly Probe[] = [
   { method: 'GET', path: '/bench/api/books-cursor/' },
   { method: 'GET', path: '/bench/api/books-cursor/?cursor=zzz' },
   { method: 'GET', path: '/api/profile/?ordering=-email&page=2' },
+  { method: 'GET', path: '/bench/api/articles/' },
+  { method: 'GET', path: '/bench/api/articles/?viewer=7&page=last' },
+  { method: 'GET', path: '/bench/api/articles/?page=3&viewer=abc' },
+  { method: 'GET', path: '/bench/api/articles/?viewer=2&page=99' },
   { method: 'GET', path: '/books/api/books/500/', host: 'evil.example' },
   { method: 'OPTIONS', path: '/books/api/books/', host: 'evil.example' },
   { method: 'GET', path: '/books/api/books/500/', host: 'LOCALHOST.:8000' },
@@ -99,7 +103,7 @@ for (const dialect of testDialects()) {
       const created = await dialect.createUrl();
       drop = created.drop;
       db = Database.connect(created.url);
-      await db.migrate(ALL_MODELS);
+      await db.migrate(BENCH_MODELS);
       const data = await seedScenarioData(db);
       toolkit = await buildApp({ database: db });
       await registerBenchRoutes(toolkit);

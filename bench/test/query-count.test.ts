@@ -9,8 +9,9 @@ import type { Database, QueryEvent } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../examples/bookstore/src/app.ts';
-import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 import { seed } from '../../examples/bookstore/src/seed.ts';
+import { seedArticles } from '../src/articles/seed.ts';
+import { BENCH_MODELS } from '../src/bench-models.ts';
 import { registerBenchRoutes } from '../src/servers/bench-router.ts';
 
 /** Page-number lists: the COUNT and the page. */
@@ -42,8 +43,9 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       db = await dialect.create();
-      await db.migrate(ALL_MODELS);
+      await db.migrate(BENCH_MODELS);
       await seed(db);
+      await seedArticles(db);
       app = await buildApp({ database: db });
       await registerBenchRoutes(app);
       db.onQuery((event) => queries.push(event));
@@ -76,6 +78,29 @@ for (const dialect of testDialects()) {
       const { sql } = await get('/api/profile/?ordering=email');
       assert.match(sql[1] as string, /(left|inner) join ["`]auth_user["`]/);
     });
+
+    // Issue 39: the page, the author (joined), the count and both EXISTS (correlated
+    // subqueries) and the tags (one IN query) in three statements, whatever the page size.
+    for (const query of [
+      '',
+      '&page=2',
+      '&page=last',
+      '&page_size=1',
+      '&page_size=100',
+      '&page=3&page_size=7',
+    ]) {
+      it(`/bench/api/articles/?viewer=1${query}: at most 3 statements`, async () => {
+        const { sql, body } = await get(`/bench/api/articles/?viewer=1${query}`);
+        const results = body.results as { tags: unknown[]; author: { username: unknown } }[];
+        assert.ok(results.length > 0, 'the page has rows');
+        assert.ok(
+          results.every((r) => r.tags.length === 3 && typeof r.author.username === 'string'),
+        );
+        assert.ok(sql.length <= 3, sql.join('\n'));
+        assert.match(sql[0] as string, /count\(\*\)/i);
+        assert.match(sql[1] as string, /exists/i);
+      });
+    }
 
     it('the cursor list: one query per page, first and following pages', async () => {
       let url: string | null = '/bench/api/books-cursor/';

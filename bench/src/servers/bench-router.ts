@@ -1,13 +1,15 @@
 /**
  * The bench-only routes of the toolkit contender: the book list with core's
- * `CursorPagination`, at `/bench/api/books-cursor/`, and the bookstore's list with per-view
- * caching (`cachePage`), at `/bench/api/books-cached/`, added next to the bookstore's routers
+ * `CursorPagination`, at `/bench/api/books-cursor/`, the bookstore's list with per-view
+ * caching (`cachePage`), at `/bench/api/books-cached/`, and issue 39's `articles` row, added
+ * next to the bookstore's routers
  * (the bookstore itself is unchanged).
  * @module
  */
 import { CursorPagination, cachePage, DefaultRouter } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
 import { BookViewSet } from '../../../examples/bookstore/src/viewsets/book-viewsets.ts';
+import { ArticleViewSet } from '../articles/views.ts';
 
 /** Books in isbn order (the model's default), one keyset page of 100 per query. */
 export class BookCursorViewSet extends BookViewSet {
@@ -31,6 +33,8 @@ export const BENCH_PREFIX = '/bench/api';
 export async function registerBenchRoutes(app: FastifyInstance): Promise<void> {
   const router = new DefaultRouter()
     .register('books-cursor', BookCursorViewSet, { basename: 'book-cursor' })
-    .register('books-cached', BookCachedViewSet, { basename: 'book-cached' });
+    .register('books-cached', BookCachedViewSet, { basename: 'book-cached' })
+    // Issue 39's row, on tables of its own (`bench/src/articles/`).
+    .register('articles', ArticleViewSet, { basename: 'article' });
   await app.register(router.plugin, { prefix: BENCH_PREFIX });
 }

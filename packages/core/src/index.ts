@@ -182,6 +182,8 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
+export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
+export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {
   API_EXCEPTIONS,
   APIException,
@@ -441,6 +443,7 @@ export {
   type GroupProperty,
   type ModelProperty,
 } from './models/model-property.ts';
+export type { ModelRegistry, ReverseRelationsOf } from './models/model-registry.ts';
 export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
 export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';

@@ -267,14 +267,16 @@ export class MultipleObjectsReturned extends DatabaseError {
 }
 
 /**
- * A lookup value the column cannot hold (`filter({ pages: 'many' })` on an integer column),
- * or that the database refused as malformed (an invalid regular expression). The view's
- * exception handler answers it with 400; the filter backends name the query parameter.
+ * A lookup value the column cannot hold (`filter({ pages: 'many' })` on an integer column: a
+ * type error too when the key and value are written out, so this comes from values known at
+ * run time), or that the database refused as malformed (an invalid regular expression). The
+ * view's exception handler answers it with 400; the filter backends name the query parameter.
  *
  * @example
  * ```ts
+ * const given: Filter = { pages: 'many' }; // from a request: not checked at compile time
  * try {
- *   await Book.objects.filter({ pages: 'many' }).execute();
+ *   await Book.objects.filter(given).execute();
  * } catch (error) {
  *   if (error instanceof InvalidLookupValueError) error.message; // Field 'pages' expected a number but got "many".
  * }

@@ -72,7 +72,9 @@ import {
   INITIAL_STATE,
   type QueryState,
 } from './query-state.ts';
+import type { TypedFilter } from './typed-filter.ts';
 import { valuesPlan } from './values.ts';
+import type { CreateValues, UpdateValues } from './write-values.ts';
 
 export type { OrderTerm } from './plan/query-paths.ts';
 export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './query-state.ts';
@@ -160,6 +162,8 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const rows = await Book.objects.filter({ state: 'published', pages__gte: 100 }).execute();
    * ```
    */
+  filter(filter: QueryExpression<boolean>): QuerySet<M, A>;
+  filter<T extends Filter>(filter: TypedFilter<M, A, T>): QuerySet<M, A>;
   filter(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
     if (isQueryExpression(filter))
       return this.#withCondition({ kind: 'expression', expression: filter });
@@ -174,6 +178,8 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const available = Book.objects.exclude({ state: 'not_published' });
    * ```
    */
+  exclude(filter: QueryExpression<boolean>): QuerySet<M, A>;
+  exclude<T extends Filter>(filter: TypedFilter<M, A, T>): QuerySet<M, A>;
   exclude(filter: Filter | QueryExpression<boolean>): QuerySet<M, A> {
     if (isQueryExpression(filter))
       return this.#withCondition({ kind: 'expression', expression: new NotExpression(filter) });
@@ -716,7 +722,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const taken = await Book.objects.exists({ isbn: '978-0-441-17271-9' }); // the same, planned
    * ```
    */
-  async exists(filter?: Filter): Promise<boolean> {
+  async exists<T extends Filter>(filter?: TypedFilter<M, A, T>): Promise<boolean> {
     // exists() leaves paging out, a lookup would not: a paged query set goes the general way.
     if (filter !== undefined) {
       if (this.#state.limit !== null || this.#state.offset !== 0)
@@ -743,7 +749,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const book = await Book.objects.get({ pk: 1 }); // throws DoesNotExist when there is none
    * ```
    */
-  async get(filter?: Filter): Promise<AnnotatedRow<M, A>> {
+  async get<T extends Filter>(filter?: TypedFilter<M, A, T>): Promise<AnnotatedRow<M, A>> {
     let rows = filter ? this.lookup(filter) : this.orderBy().slice(0, 2).execute();
     if (isPromiseLike(rows)) rows = await rows;
     if (rows.length === 0) throw new DoesNotExist(this.model);
@@ -779,7 +785,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * }); // pages and stock_count take their defaults
    * ```
    */
-  async create(values: Partial<Row<M>> & Record<string, unknown>): Promise<Row<M>> {
+  async create(values: CreateValues<M>): Promise<Row<M>> {
     const db = this.db;
     const data = values as Record<string, unknown>;
     this.#checkFieldNames(data, 'create()');
@@ -845,7 +851,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    */
   async updateRow(
     row: Row<M>,
-    changes: Partial<Row<M>> & Record<string, unknown>,
+    changes: CreateValues<M>,
     options: { readonly skipUnchanged?: boolean } = {},
   ): Promise<Row<M>> {
     const db = this.db;
@@ -882,7 +888,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     }
     const pk = current[this.model.pk.attname];
     if (next === undefined) {
-      return this.filter({ pk }).get();
+      return this.filter({ pk } as Filter).get();
     }
     const written: number[] = [];
     const parameters: unknown[] = [];
@@ -930,7 +936,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    */
   async deleteRow(row: Row<M>): Promise<boolean> {
     const pk = (row as Record<string, unknown>)[this.model.pk.attname];
-    return (await this.filter({ pk }).delete()) > 0;
+    return (await this.filter({ pk } as Filter).delete()) > 0;
   }
 
   /**
@@ -942,9 +948,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * await Book.objects.filter({ pk: 1 }).update({ stock_count: F('stock_count').sub(1) }); // no lost update
    * ```
    */
-  async update(
-    values: { [K in keyof Row<M>]?: Row<M>[K] | QueryExpression<any> } & Record<string, unknown>,
-  ): Promise<number> {
+  async update(values: UpdateValues<M>): Promise<number> {
     const db = this.db;
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
@@ -971,9 +975,9 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const [user] = await User.objects.getOrCreate({ username: 'ann' }, { email: 'ann@example.com' });
    * ```
    */
-  async getOrCreate(
-    lookup: Filter,
-    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  async getOrCreate<T extends Filter>(
+    lookup: TypedFilter<M, A, T>,
+    defaults: CreateValues<M> = {},
   ): Promise<[row: Row<M>, created: boolean]> {
     const { row, created } = await getOrCreate(this as QuerySet<M>, lookup, defaults);
     return [row as Row<M>, created];
@@ -989,9 +993,9 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * const [profile, created] = await Profile.objects.updateOrCreate({ user: 1 }, { bio: 'hi' });
    * ```
    */
-  async updateOrCreate(
-    lookup: Filter,
-    defaults: Partial<Row<M>> & Record<string, unknown> = {},
+  async updateOrCreate<T extends Filter>(
+    lookup: TypedFilter<M, A, T>,
+    defaults: CreateValues<M> = {},
   ): Promise<[row: Row<M>, created: boolean]> {
     const { row, created } = await updateOrCreate(this as QuerySet<M>, lookup, defaults);
     return [row as Row<M>, created];
@@ -1011,7 +1015,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async bulkCreate(
-    rows: readonly (Partial<Row<M>> & Record<string, unknown>)[],
+    rows: readonly CreateValues<M>[],
     options?: BulkCreateOptions,
   ): Promise<Row<M>[]> {
     return (await bulkCreate(this.db, this.model, rows, options)) as Row<M>[];

@@ -138,7 +138,7 @@ const kQueriesDatabase = Symbol.for('restframework.queriesDatabase');
  *
  * @example
  * ```ts
- * const notTaken = markQueriesDatabase(async (value: unknown) => {
+ * const notTaken = markQueriesDatabase(async (value: string) => {
  *   if (await Book.objects.filter({ isbn: value }).exists()) throw new ValidationError(['Taken.']);
  * });
  * ```

@@ -3,7 +3,7 @@
  * the database's unique index stays the last word.
  * @module
  */
-import type { QuerySet } from '../db/query-set.ts';
+import type { Filter, QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { markQueriesDatabase, type RunContext, type Validator } from './field.ts';
 
@@ -50,7 +50,9 @@ export function uniqueTogetherValidator(
     }
     if (missing) throw new ValidationError(missing, 'required');
     for (const name of fields) if (filter[name] === null || filter[name] === undefined) return;
-    const others = instance ? queryset.exclude({ pk: instance[model.pk.attname] }) : queryset;
+    const others = instance
+      ? queryset.exclude({ pk: instance[model.pk.attname] } as Filter)
+      : queryset;
     if (await others.exists(filter)) throw new ValidationError([message], 'unique');
   };
   return markQueriesDatabase(

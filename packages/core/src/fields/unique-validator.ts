@@ -2,7 +2,7 @@
  * Uniqueness, checked before the write (the database constraint stays the last word).
  * @module
  */
-import type { QuerySet } from '../db/query-set.ts';
+import type { Filter, QuerySet } from '../db/query-set.ts';
 import { ValidationError } from '../errors/api-exception.ts';
 import { markQueriesDatabase, type RunContext, type Validator } from './field.ts';
 
@@ -25,7 +25,7 @@ export function uniqueValidator(
   const validator = async (value: unknown, ctx: RunContext) => {
     const instance = ctx.instance as Record<string, unknown> | undefined;
     const others = instance
-      ? queryset.exclude({ pk: instance[queryset.model.pk.attname] })
+      ? queryset.exclude({ pk: instance[queryset.model.pk.attname] } as Filter)
       : queryset;
     // exists(filter): one SELECT of a key, LIMIT 1, its query planned once per shape.
     if (await others.exists({ [fieldName]: value })) throw new ValidationError([message], 'unique');

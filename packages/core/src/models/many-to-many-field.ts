@@ -59,9 +59,11 @@ type Target = AnyModel | (() => AnyModel) | 'self';
  * Article.manyToMany.tags?.through.table; // 'article_tags'
  * ```
  */
-export class ManyToManyField<M extends AnyModel = AnyModel> {
+export class ManyToManyField<M extends AnyModel = AnyModel, N = string | undefined> {
   /** Type-level only: the target model. */
   declare readonly __manyToMany: M;
+  /** Type-level only: the `relatedName` as declared (its reverse name on the target). */
+  declare readonly __relatedName: N;
   readonly kind = 'many_to_many' as const;
   readonly options: ManyToManyOptions;
   readonly to: Target;

@@ -88,8 +88,18 @@ export interface FileFieldOptions extends ModelFieldOptions<string> {
  * (so rows get a `<name>_id` key) and carries the related model's type.
  */
 export type RelationField<M extends AnyModel, T, O = {}> = ModelField<T, O> & {
+  /** Type-level only: the related model. */
   readonly __relatedModel: M;
 };
+
+/** A one-to-one relation field: a {@link RelationField} whose reverse name holds one row. */
+export type OneToOneRelationField<M extends AnyModel, T, O = {}> = RelationField<M, T, O> & {
+  /** Type-level only: marks the relation as a one-to-one. */
+  readonly __oneToOne: true;
+};
+
+/** The `relatedName` of a many-to-many's options as declared (its literal type), if any. */
+type RelatedNameOf<O> = O extends { readonly relatedName: infer N } ? N : undefined;
 
 type Target<M extends AnyModel> = M | (() => M) | 'self';
 
@@ -284,12 +294,12 @@ export const models = {
   OneToOneField<M extends AnyModel, const O extends RelationOptions>(
     to: Target<M>,
     options: O,
-  ): RelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
+  ): OneToOneRelationField<M, NullableIf<PrimaryKey<M>, O>, O> {
     return new ModelField('one_to_one', options as ModelFieldOptions<any>, {
       to: to as Target<AnyModel>,
       onDelete: options.onDelete,
       ...(options.relatedName ? { relatedName: options.relatedName } : {}),
-    }) as RelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
+    }) as OneToOneRelationField<M, NullableIf<PrimaryKey<M>, O>, O>;
   },
 
   /**
@@ -304,11 +314,11 @@ export const models = {
    * follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
    * ```
    */
-  ManyToManyField<M extends AnyModel>(
+  ManyToManyField<M extends AnyModel, const O extends ManyToManyOptions = {}>(
     to: Target<M>,
-    options: ManyToManyOptions = {},
-  ): ManyToManyField<M> {
-    return new ManyToManyField<M>(to as Target<AnyModel>, options);
+    options?: O,
+  ): ManyToManyField<M, RelatedNameOf<O>> {
+    return new ManyToManyField<M, RelatedNameOf<O>>(to as Target<AnyModel>, options ?? {});
   },
 
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */

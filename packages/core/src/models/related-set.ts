@@ -8,6 +8,7 @@ import { canonicalUuid } from '../db/column-values.ts';
 import type { Database } from '../db/database.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import type { Filter } from '../db/query-state.ts';
+import type { TypedFilter } from '../db/typed-filter.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyManyToManyField } from './many-to-many-field.ts';
 import type { AnyModel, Row } from './model.ts';
@@ -133,12 +134,13 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     );
   }
 
-  filter(filter: Filter): QuerySet<M> {
-    return this.all().filter(filter);
+  /** The rows of the set matching `filter` (its keys and values checked as `QuerySet.filter`'s). */
+  filter<T extends Filter>(filter: TypedFilter<M, {}, T>): QuerySet<M> {
+    return this.all().filter(filter as Filter);
   }
 
-  exclude(filter: Filter): QuerySet<M> {
-    return this.all().exclude(filter);
+  exclude<T extends Filter>(filter: TypedFilter<M, {}, T>): QuerySet<M> {
+    return this.all().exclude(filter as Filter);
   }
 
   orderBy(...terms: string[]): QuerySet<M> {
@@ -159,13 +161,13 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     return this.all().count();
   }
 
-  exists(filter?: Filter): Promise<boolean> {
-    return this.all().exists(filter);
+  exists<T extends Filter>(filter?: TypedFilter<M, {}, T>): Promise<boolean> {
+    return this.all().exists(filter as Filter | undefined);
   }
 
   /** The one row of the set matching `filter` (a one-to-one's row without one). */
-  get(filter?: Filter): Promise<Row<M>> {
-    return this.all().get(filter);
+  get<T extends Filter>(filter?: TypedFilter<M, {}, T>): Promise<Row<M>> {
+    return this.all().get(filter as Filter | undefined);
   }
 
   #keys(items: readonly RowOrKey<M>[]): unknown[] {
@@ -202,7 +204,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     if (this.plan.kind !== 'many_to_many') {
       const field = this.plan.field;
       await this.#objects(this.model)
-        .filter({ pk__in: keys })
+        .filter({ pk__in: keys } as Filter)
         .update({ [field.attname]: this.ownerKey } as never);
       return;
     }
@@ -242,7 +244,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     if (this.plan.kind !== 'many_to_many') {
       const field = this.#nullableKey('remove');
       await this.#objects(this.model)
-        .filter({ pk__in: keys, [field.name]: this.ownerKey })
+        .filter({ pk__in: keys, [field.name]: this.ownerKey } as Filter)
         .update({ [field.attname]: null } as never);
       return;
     }

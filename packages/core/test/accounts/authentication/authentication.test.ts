@@ -310,7 +310,7 @@ describe('basic and token authentication', () => {
     assert.equal(user.username, 'ada');
     assert.equal(user.isAuthenticated, true);
     assert.equal('password' in user, false, 'the hash never reaches request.user');
-    const stored = await db.run(() => auth.Token.objects.get({ digest: row.digest }));
+    const stored = await db.run(() => auth.Token.objects.get({ digest: row.digest as string }));
     assert.deepEqual({ ...row }, { ...stored });
     await db.run(() => auth.User.objects.filter({ username: 'ada' }).update({ is_active: false }));
     try {
