@@ -53,13 +53,19 @@ interface Block {
   readonly path: string | undefined;
 }
 
-/** Every `.md` file under `dir`, the generated folder left out. */
+/**
+ * Every `.md` file under `dir`, the generated folders left out (`.snippets`, and the API
+ * reference, whose `media/` holds TypeDoc's copies of the pages its comments link to).
+ */
 function pages(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        return entry.name.startsWith('.') || entry.name === 'node_modules' ? [] : pages(path);
+        const generated = path === join(DOCS, 'api-reference');
+        return entry.name.startsWith('.') || entry.name === 'node_modules' || generated
+          ? []
+          : pages(path);
       }
       return entry.name.endsWith('.md') ? [path] : [];
     })

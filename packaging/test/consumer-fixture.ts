@@ -29,7 +29,7 @@ export function consumerTsconfig(resolution: 'nodenext' | 'bundler'): string {
         allowImportingTsExtensions: true,
         noEmit: true,
       },
-      include: ['app.ts', 'models.ts', 'wire-types.ts', 'entry-points.ts'],
+      include: ['app.ts', 'models.ts', 'wire-types.ts', 'entry-points.ts', 'idioms.ts'],
     },
     null,
     2,
@@ -316,4 +316,309 @@ const error: ImproperlyConfigured = assertImproperlyConfigured(() => {
 const factory = new APIRequestFactory();
 const request = factory.post('/api/books/', { title: 'Dune' });
 console.log(JSON.stringify({ label, bytes: body.payload.length, code: error.code, method: request.method }));
+`;
+
+/**
+ * One app using the DRF idioms of the porting guide through the installed packages, checked
+ * with `APIClient` and `APIRequestFactory` in-process (`node:assert`: a mismatch exits 1 with
+ * the assertion's message): extra actions (detail and list, methods, `urlPath`, `urlName`,
+ * `mapping`, per-action `permissionClasses` and `serializerClass`), `SimpleRouter` with
+ * `trailingSlash: false`, `lookupValueRegex`, a nested router, `path()` views, the nine concrete
+ * generic views, the five versioning schemes, CORS, conditional requests, JWT with
+ * `authHeaderTypes` and a pair issued for a user. Prints `IDIOMS OK <number of checks>`.
+ */
+export const IDIOMS_TS = `import assert from 'node:assert/strict';
+import {
+  AcceptHeaderVersioning,
+  AllowAny,
+  APIView,
+  CreateAPIView,
+  corsHeaders,
+  createAuth,
+  Database,
+  DefaultRouter,
+  DestroyAPIView,
+  defineModel,
+  type ExtraActions,
+  type GenericAPIView,
+  HostNameVersioning,
+  IsAuthenticated,
+  JWTAuthentication,
+  ListAPIView,
+  ListCreateAPIView,
+  ModelSerializer,
+  ModelViewSet,
+  models,
+  NamespaceVersioning,
+  NestedSimpleRouter,
+  QueryParameterVersioning,
+  type Request,
+  Response,
+  RetrieveAPIView,
+  RetrieveDestroyAPIView,
+  RetrieveUpdateAPIView,
+  RetrieveUpdateDestroyAPIView,
+  restFramework,
+  SimpleRouter,
+  UpdateAPIView,
+  URLPathVersioning,
+  type VersioningClass,
+  type ViewSetClass,
+} from '@restframework/core';
+import { APIClient, APIRequestFactory } from '@restframework/core/testing';
+import Fastify from 'fastify';
+
+let checks = 0;
+function check(actual: unknown, expected: unknown, what: string): void {
+  assert.deepEqual(actual, expected, what);
+  checks++;
+}
+
+const auth = createAuth({
+  jwt: {
+    algorithm: 'HS256',
+    signingKey: 'a consumer secret of at least 32 chars',
+    authHeaderTypes: ['Token'],
+  },
+});
+
+const Article = defineModel({
+  name: 'Article',
+  fields: {
+    slug: models.SlugField({ maxLength: 50, unique: true }),
+    title: models.CharField({ maxLength: 100 }),
+    favorites: models.IntegerField({ default: 0 }),
+    version: models.IntegerField({ default: 0 }),
+  },
+  ordering: ['id'],
+});
+
+const Comment = defineModel({
+  name: 'Comment',
+  fields: {
+    article: models.ForeignKey(Article, { onDelete: 'CASCADE' }),
+    body: models.CharField({ maxLength: 100 }),
+  },
+  ordering: ['id'],
+});
+
+class ArticleSerializer extends ModelSerializer.with({
+  model: Article,
+  fields: ['id', 'slug', 'title', 'favorites', 'version'],
+  readOnlyFields: ['favorites', 'version'],
+}) {}
+
+class TitleSerializer extends ModelSerializer.with({ model: Article, fields: ['title'] }) {}
+
+class CommentSerializer extends ModelSerializer.with({ model: Comment, fields: ['id', 'body'] }) {}
+
+class ArticleViewSet extends ModelViewSet {
+  override queryset = Article.objects.all();
+  override serializerClass = ArticleSerializer;
+  override permissionClasses = [AllowAny];
+  override lookupField = 'slug';
+  override lookupValueRegex = '[a-z0-9-]+';
+  override versionField = 'version';
+  static override extraActions: ExtraActions<ArticleViewSet> = {
+    favorite: {
+      detail: true,
+      methods: ['post'],
+      urlPath: 'favourite',
+      urlName: 'fav',
+      permissionClasses: [IsAuthenticated],
+      mapping: { delete: 'unfavorite' },
+    },
+    titles: { detail: false, serializerClass: TitleSerializer },
+  };
+
+  async favorite(request: Request) {
+    return this.#bump(request, 1);
+  }
+
+  async unfavorite(request: Request) {
+    return this.#bump(request, -1);
+  }
+
+  async #bump(request: Request, by: number) {
+    const article = await this.getObject();
+    const favorites = Number(article['favorites']) + by;
+    await Article.objects.filter({ id: article['id'] as number }).update({ favorites });
+    return new Response({ favorites, action: this.action, user: request.user['id'] ?? null });
+  }
+
+  async titles(_request: Request) {
+    const rows = await Article.objects.all().execute();
+    return new Response(this.getSerializer({ instance: rows, many: true }).data);
+  }
+}
+
+class CommentViewSet extends ModelViewSet {
+  override serializerClass = CommentSerializer;
+  override permissionClasses = [AllowAny];
+  override getQueryset() {
+    return Comment.objects.filter({ article__slug: this.kwargs['article_slug'] ?? '' });
+  }
+}
+
+type Base = abstract new () => GenericAPIView;
+function concrete(View: Base): ViewSetClass {
+  return class extends View {
+    override queryset = Article.objects.all();
+    override serializerClass = ArticleSerializer;
+    override permissionClasses = [AllowAny];
+  };
+}
+const GENERICS: [string, Base, boolean, string][] = [
+  ['create', CreateAPIView, false, 'POST, OPTIONS'],
+  ['list', ListAPIView, false, 'GET, HEAD, OPTIONS'],
+  ['list-create', ListCreateAPIView, false, 'GET, POST, HEAD, OPTIONS'],
+  ['retrieve', RetrieveAPIView, true, 'GET, HEAD, OPTIONS'],
+  ['destroy', DestroyAPIView, true, 'DELETE, OPTIONS'],
+  ['update', UpdateAPIView, true, 'PUT, PATCH, OPTIONS'],
+  ['retrieve-update', RetrieveUpdateAPIView, true, 'GET, PUT, PATCH, HEAD, OPTIONS'],
+  ['retrieve-destroy', RetrieveDestroyAPIView, true, 'GET, DELETE, HEAD, OPTIONS'],
+  ['retrieve-update-destroy', RetrieveUpdateDestroyAPIView, true, 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS'],
+];
+
+function versioned(scheme: VersioningClass): ViewSetClass {
+  return class extends APIView {
+    override permissionClasses = [AllowAny];
+    override versioningClass = scheme;
+    get(request: Request) {
+      return new Response({ version: request.version });
+    }
+  };
+}
+
+const db = Database.connect('sqlite::memory:');
+await db.migrate([...auth.models, Article, Comment]);
+const app = Fastify();
+await app.register(restFramework, {
+  database: db,
+  settings: {
+    AUTH: auth,
+    DEFAULT_AUTHENTICATION_CLASSES: [JWTAuthentication],
+    ALLOWED_HOSTS: ['testserver', '.example.org'],
+  },
+});
+const router = new SimpleRouter({ trailingSlash: false }).register('articles', ArticleViewSet);
+const comments = new NestedSimpleRouter(router, 'articles', { lookup: 'article' });
+comments.register('comments', CommentViewSet, { basename: 'article-comment' });
+const generics = new DefaultRouter();
+for (const [name, View, detail] of GENERICS) {
+  generics.path(detail ? \`generic/\${name}/<int:pk>/\` : \`generic/\${name}/\`, concrete(View), { name });
+}
+const versions = new DefaultRouter()
+  .path('accept/', versioned(AcceptHeaderVersioning), { name: 'accept' })
+  .path('host/', versioned(HostNameVersioning), { name: 'host' })
+  .path('query/', versioned(QueryParameterVersioning), { name: 'query' });
+await app.register(router.plugin, { prefix: '/api' });
+await app.register(comments.plugin, { prefix: '/api' });
+await app.register(generics.plugin, { prefix: '/g' });
+await app.register(versions.plugin, { prefix: '/versions' });
+await app.register(new DefaultRouter().path('v/', versioned(URLPathVersioning), { name: 'url' }).plugin, {
+  prefix: '/url/:version',
+});
+await app.register(new DefaultRouter().path('v/', versioned(NamespaceVersioning), { name: 'ns' }).plugin, {
+  prefix: '/ns/v7',
+  namespace: 'v7',
+});
+await app.register(corsHeaders, { allowedOrigins: ['https://app.example.org'] });
+
+const { user, article } = await db.run(async () => ({
+  user: await auth.createUser({ username: 'ada', password: 'a long passphrase' }),
+  article: await Article.objects.create({ slug: 'hello', title: 'Hello' }),
+}));
+await db.run(() => Comment.objects.create({ article_id: article.id, body: 'First!' }));
+
+const client = new APIClient(app);
+
+// SimpleRouter without trailing slash; lookupValueRegex; a nested router.
+check((await client.get('/api/articles')).statusCode, 200, 'list without a slash');
+check((await client.get('/api/articles/')).statusCode, 404, 'no slash routes only');
+check((await client.get('/api/articles/hello')).json().title, 'Hello', 'detail by slug');
+check((await client.get('/api/articles/Not_A_Slug')).statusCode, 404, 'lookupValueRegex');
+check(
+  (await client.get('/api/articles/hello/comments')).json(),
+  [{ id: 1, body: 'First!' }],
+  'nested router, this.kwargs.article_slug',
+);
+
+// Extra actions: urlPath, per-action permissions and serializer, mapping.
+check((await client.get('/api/articles/titles')).json(), [{ title: 'Hello' }], 'list action, its serializerClass');
+check((await client.post('/api/articles/hello/favourite')).statusCode, 401, 'per-action IsAuthenticated');
+
+// JWT: a pair issued for a user, sent with the Token header type.
+const pair = await auth.jwt.pair(user); // a Jwt, not Jwt | null: the options gave jwt
+client.credentials({ authorization: \`Bearer \${pair.access}\` });
+check((await client.post('/api/articles/hello/favourite')).statusCode, 401, 'Bearer is not a header type here');
+client.credentials({ authorization: \`Token \${pair.access}\` });
+check(
+  (await client.post('/api/articles/hello/favourite')).json(),
+  { favorites: 1, action: 'favorite', user: user.id },
+  'the action, as the JWT user',
+);
+check(
+  (await client.delete('/api/articles/hello/favourite')).json(),
+  { favorites: 0, action: 'unfavorite', user: user.id },
+  'mapping: DELETE on the same URL',
+);
+client.credentials();
+
+// The nine concrete generic views: each answers exactly its methods.
+for (const [name, , detail, allow] of GENERICS) {
+  const url = detail ? \`/g/generic/\${name}/\${article.id}/\` : \`/g/generic/\${name}/\`;
+  check((await client.options(url)).headers['allow'], allow, \`\${name}: Allow\`);
+}
+check((await client.get('/g/generic/list/')).json().length, 1, 'ListAPIView lists');
+check(
+  (await client.patch(\`/g/generic/retrieve-update/\${article.id}/\`, { title: 'Hi' })).json().title,
+  'Hi',
+  'RetrieveUpdateAPIView patches',
+);
+
+// The five versioning schemes.
+check((await client.get('/url/v2/v/')).json(), { version: 'v2' }, 'URLPathVersioning');
+check((await client.get('/ns/v7/v/')).json(), { version: 'v7' }, 'NamespaceVersioning');
+check(
+  (await client.get('/versions/accept/', undefined, { headers: { accept: 'application/json; version=1.0' } })).json(),
+  { version: '1.0' },
+  'AcceptHeaderVersioning',
+);
+check(
+  (await client.get('/versions/host/', undefined, { headers: { host: 'v3.example.org' } })).json(),
+  { version: 'v3' },
+  'HostNameVersioning',
+);
+check((await client.get('/versions/query/', { version: 'v4' })).json(), { version: 'v4' }, 'QueryParameterVersioning');
+
+// Conditional requests: ETag from versionField, 304, 412 on a stale If-Match.
+const first = await client.get('/api/articles/hello');
+const etag = String(first.headers['etag']);
+check(etag.startsWith('"'), true, 'a strong ETag');
+check(
+  (await client.get('/api/articles/hello', undefined, { headers: { 'if-none-match': etag } })).statusCode,
+  304,
+  'If-None-Match: 304',
+);
+check(
+  (await client.patch('/api/articles/hello', { title: 'New' }, { headers: { 'if-match': '"99.json"' } })).statusCode,
+  412,
+  'a stale If-Match: 412',
+);
+
+// CORS: a preflight from an allowed origin.
+const preflight = await client.options('/api/articles', undefined, {
+  headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' },
+});
+check(preflight.headers['access-control-allow-origin'], 'https://app.example.org', 'CORS preflight');
+
+// APIRequestFactory: inject() options for the app.
+const factory = new APIRequestFactory();
+const made = await app.inject(factory.post('/api/articles', { slug: 'second', title: 'Second' }));
+check(made.statusCode, 201, 'APIRequestFactory POST');
+
+await app.close();
+await db.close();
+console.log(\`IDIOMS OK \${checks}\`);
 `;

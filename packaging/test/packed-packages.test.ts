@@ -13,6 +13,7 @@ import {
   APP_TS,
   consumerTsconfig,
   ENTRY_POINTS_TS,
+  IDIOMS_TS,
   MISSING_DRIVER_MJS,
   MODELS_TS,
   REQUIRE_CJS,
@@ -126,6 +127,8 @@ describe('a consumer project with the packed packages', () => {
       tarballs.tricks.path,
       `fastify@${repoVersion('fastify')}`,
       `better-sqlite3@${repoVersion('better-sqlite3')}`,
+      // JWT's optional package, as a project with JWTAuthentication installs it (idioms.ts).
+      `jose@${repoVersion('jose')}`,
       `typescript@${repoVersion('typescript')}`,
       `@types/node@${repoVersion('@types/node')}`,
     ]);
@@ -133,6 +136,7 @@ describe('a consumer project with the packed packages', () => {
     writeFileSync(join(app, 'app.ts'), APP_TS);
     writeFileSync(join(app, 'wire-types.ts'), WIRE_TYPES_TS);
     writeFileSync(join(app, 'entry-points.ts'), ENTRY_POINTS_TS);
+    writeFileSync(join(app, 'idioms.ts'), IDIOMS_TS);
     mkdirSync(join(app, 'data'));
     server = await startServer(
       process.execPath,
@@ -332,6 +336,14 @@ describe('a consumer project with the packed packages', () => {
       code: 'REST_ERR_SETTINGS',
       method: 'POST',
     });
+  });
+
+  it("runs the porting guide's DRF idioms through the installed packages", () => {
+    // idioms.ts asserts each answer itself (node:assert): extra actions, SimpleRouter without
+    // trailing slashes, lookupValueRegex, a nested router, the nine generic views, the five
+    // versioning schemes, CORS, conditional requests, JWT; APIClient and APIRequestFactory.
+    const { stdout } = run(process.execPath, ['idioms.ts'], { cwd: app });
+    assert.equal(stdout.trim(), 'IDIOMS OK 31');
   });
 
   it('loads from CommonJS with require()', () => {

@@ -1,12 +1,13 @@
 /**
  * `@restframework/core`: a Django REST framework-style toolkit for Fastify.
- * @module
+ * @module @restframework/core
  */
 
 export { type Argon2Library, Argon2PasswordHasher } from './accounts/argon2-password-hasher.ts';
 export {
   Auth,
   type AuthenticatedUser,
+  type AuthFor,
   type AuthOptions,
   type CreateSuperuserOptions,
   changePassword,
@@ -233,6 +234,10 @@ export {
   HyperlinkedIdentityField,
   type HyperlinkedIdentityFieldOptions,
 } from './fields/hyperlinked-identity-field.ts';
+export {
+  HyperlinkedRelatedField,
+  type HyperlinkedRelatedFieldOptions,
+} from './fields/hyperlinked-related-field.ts';
 export { IntegerField, type IntegerFieldOptions } from './fields/integer-field.ts';
 export { IPAddressField, type IPAddressFieldOptions } from './fields/ip-address-field.ts';
 export { JSONField, type JSONFieldOptions } from './fields/json-field.ts';
@@ -262,6 +267,10 @@ export {
   SlugRelatedField,
   type SlugRelatedFieldOptions,
 } from './fields/slug-related-field.ts';
+export {
+  StringRelatedField,
+  type StringRelatedFieldOptions,
+} from './fields/string-related-field.ts';
 export { TimeField } from './fields/time-field.ts';
 export {
   runUniqueTogether,
@@ -507,7 +516,7 @@ export {
   SimpleRouter,
   type ViewSetClass,
 } from './routers/simple-router.ts';
-export { type NamedRoute, UrlRegistry } from './routers/url-registry.ts';
+export { type NamedRoute, type ResolvedRoute, UrlRegistry } from './routers/url-registry.ts';
 export {
   DOCS_CONTENT_SECURITY_POLICY,
   type OpenAPIOptions,

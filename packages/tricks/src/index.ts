@@ -2,7 +2,7 @@
  * `@restframework/tricks`: the add-ons of django-rest-framework-tricks for `@restframework/core`:
  * nested proxy fields (writable nested objects over flat columns), an ordering filter with
  * friendly names, and a file field with a size limit. Uses only core's public API.
- * @module
+ * @module @restframework/tricks
  */
 export {
   ConstrainedFileField,

@@ -178,7 +178,7 @@ describe('nested proxy serializers: start-up checks', () => {
     assertImproperlyConfigured(
       () => Misspelt.prepare(),
       'REST_ERR_SERIALIZER_OPTION',
-      /the declaration option 'nestedProxyFeild' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, nestedProxyField\./,
+      /the declaration option 'nestedProxyFeild' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, depth, nestedProxyField\./,
     );
   });
 

@@ -53,10 +53,15 @@ export type UserRow = Record<string, unknown> & { id: number; password: string }
 
 /** The user a request carries once authenticated: the row without its password hash. */
 export interface AuthenticatedUser extends RequestUser {
+  /** Always true: the anonymous user has false. */
   readonly isAuthenticated: true;
+  /** `is_staff`: may use the admin views (`IsAdminUser`). */
   readonly isStaff: boolean;
+  /** `is_superuser`: has every permission. */
   readonly isSuperuser: boolean;
+  /** `is_active`: an inactive user cannot log in and has no permission. */
   readonly isActive: boolean;
+  /** The user row's primary key. */
   readonly id: number;
 }
 
@@ -125,17 +130,31 @@ export function permissionCodename(model: AnyModel, action: string): string {
  * ```
  */
 export class Auth {
+  /**
+   * The user model (`userModel`, default `defineUserModel()`). Typed loosely, as the `AUTH`
+   * setting holds any project's `Auth`: query through your own constant from
+   * `defineUserModel` for the typed rows.
+   */
   readonly User: AnyModel;
+  /** The field users log in with (`usernameField`, default `username`; unique). */
   readonly usernameField: string;
+  /** Hashes and checks passwords (`hashers`, default scrypt first, Django's others after). */
   readonly hashers: PasswordHashers;
+  /** Checked by `validatePassword` (`passwordValidators`, default Django's four). */
   readonly passwordValidators: readonly PasswordValidator[];
+  /** The session options with their defaults filled in (cookie names, lifetime, store). */
   readonly session: ResolvedSessionOptions;
   /** JWT signing and verification, when `jwt` options were given. */
   readonly jwt: Jwt | null;
+  /** Groups of users (`auth_group`), Django's `Group`. */
   readonly Group;
+  /** Permissions (`auth_permission`: `name`, `codename`, `model`), Django's `Permission`. */
   readonly Permission;
+  /** Which user is in which group (`auth_user_groups`). */
   readonly UserGroup;
+  /** The permissions given to a user directly (`auth_user_user_permissions`). */
   readonly UserPermission;
+  /** The permissions of a group (`auth_group_permissions`). */
   readonly GroupPermission;
   /** API tokens (`TokenAuthentication`): a digest of each key, never the key itself. */
   readonly Token;
@@ -554,9 +573,26 @@ export class Auth {
   }
 }
 
-/** An `Auth` around a user model of your own (see the module). */
-export function createAuth(options: AuthOptions = {}): Auth {
-  return new Auth(options);
+/**
+ * What {@link createAuth} returns for `options`: an `Auth` whose `jwt` is a `Jwt`, not
+ * `Jwt | null`, when the options give `jwt` (so `auth.jwt.pair(user)` needs no `!`).
+ */
+export type AuthFor<O extends AuthOptions> = O extends { readonly jwt: JwtOptions }
+  ? Auth & { readonly jwt: Jwt }
+  : Auth;
+
+/**
+ * An `Auth` around a user model of your own (see the module).
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ jwt: { algorithm: 'HS256', signingKey: 'x'.repeat(32) } });
+ * const { access, refresh } = await auth.jwt.pair({ id: 1 }); // a Jwt: options gave `jwt`
+ * ```
+ */
+export function createAuth<O extends AuthOptions = AuthOptions>(options: O = {} as O): AuthFor<O> {
+  // The type follows the options: `jwt` is made exactly when they give it.
+  return new Auth(options) as AuthFor<O>;
 }
 
 /** The `Auth` of apps whose `AUTH` setting is null: the standard `User` in `auth_user`. */

@@ -106,8 +106,8 @@ type Keys = { sign: VerificationKey; verify: VerificationKey };
  * @example
  * ```ts
  * const auth = createAuth({ jwt: { algorithm: 'HS256', signingKey: process.env.JWT_SECRET ?? '' } });
- * const { access } = await auth.jwt!.pair({ id: 1 });
- * const claims = await auth.jwt!.verify(access, 'access');
+ * const { access } = await auth.jwt.pair({ id: 1 });
+ * const claims = await auth.jwt.verify(access, 'access');
  * claims?.user_id; // 1 (null claims for a bad signature, type or expiry)
  * ```
  */
@@ -224,7 +224,7 @@ export class Jwt {
    * @example
    * ```ts
    * const auth = createAuth({ jwt: { algorithm: 'HS256', signingKey: 'x'.repeat(32) } });
-   * const { access, refresh } = await auth.jwt!.pair({ id: 1 });
+   * const { access, refresh } = await auth.jwt.pair({ id: 1 });
    * ```
    */
   async pair(user: { id: number }): Promise<TokenPair> {

@@ -254,7 +254,7 @@ export class Database {
    * dialect answers at once (SQLite, when no other request holds the connection), else as a
    * promise. Query listeners hear of it, success or failure. Outside a transaction a statement
    * that waited past one slice of the lock wait, or lost a deadlock, is sent again as
-   * {@link statement} does. Errors are the driver's: {@link translateError} types them.
+   * `statement` does. Errors are the driver's: {@link translateError} types them.
    * `single` says it answers at most one row (see `DialectAdapter.execute`).
    *
    * @example

@@ -34,8 +34,11 @@ export type ErrorTree = string[] | { [key: string]: ErrorTree } | ErrorTree[];
  * ```
  */
 export class APIException extends Error {
+  /** The HTTP status of this class's errors (DRF's `status_code`). */
   static readonly statusCode: number = 500;
+  /** The message when none is given (DRF's `default_detail`). */
   static readonly defaultDetail: string = 'A server error occurred.';
+  /** The code when none is given (DRF's `default_code`). */
   static readonly defaultCode: string = 'error';
 
   /**
@@ -43,7 +46,9 @@ export class APIException extends Error {
    * of 401 when it has no challenge to send (`WWW-Authenticate`).
    */
   statusCode: number;
+  /** The message, or the tree of field errors (`{"title": ["This field is required."]}`). */
   readonly detail: string | ErrorTree;
+  /** A machine-readable code (`not_found`, `invalid`, ...). */
   readonly code: string;
   /** Extra response headers (`Allow`, `Retry-After`, ...). */
   readonly headers: Record<string, string> = {};

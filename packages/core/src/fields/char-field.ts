@@ -53,9 +53,13 @@ export class CharField<const O extends CharFieldOptions = CharFieldOptions> exte
   };
   static override metadataType = 'string';
 
+  /** Accepts `''` (`allowBlank` option, default false). */
   readonly allowBlank: boolean;
+  /** Strips leading and trailing whitespace (`trimWhitespace` option, default true). */
   readonly trimWhitespace: boolean;
+  /** The most Unicode code points accepted (`maxLength` option). */
   readonly maxLength: number | undefined;
+  /** The fewest Unicode code points accepted (`minLength` option). */
   readonly minLength: number | undefined;
 
   constructor(options: O = {} as O) {

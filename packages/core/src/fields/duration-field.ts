@@ -80,7 +80,7 @@ export function durationString(micros: number): string {
 /**
  * A length of time: Django's `[DD] [HH:[MM:]]ss[.uuuuuu]` text, ISO 8601 (`P1DT2H`) or a
  * number of seconds; held as whole microseconds and shown as Django shows it
- * (`1 02:03:04.500000`). More than {@link MAX_DAYS} days either way is refused.
+ * (`1 02:03:04.500000`). More than `MAX_DAYS` days either way is refused.
  *
  * @example
  * ```ts

@@ -10,7 +10,7 @@
  */
 import validator from 'validator';
 
-/** Options of {@link isEmailAddress}. */
+/** Options of `isEmailAddress`. */
 export interface EmailAddressOptions {
   /** Domains taken as they are, without a top-level domain (Django's `allowlist`). */
   readonly allowlist?: readonly string[];

@@ -14,7 +14,7 @@ const emailAddress: Validator<string> = (value, _ctx, field) => {
 
 /**
  * An e-mail address, checked as Django's `EmailValidator` checks it (see
- * {@link isEmailAddress}): an ASCII local part (a dot-atom or a quoted string) and a domain that
+ * `isEmailAddress`): an ASCII local part (a dot-atom or a quoted string) and a domain that
  * is a host name (an IDN, or its punycode), an IP address in brackets, or `localhost`.
  *
  * @example

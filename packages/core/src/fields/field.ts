@@ -88,6 +88,17 @@ export interface RequestLike {
   reverse(name: string, params?: Readonly<Record<string, unknown>>): string;
   /** An absolute URL for a path on this service, built from the request's scheme and host. */
   buildAbsoluteUri(path: string): string;
+  /**
+   * The named route a path of this service is the URL of, with its decoded parameters, or
+   * null; what `HyperlinkedRelatedField` reads a link a client sent with (a request without
+   * it cannot take links as input).
+   */
+  resolve?(path: string): {
+    readonly name: string;
+    readonly params: Readonly<Record<string, string>>;
+  } | null;
+  /** The namespace of the router serving the request, if it has one (`v1` under `v1:`). */
+  readonly urlNamespace?: string | undefined;
 }
 
 /** The serializer context: the request, the view, and anything a view adds. */
@@ -311,6 +322,12 @@ function mergeMessages(ctor: Function): Readonly<Record<string, string>> {
  * The base field. `TValue` is the validated value, `TRepr` the representation; `O` keeps the
  * options' literal types so that `allowNull: true` shows up in inferred types.
  *
+ * @typeParam TValue - what `toInternalValue` returns: the value in `validatedData`, and the
+ *   type of the field in the wire types' input (`CreateInput`).
+ * @typeParam TRepr - what `toRepresentation` returns: the field in the output
+ *   (`Representation`).
+ * @typeParam O - the options' type, kept literal.
+ *
  * @example
  * ```ts
  * class HexColorField extends Field<string, string> {
@@ -329,7 +346,7 @@ export abstract class Field<
   TRepr = unknown,
   O extends FieldOptions<any> = FieldOptions<TValue>,
 > {
-  /** Messages by code; merged along the class chain, raised with {@link Field.fail}. */
+  /** Messages by code; merged along the class chain, raised with `fail()`. */
   static defaultErrorMessages: Readonly<Record<string, string>> = {
     required: 'This field is required.',
     null: 'This field may not be null.',
@@ -347,20 +364,29 @@ export abstract class Field<
   // Assigned in the constructor, so `declare`d: a plain field declaration would define each
   // as undefined first, one more store per field on every field made (a root serializer is
   // made per request, and these stores are megamorphic: every field class passes here).
+  /** The options given to the constructor, as given. */
   declare readonly options: O;
+  /** Output only: never read from input (`readOnly` option). */
   declare readonly readOnly: boolean;
+  /** Input only: never rendered (`writeOnly` option). */
   declare readonly writeOnly: boolean;
+  /** Input must hold it (not on PATCH); default: true unless read-only or with a default. */
   declare readonly required: boolean;
+  /** Whether `null` is valid input (`allowNull` option). */
   declare readonly allowNull: boolean;
+  /** Shown by OPTIONS and OpenAPI (`helpText` option). */
   declare readonly helpText: string | undefined;
+  /** Hints for the browsable API's forms (`style` option: `{ inputType: 'password' }`). */
   declare readonly style: Readonly<Record<string, unknown>>;
+  /** The messages of `fail()`, by code: the class's, merged with the `errorMessages` option. */
   declare readonly errorMessages: Readonly<Record<string, string>>;
+  /** Run on the converted value, after `toInternalValue` (`validators` option). */
   declare readonly validators: Validator<any>[];
 
-  // Set by {@link Field.bind}; until then the defaults on the prototype (below the class) apply.
-  /** The name in the parent serializer (set by {@link Field.bind}). */
+  // Set by `bind()`; until then the defaults on the prototype (below the class) apply.
+  /** The name in the parent serializer (set by `bind()`). */
   declare fieldName: string;
-  /** The label (set by {@link Field.bind} when not given). */
+  /** The label (set by `bind()` when not given). */
   declare label: string;
   /** The source path split on dots; empty for `*`. */
   declare sourceAttrs: readonly string[];
@@ -373,7 +399,7 @@ export abstract class Field<
   declare prefetchPath: string | undefined;
   /** The key {@link getAttribute} reads when it only reads `instance[key]`; else undefined. */
   declare attributeKey: string | undefined;
-  /** Reads this field's attribute from an instance (set by {@link Field.bind}). */
+  /** Reads this field's attribute from an instance (set by `bind()`). */
   declare getAttribute: (instance: unknown) => unknown;
 
   constructor(options: O = {} as O) {
@@ -552,7 +578,7 @@ export abstract class Field<
 
   /**
    * Runs every validator, collecting all their messages; those that wait are waited on side
-   * by side. Validators that query the database ({@link queriesDatabase}, such as
+   * by side. Validators that query the database (`queriesDatabase`, such as
    * `uniqueValidator`) run last, and only when every other check accepted the value: a value
    * already refused (a NUL character, a string too long for the column) never reaches a
    * query, where the database might refuse it with an error of its own instead of the
@@ -581,7 +607,12 @@ export abstract class Field<
   /** Converts and validates what a client sent. Throw with {@link fail}. */
   abstract toInternalValue(data: unknown, ctx: RunContext): TValue | Promise<TValue>;
 
-  /** Renders a stored value for output. */
+  /**
+   * Renders a stored value for output. `value` is the attribute already read through `source`
+   * (not the whole row: a serializer's `toRepresentation(instance, ctx)` gets the row); `ctx`
+   * holds the serializer `context` (`request`, `view`, what `getSerializer` added), the
+   * `instance` and `partial`.
+   */
   abstract toRepresentation(value: unknown, ctx: RunContext): TRepr;
 
   /**

@@ -8,9 +8,9 @@ import {
   type FieldOptions,
   type JsonSchema,
   type JsonSchemaOptions,
-  type RequestLike,
   type RunContext,
 } from './field.ts';
+import { RouteLinks } from './route-link.ts';
 
 /** Options of {@link HyperlinkedIdentityField}. */
 export interface HyperlinkedIdentityFieldOptions extends FieldOptions<string> {
@@ -41,19 +41,14 @@ export class HyperlinkedIdentityField extends Field<
   readonly viewName: string;
   readonly lookupField: string;
   readonly lookupUrlKwarg: string;
-  /**
-   * The last request seen, and its URL split around the one parameter: a list renders many
-   * rows for one request. Checked by identity, so a field shared by requests never mixes them
-   * up. `#link` is undefined until the request's second row, null when the URL cannot be split.
-   */
-  #linkRequest: RequestLike | undefined;
-  #link: LinkParts | null | undefined;
+  readonly #links: RouteLinks;
 
   constructor(options: HyperlinkedIdentityFieldOptions) {
     super({ ...options, readOnly: true, source: '*' });
     this.viewName = options.viewName;
     this.lookupField = options.lookupField ?? 'id';
     this.lookupUrlKwarg = options.lookupUrlKwarg ?? 'pk';
+    this.#links = new RouteLinks(this.viewName, this.lookupUrlKwarg);
   }
 
   override clone(): this {
@@ -77,55 +72,6 @@ export class HyperlinkedIdentityField extends Field<
           'to build absolute URLs: pass context: { request } when you create the serializer.',
       );
     }
-    const lookup = (value as Record<string, unknown>)[this.lookupField];
-    const link = this.#linkFor(request);
-    // Integers need no encoding; anything else is encoded as reverse() does.
-    if (link) {
-      if (typeof lookup === 'number' && Number.isSafeInteger(lookup))
-        return link.prefix + lookup + link.suffix;
-      if (typeof lookup === 'string') return link.prefix + encodeURIComponent(lookup) + link.suffix;
-    }
-    // Not a computed key in a literal: V8 defines those through a runtime call.
-    const params: Record<string, unknown> = {};
-    params[this.lookupUrlKwarg] = lookup;
-    return request.reverse(this.viewName, params);
+    return this.#links.link(request, (value as Record<string, unknown>)[this.lookupField]);
   }
-
-  /**
-   * The split URL for this request's rows, or null for its first row (a detail view renders no
-   * other, and one reverse() is cheaper than splitting) and for a URL that cannot be split.
-   */
-  #linkFor(request: RequestLike): LinkParts | null {
-    if (this.#linkRequest !== request) {
-      this.#linkRequest = request;
-      this.#link = undefined;
-      return null;
-    }
-    if (this.#link === undefined)
-      this.#link = linkParts(request, this.viewName, this.lookupUrlKwarg);
-    return this.#link;
-  }
-}
-
-/** A route's absolute URL around its one parameter. */
-interface LinkParts {
-  readonly prefix: string;
-  readonly suffix: string;
-}
-
-/** Stands for the parameter while the URL is split; encoded as `%00`, never in a real URL. */
-const PLACEHOLDER = '\u0000';
-
-/** The URL split around its parameter, or null when another parameter or more are in the way. */
-function linkParts(request: RequestLike, viewName: string, kwarg: string): LinkParts | null {
-  let url: string;
-  try {
-    url = request.reverse(viewName, { [kwarg]: PLACEHOLDER });
-  } catch {
-    // Another parameter is missing: each row goes through reverse(), which says what is wrong.
-    return null;
-  }
-  const at = url.indexOf('%00');
-  if (at === -1 || url.indexOf('%00', at + 3) !== -1) return null;
-  return { prefix: url.slice(0, at), suffix: url.slice(at + 3) };
 }

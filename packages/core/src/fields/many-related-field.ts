@@ -31,6 +31,22 @@ export interface ResolvesMany {
   resolveMany(items: readonly unknown[], ctx: RunContext): Promise<unknown[]>;
 }
 
+/**
+ * A relation field that renders with the related model (`StringRelatedField`): a many
+ * relation's field tells it, since its items are bound without a model.
+ */
+export interface KnowsRelatedModel {
+  bindRelated(model: AnyModel): void;
+}
+
+/** The model of the rows of the many relation `name` of `model`. */
+function manyRelationModel(model: AnyModel, name: string): AnyModel {
+  const plan = model.relationPlan(name);
+  if (plan === undefined) return model;
+  if (plan.kind !== 'many_to_many') return plan.field.model;
+  return plan.reverse ? plan.relation.model : plan.relation.relatedModel;
+}
+
 /** Options of {@link ManyRelatedField} (and of the `many()` of relation fields). */
 export interface ManyRelatedFieldOptions extends FieldOptions<unknown[]> {
   /** Accepts `[]` (default true). */
@@ -162,6 +178,9 @@ export class ManyRelatedField<
     }
     const read = prefetchedRows(source, model.name, [], where);
     this.prefetchPath = source;
+    const child = this.child as unknown as Partial<KnowsRelatedModel>;
+    if (typeof child.bindRelated === 'function')
+      child.bindRelated(manyRelationModel(model, source));
     this.getAttribute = (row) => (row == null ? null : read(row));
   }
 

@@ -71,7 +71,7 @@ const RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
  * NFC-normalised, without invisible characters (see {@link INVISIBLE}), with each run of
  * other unsafe characters (spaces, `:`, `*`, `"`, `<`, `>`, `|`, `?`, ...) replaced by `_`,
  * without leading dots or dashes (no hidden files, no option-like names) and trailing dots,
- * and never empty ({@link DEFAULT_FILE_NAME}). Length is bounded by {@link FileSystemStorage.save}.
+ * and never empty (`DEFAULT_FILE_NAME`). Length is bounded by {@link FileSystemStorage.save}.
  *
  * @example
  * ```ts

@@ -86,7 +86,7 @@ export class SearchFilter extends BaseFilterBackend {
 
   /**
    * The terms of this request: split on spaces and commas, quoted phrases kept whole; over
-   * {@link MAX_SEARCH_LENGTH} characters or {@link MAX_SEARCH_TERMS} terms is a 400.
+   * `MAX_SEARCH_LENGTH` characters or `MAX_SEARCH_TERMS` terms is a 400.
    */
   getSearchTerms(request: Request): string[] {
     const param = this.getSearchParam(request);

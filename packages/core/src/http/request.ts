@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLike } from '../fields/field.ts';
 import type { UploadedFile } from '../files/uploaded-file.ts';
 import type { Renderer } from '../renderers/renderer.ts';
-import type { UrlRegistry } from '../routers/url-registry.ts';
+import type { ResolvedRoute, UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Versioning } from '../versioning/versioning.ts';
 
@@ -47,8 +47,11 @@ export type QueryParams = Readonly<Record<string, string | readonly string[] | u
  * ```
  */
 export class Request implements RequestLike {
+  /** Fastify's request underneath (headers, `ip`, the raw URL). */
   readonly raw: FastifyRequest;
+  /** Fastify's reply underneath; views answer with a `Response` instead. */
   readonly reply: FastifyReply;
+  /** The app's settings (`restFramework`'s, resolved once). */
   readonly settings: APISettings;
   readonly #urls: UrlRegistry;
   /** The parsed body (`{}` when there is none); set before the handler runs. */
@@ -57,6 +60,10 @@ export class Request implements RequestLike {
   readonly uploadedFiles: UploadedFile[] = [];
   // The fields below have their defaults on the prototype (after the class): a request is
   // made per request, and each field defined here was one more store in its constructor.
+  /**
+   * The caller (DRF's `request.user`): the anonymous user, or what the authentication class
+   * attached (core's classes: an `AuthenticatedUser`).
+   */
   declare user: RequestUser;
   /** What the authentication class returned with the user (a token, say). */
   declare auth: unknown;
@@ -64,6 +71,7 @@ export class Request implements RequestLike {
   declare closeConnection: boolean;
   /** The renderer chosen by content negotiation, and the media type it answers with. */
   declare acceptedRenderer: Renderer | null;
+  /** The media type of the response, from the negotiation (`application/json`). */
   declare acceptedMediaType: string;
   /** The API version the request asks for (null without a versioning scheme), DRF's `request.version`. */
   declare version: string | null;
@@ -175,6 +183,14 @@ export class Request implements RequestLike {
   /** The absolute URL of a named route as it is, without the versioning scheme's additions. */
   reverseUnversioned(name: string, params: Readonly<Record<string, unknown>> = {}): string {
     return this.buildAbsoluteUri(this.#urls.reverse(name, params));
+  }
+
+  /**
+   * The named route a path of this service is the URL of, with its decoded parameters, or
+   * null (Django's `resolve()`): what hyperlinked fields read a link a client sent with.
+   */
+  resolve(path: string): ResolvedRoute | null {
+    return this.#urls.resolve(path);
   }
 
   /** The path of a named route, without scheme and host. */

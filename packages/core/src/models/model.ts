@@ -67,6 +67,16 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
    * join `uniqueConstraints` (one list, in this order after it).
    */
   readonly constraints?: readonly UniqueConstraintSpec<keyof F & string>[];
+  /**
+   * A row's string form (Django's `__str__`): what `StringRelatedField` renders, and any text
+   * naming a row. Without it, `Book object (1)`, as Django's default.
+   *
+   * @example
+   * ```ts-fragment
+   * defineModel({ name: 'Tag', fields: { name: models.CharField({ maxLength: 20 }) }, str: (tag) => tag.name });
+   * ```
+   */
+  readonly str?: (row: Row<Model<F, P>>) => string;
 }
 
 /**
@@ -244,6 +254,8 @@ export class Model<
   /** Computed properties by name (a group's `get` returns an object typed from its members). */
   readonly properties: BoundProperties<F, P>;
   readonly ordering: readonly string[];
+  /** The declared string form of a row, if any (see {@link Model.str}). */
+  readonly #str: ((row: never) => string) | undefined;
   readonly verboseName: string;
   readonly verboseNamePlural: string;
   /** The primary key field. */
@@ -389,6 +401,7 @@ export class Model<
     );
 
     this.ordering = Object.freeze([...(definition.ordering ?? [])]);
+    this.#str = definition.str as ((row: never) => string) | undefined;
     for (const term of this.ordering) {
       const path = term.startsWith('-') ? term.slice(1) : term;
       const head = path.split('__')[0] as string;
@@ -523,6 +536,20 @@ export class Model<
   #objects: QuerySet<AnyModel> | undefined;
 
   /** The field with this name or attribute name (`user` or `user_id`); `pk` gives the primary key. */
+  /**
+   * The string form of a row of this model (Django's `str(instance)`): the definition's `str`,
+   * else `<Model> object (<pk>)`.
+   *
+   * @example
+   * ```ts-fragment
+   * Tag.str({ id: 3, name: 'python' }); // 'python' with str: (tag) => tag.name, else 'Tag object (3)'
+   * ```
+   */
+  str(row: Readonly<Record<string, unknown>>): string {
+    if (this.#str !== undefined) return String(this.#str(row as never));
+    return `${this.name} object (${String(row[this.pk.attname] ?? 'None')})`;
+  }
+
   getField(name: string): AnyModelField | undefined {
     if (name === 'pk') return this.pk;
     return this.#byKey.get(name);

@@ -36,18 +36,27 @@ export class PageNumberPagination implements Pagination {
   // overrides one with a field of its own (`override pageSize = 1000`).
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
   declare pageSize: number | null;
+  /** The query parameter of the page number (`page`). */
   declare pageQueryParam: string;
   /** A parameter that lets clients choose the page size (off by default). */
   declare pageSizeQueryParam: string | null;
+  /** The largest page size a client may ask for with `pageSizeQueryParam`. */
   declare maxPageSize: number | null;
+  /** Page numbers that mean the last page (`?page=last`). */
   declare lastPageStrings: readonly string[];
+  /** The 404's message for a page out of range or not a number. */
   declare invalidPageMessage: string;
 
+  /** The rows of the whole list (set by `paginateQueryset`). */
   declare count: number;
+  /** The number of this page (set by `paginateQueryset`). */
   declare pageNumber: number;
+  /** How many pages the list has (set by `paginateQueryset`). */
   declare numPages: number;
+  /** The request being paginated (set by `paginateQueryset`). */
   declare request: Request | undefined;
 
+  /** Items per page for this request: `pageSize`, or the client's within `maxPageSize`. */
   getPageSize(request: Request): number | null {
     return (
       clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
@@ -73,6 +82,7 @@ export class PageNumberPagination implements Pagination {
     return queryset.slice((page - 1) * size, page * size).execute();
   }
 
+  /** The URL of the next page, or null on the last. */
   getNextLink(): string | null {
     if (!this.request || this.pageNumber >= this.numPages) return null;
     return replaceQueryParam(
@@ -82,6 +92,7 @@ export class PageNumberPagination implements Pagination {
     );
   }
 
+  /** The URL of the previous page, or null on the first. */
   getPreviousLink(): string | null {
     if (!this.request || this.pageNumber <= 1) return null;
     const url = this.request.buildAbsoluteUri();

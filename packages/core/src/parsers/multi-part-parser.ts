@@ -68,7 +68,7 @@ interface Received {
 const LABEL = 'Multipart form parse error';
 
 /**
- * `multipart/form-data`, read part by part ({@link multipartParts}). Text parts become values,
+ * `multipart/form-data`, read part by part (`multipartParts`). Text parts become values,
  * file parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part is a
  * file when its `Content-Disposition` has a `filename` (as in Django); one with an empty file
  * name is a text value, as in DRF ("not a file"). A name given by two parts keeps the last

@@ -4,7 +4,7 @@
  */
 import { processCaches } from '../utils/bounded-cache.ts';
 import { isDeepFrozen } from '../utils/immutable.ts';
-import { BaseRenderer } from './renderer.ts';
+import { BaseRenderer, type RenderContext } from './renderer.ts';
 
 /**
  * The JSON of deeply frozen data (an OPTIONS body, say): it cannot change, so it is
@@ -33,7 +33,11 @@ export class JSONRenderer extends BaseRenderer {
   readonly format = 'json';
   override readonly charset = null;
 
-  render(data: unknown): string | Buffer {
+  /**
+   * The JSON of `data`. Takes the render context as every renderer does (a subclass's
+   * `render(data, context)` may call `super.render(data, context)`), and needs nothing from it.
+   */
+  render(data: unknown, _context?: RenderContext): string | Buffer {
     if (data === null || data === undefined) return '';
     if (typeof data === 'object' && isDeepFrozen(data)) {
       return frozenJson.getOrCreate(data, stringifyToBuffer);

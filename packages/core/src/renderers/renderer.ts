@@ -23,8 +23,10 @@ export interface Renderer {
   /** The charset added to `Content-Type`, or null for none. */
   readonly charset: string | null;
   /**
-   * The body. A renderer that needs to ask the view or the database something first (the
-   * browsable API checks permissions for its forms) returns a promise.
+   * The body. `context` holds the request, the response and the view (DRF's
+   * `renderer_context`); a renderer that does not need it may leave the parameter out. A
+   * renderer that needs to ask the view or the database something first (the browsable API
+   * checks permissions for its forms) returns a promise.
    */
   render(data: unknown, context: RenderContext): string | Buffer | Promise<string | Buffer>;
   /** Headers this renderer's output needs (a `Content-Security-Policy` for HTML, say). */

@@ -8,6 +8,8 @@
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyField } from '../fields/field.ts';
 import { HyperlinkedIdentityField } from '../fields/hyperlinked-identity-field.ts';
+import { HyperlinkedRelatedField } from '../fields/hyperlinked-related-field.ts';
+import { ManyRelatedField } from '../fields/many-related-field.ts';
 import type { RestFrameworkState } from '../plugin/rest-framework.ts';
 import { Serializer } from '../serializers/serializer.ts';
 import type { APIView } from '../views/api-view.ts';
@@ -143,6 +145,14 @@ export function checkLinks(
 ): void {
   const visit = (fields: readonly AnyField[], where: string) => {
     for (const field of fields) {
+      const related =
+        field instanceof ManyRelatedField && field.child instanceof HyperlinkedRelatedField
+          ? field.child
+          : field;
+      if (related instanceof HyperlinkedRelatedField) {
+        checkRelatedLink(related, `${where}.${field.fieldName}`, state);
+        continue;
+      }
       if (field instanceof HyperlinkedIdentityField && !state.urls.has(field.viewName)) {
         throw new ImproperlyConfigured(
           'REST_ERR_ROUTE_NAME',
@@ -151,13 +161,42 @@ export function checkLinks(
             `Known names: ${state.urls.routes.map((r) => r.name).join(', ')}.`,
         );
       }
-      if (field instanceof Serializer)
-        visit(field.prepared.readable, `${where}.${field.fieldName}`);
+      if (field instanceof Serializer) visit(field.prepared.fields, `${where}.${field.fieldName}`);
     }
   };
   for (const serializerClass of prepared.serializerClasses)
     visit(
-      serializerClass.prepare().readable,
+      serializerClass.prepare().fields,
       `${registration.viewset.name} (${serializerClass.name})`,
     );
+}
+
+/**
+ * A hyperlinked relation renders and reads links of its route: the route must be registered
+ * (under the router's namespace, or none) and take the parameter `lookupUrlKwarg`.
+ */
+function checkRelatedLink(
+  field: HyperlinkedRelatedField,
+  where: string,
+  state: RestFrameworkState,
+): void {
+  const route =
+    state.urls.get(field.viewName) ??
+    state.urls.routes.find((r) => r.name.endsWith(`:${field.viewName}`));
+  if (route === undefined) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_ROUTE_NAME',
+      `${where} links to the route "${field.viewName}", which no router registers. ` +
+        `Register the related view set with { basename: '${field.viewName.replace(/-detail$/, '')}' }, or pass viewName. ` +
+        `Known names: ${state.urls.routes.map((r) => r.name).join(', ')}.`,
+    );
+  }
+  if (!route.params.includes(field.lookupUrlKwarg)) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_ROUTE_NAME',
+      `${where} fills the parameter "${field.lookupUrlKwarg}" of the route "${route.name}" (${route.template}), ` +
+        `which has ${route.params.length ? `only ${route.params.map((p) => `"${p}"`).join(', ')}` : 'no parameter'}. ` +
+        "Pass lookupUrlKwarg (the route's parameter), or lookupField.",
+    );
+  }
 }

@@ -11,6 +11,13 @@ export interface NamedRoute {
   readonly params: readonly string[];
 }
 
+/** What {@link UrlRegistry.resolve} finds for a path: the route's name and its parameters. */
+export interface ResolvedRoute {
+  readonly name: string;
+  /** The parameters, decoded (`{ pk: '1' }`). */
+  readonly params: Readonly<Record<string, string>>;
+}
+
 /**
  * The named routes of an app.
  *
@@ -26,6 +33,9 @@ export class UrlRegistry {
   /** Each template split around its parameters, so `reverse` only concatenates. */
   readonly #segments = new Map<string, readonly string[]>();
 
+  /** Each template as a pattern of its whole path, for {@link resolve} (made on first use). */
+  #patterns: { readonly route: NamedRoute; readonly pattern: RegExp }[] | undefined;
+
   /** Adds a route; a name used twice is a start-up error. */
   add(name: string, template: string): void {
     const existing = this.#routes.get(name);
@@ -38,6 +48,50 @@ export class UrlRegistry {
     const params = [...template.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
     this.#routes.set(name, { name, template, params });
     this.#segments.set(name, template.split(/:\w+/));
+    this.#patterns = undefined;
+  }
+
+  /**
+   * The named route a path is the URL of, with its parameters (Django's `resolve()`, which
+   * hyperlinked fields use to read a link a client sent); null when no route matches, or a
+   * parameter is not valid percent-encoding. Where several match, the route with the fewest
+   * parameters wins, as the router prefers a fixed segment (`books/recent/`) to a parameter.
+   *
+   * @example
+   * ```ts
+   * const registry = new UrlRegistry();
+   * registry.add('book-detail', '/books/api/books/:pk/');
+   * registry.resolve('/books/api/books/7/'); // { name: 'book-detail', params: { pk: '7' } }
+   * ```
+   */
+  resolve(path: string): ResolvedRoute | null {
+    if (this.#patterns === undefined) {
+      this.#patterns = [...this.#routes.values()]
+        .sort((a, b) => a.params.length - b.params.length)
+        .map((route) => ({
+          route,
+          pattern: new RegExp(
+            `^${route.template
+              .split(/:\w+/)
+              .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+              .join('([^/]+)')}$`,
+          ),
+        }));
+    }
+    for (const { route, pattern } of this.#patterns) {
+      const match = pattern.exec(path);
+      if (match === null) continue;
+      const params: Record<string, string> = {};
+      try {
+        route.params.forEach((key, i) => {
+          params[key] = decodeURIComponent(match[i + 1] as string);
+        });
+      } catch {
+        return null;
+      }
+      return { name: route.name, params };
+    }
+    return null;
   }
 
   has(name: string): boolean {

@@ -89,6 +89,14 @@ export interface ModelSerializerDeclaration<
   readonly extraKwargs?: Readonly<Record<string, FieldOptions<any> & Record<string, unknown>>>;
   /** Fields declared explicitly; they win over built ones and must be listed in `fields`. */
   readonly declaredFields?: D;
+  /**
+   * DRF's `Meta.depth`: relations built from the model (foreign keys, one-to-ones,
+   * many-to-manys, and reverse relations listed in `fields`) are rendered as nested read-only
+   * serializers of every field of the related model, to this many levels (0 to 10; default 0,
+   * the related keys). Generic views load them with the query (`selectRelated` for one row,
+   * `prefetchRelated` for many), never a statement per row.
+   */
+  readonly depth?: number;
 }
 
 /** A path of serializer field names, from the root to a leaf. */
@@ -161,6 +169,7 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     'readOnlyFields',
     'extraKwargs',
     'declaredFields',
+    'depth',
   ];
 
   /** The field class for each kind of model field; override to change a kind everywhere. */
@@ -233,8 +242,66 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
     );
   }
 
+  /** The `depth` of the declaration, checked: an integer from 0 to 10, as DRF asserts. */
+  protected static depth(): number {
+    const { depth } = this.meta;
+    if (depth === undefined) return 0;
+    if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 0 || depth > 10) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_SERIALIZER_META',
+        `${this.name}: 'depth' must be an integer from 0 to 10 (got ${JSON.stringify(depth)}).`,
+      );
+    }
+    return depth;
+  }
+
+  /** The class nested serializers of `depth` are made from (DRF's `build_nested_field`). */
+  protected static nestedSerializerBase(): typeof ModelSerializer {
+    return ModelSerializer;
+  }
+
+  /**
+   * With `depth`, the relation `name` of `model` as a nested read-only serializer of every
+   * field of the related model, one level less deep; undefined when `name` is no relation.
+   */
+  protected static buildNestedField(
+    name: string,
+    model: AnyModel,
+    depth: number,
+    extra: Record<string, unknown>,
+  ): AnyField | undefined {
+    let related: AnyModel;
+    let many: boolean;
+    const field = model.getField(name);
+    if (field?.isRelation && field.name === name) {
+      related = field.relatedModel;
+      many = false;
+    } else if (Object.hasOwn(model.manyToMany, name)) {
+      related = (model.manyToMany[name] as AnyManyToManyField).relatedModel;
+      many = true;
+    } else {
+      const plan = field ? undefined : model.relationPlan(name);
+      if (plan === undefined) return undefined;
+      if (plan.kind === 'many_to_many')
+        related = plan.reverse ? plan.relation.model : plan.relation.relatedModel;
+      else related = plan.field.model;
+      many = plan.kind !== 'one_to_one';
+    }
+    const Base = this.nestedSerializerBase();
+    // A class of its own per relation (DRF's `NestedSerializer`), prepared with its parent.
+    const Nested = (Base as unknown as { with(declaration: object): typeof ModelSerializer }).with({
+      model: related,
+      fields: '__all__',
+      depth: depth - 1,
+    });
+    Object.defineProperty(Nested, 'name', { value: `${related.name}NestedSerializer` });
+    const options = { ...extra, readOnly: true };
+    return many ? Nested.many(options) : new Nested(options);
+  }
+
   protected static override buildFields(): Record<string, AnyField> {
     const { model, readOnlyFields, extraKwargs } = this.meta;
+    const depth = this.depth();
     const fields: Record<string, AnyField> = {};
     for (const name of this.fieldNames()) {
       const declared = this.declaredFields[name];
@@ -244,7 +311,8 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       }
       const extra: Record<string, unknown> = { ...(extraKwargs?.[name] ?? {}) };
       if (readOnlyFields?.includes(name)) extra.readOnly = true;
-      fields[name] = this.buildField(name, model, extra);
+      const nested = depth > 0 ? this.buildNestedField(name, model, depth, extra) : undefined;
+      fields[name] = nested ?? this.buildField(name, model, extra);
     }
     return fields;
   }
@@ -483,25 +551,30 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
   }
 
   /**
-   * The saved row with the related rows this serializer reads (`user` for `user.username`):
-   * a write returns the row alone, so it is read again, once, only when relations are read.
+   * The saved row with the related rows this serializer reads, as a GET of it reads them: a
+   * write returns the row alone, so it is read again, once, with the serializer's related paths
+   * (`user` for `user.username`) and prefetched paths (`tags`, `entries__tags` for nested
+   * entries with their tags), one statement per path whatever the number of related rows. The
+   * many relations just set keep the rows sent (in the client's order, with no statement),
+   * unless the serializer reads further through them.
    */
   protected async withRelated(
     row: Record<string, unknown>,
     written: ReadonlyMap<string, readonly unknown[]> = new Map(),
   ): Promise<Record<string, unknown>> {
-    const related = this.prepared.relatedPaths;
-    const saved =
-      related.length === 0
-        ? row
-        : await this.model.objects
-            .selectRelated(...related)
-            .get({ pk: row[this.model.pk.attname] });
-    // The many relations it reads: the rows just set, else read once (one query each).
-    for (const name of manyRelationsOf(this.constructor as typeof ModelSerializer).readable) {
-      const rows = written.get(name) ?? (await this.model.related(saved, name).execute());
-      setPrefetched(saved, name, rows);
+    const { relatedPaths, prefetchPaths } = this.prepared;
+    const kept = [...written.keys()].filter(
+      (name) => !prefetchPaths.some((path) => path.startsWith(`${name}__`)),
+    );
+    const prefetch = prefetchPaths.filter((path) => !kept.includes(path));
+    if (relatedPaths.length === 0 && prefetch.length === 0) {
+      for (const name of kept) setPrefetched(row, name, written.get(name) as readonly unknown[]);
+      return row;
     }
+    let query = this.model.objects.selectRelated(...relatedPaths);
+    if (prefetch.length !== 0) query = query.prefetchRelated(...prefetch);
+    const saved = await query.get({ pk: row[this.model.pk.attname] });
+    for (const name of kept) setPrefetched(saved, name, written.get(name) as readonly unknown[]);
     return saved;
   }
 
@@ -684,13 +757,11 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
 const MANY_RELATIONS = Symbol('many relations');
 
 /**
- * The many relations (many-to-manys, reverse relations) a model serializer class writes and
- * reads through its top-level `ManyRelatedField`s, by relation name; found once per class.
+ * The many relations (many-to-manys, reverse relations) a model serializer class writes
+ * through its top-level `ManyRelatedField`s, by relation name; found once per class. (What it
+ * reads is in the prepared plan's `prefetchPaths`.)
  */
-function manyRelationsOf(cls: typeof ModelSerializer): {
-  readonly writable: readonly string[];
-  readonly readable: readonly string[];
-} {
+function manyRelationsOf(cls: typeof ModelSerializer): { readonly writable: readonly string[] } {
   return ownPlan(cls, MANY_RELATIONS, () => {
     const fields = cls
       .prepare()
@@ -699,7 +770,6 @@ function manyRelationsOf(cls: typeof ModelSerializer): {
       Object.freeze(list.map((field) => field.relationName as string));
     return Object.freeze({
       writable: names(fields.filter((field) => !field.readOnly && field.relationName)),
-      readable: names(fields.filter((field) => !field.writeOnly && field.relationName)),
     });
   });
 }
@@ -752,6 +822,10 @@ export class HyperlinkedModelSerializer<TValue = unknown, TRepr = unknown> exten
     declared: readonly string[],
   ): string[] {
     return [this.urlFieldName, ...declared, ...this.modelFieldNames(model)];
+  }
+
+  protected static override nestedSerializerBase(): typeof ModelSerializer {
+    return HyperlinkedModelSerializer;
   }
 
   protected static override buildField(

@@ -96,8 +96,10 @@ export function prepareSerializer(
     if (base === undefined) continue;
     const through = (path: string) => `${base}__${path}`;
     for (const path of nested.prefetchPaths) prefetchPaths.add(through(path));
-    if (field.prefetchPath)
-      for (const path of nested.relatedPaths) prefetchPaths.add(through(path));
+    // Behind many rows, their own related rows are prefetched; behind one related row
+    // (`author`), they are joined with it (`author__publisher`).
+    const into = field.prefetchPath ? prefetchPaths : relatedPaths;
+    for (const path of nested.relatedPaths) into.add(through(path));
   }
   const readable = list.filter((f) => !f.writeOnly);
   return {

@@ -435,7 +435,12 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
       ColumnRequiredAt<FieldsOfModel<M>, SourceOf<DeclaredOf<D>[K], K>>
     >
   : K extends keyof FieldsOfModel<M>
-    ? ModelFieldWire<FieldsOfModel<M>[K], ExtraOf<D, K>, ListedReadOnly<D, K>>
+    ? DepthWire<
+        FieldsOfModel<M>[K],
+        DepthOf<D>,
+        T,
+        ModelFieldWire<FieldsOfModel<M>[K], ExtraOf<D, K>, ListedReadOnly<D, K>>
+      >
     : K extends 'id'
       ? ReadOnlyWire<number>
       : K extends keyof PropertiesOfModel<M>
@@ -456,6 +461,36 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
               InlineGroupMembers<ModelGroupMembers<M>, K>,
               ExtraOf<D, K>
             >;
+
+/** One less, for `depth` (DRF allows 10 levels). */
+type LessDeep = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+/** The `depth` of a declaration, 0 when it has none (or it is not a literal from 1 to 10). */
+type DepthOf<D> = D extends { readonly depth: infer N extends number }
+  ? N extends 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10
+    ? N
+    : 0
+  : 0;
+
+/** The rendered rows of model `RM` nested at `depth` `N`: every field, `N` levels further. */
+type NestedRowOf<RM, N extends number, T extends ModelSerializerTraits> = RepresentationOf<
+  ModelWires<RM, { readonly model: RM; readonly fields: '__all__'; readonly depth: N }, T>
+>;
+
+/**
+ * With `depth` `N` (1 or more), a relation built from the model is a read-only nested row (or
+ * list of rows) of the related model, `null` for a nullable foreign key; anything else keeps
+ * its description `W`.
+ */
+type DepthWire<MF, N extends number, T extends ModelSerializerTraits, W> = N extends 0
+  ? W
+  : MF extends { readonly __manyToMany: infer RM }
+    ? ReadOnlyWire<NestedRowOf<RM, LessDeep[N], T>[]>
+    : MF extends { readonly __relatedModel: infer RM }
+      ? ReadOnlyWire<
+          NestedRowOf<RM, LessDeep[N], T> | (Flag<Traits<MF>, 'null'> extends true ? null : never)
+        >
+      : W;
 
 /** A declared field's source: its `source` option, else its name. */
 type SourceOf<F, K> = OptionsOf<F> extends { readonly source: infer S extends string } ? S : K;

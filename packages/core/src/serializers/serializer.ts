@@ -341,8 +341,11 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
   // Assigned in the constructor: `declare`d, not defined as undefined first (see Field).
   /** The record rendered or updated; set by `save()`. */
   declare instance: unknown;
+  /** The `data` given to the constructor, before validation (DRF's `initial_data`). */
   declare readonly initialData: unknown;
+  /** PATCH: fields not sent are left out of validation, not required. */
   declare readonly partial: boolean;
+  /** What the fields may read (`request`, `view`, `format`, what the view added). */
   declare readonly context: SerializerContext;
   #validatedData: Record<string, unknown> | undefined;
   #errors: ErrorTree | undefined;
@@ -664,7 +667,9 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     readonly partial: PartialInput<C>[];
     readonly parentRow: false;
   };
+  /** The serializer of each item. */
   readonly child: C;
+  /** Whether an empty list is valid input (`allowEmpty` option, default true). */
   readonly allowEmpty: boolean;
 
   constructor(options: ListOptions & { child: C }) {

@@ -57,7 +57,9 @@ type Query = Readonly<Record<string, string | number | boolean | readonly (strin
  * ```
  */
 export class APIRequestFactory {
+  /** The body format when a request names none (`json`, or `multipart` for forms). */
   readonly defaultFormat: RequestFormat;
+  /** The `Host` header of every request (`testserver`, as Django's test client). */
   readonly host: string;
 
   constructor(options: APIRequestFactoryOptions = {}) {
@@ -70,26 +72,32 @@ export class APIRequestFactory {
     return this.generic('GET', withQuery(path, data), undefined, options);
   }
 
+  /** POST; `data` is the body, in `options.format` (default the factory's). */
   post(path: string, data?: unknown, options: RequestOptions = {}): InjectOptions {
     return this.generic('POST', path, data, options);
   }
 
+  /** PUT; `data` is the body, in `options.format`. */
   put(path: string, data?: unknown, options: RequestOptions = {}): InjectOptions {
     return this.generic('PUT', path, data, options);
   }
 
+  /** PATCH; `data` is the body, in `options.format`. */
   patch(path: string, data?: unknown, options: RequestOptions = {}): InjectOptions {
     return this.generic('PATCH', path, data, options);
   }
 
+  /** DELETE; `data`, if any, is the body. */
   delete(path: string, data?: unknown, options: RequestOptions = {}): InjectOptions {
     return this.generic('DELETE', path, data, options);
   }
 
+  /** OPTIONS; `data`, if any, is the body. */
   options(path: string, data?: unknown, options: RequestOptions = {}): InjectOptions {
     return this.generic('OPTIONS', path, data, options);
   }
 
+  /** HEAD; `data` becomes the query string. */
   head(path: string, data?: Query, options: RequestOptions = {}): InjectOptions {
     return this.generic('HEAD', withQuery(path, data), undefined, options);
   }
@@ -133,6 +141,7 @@ export class APIRequestFactory {
  * ```
  */
 export class APIClient {
+  /** The app the requests go to, through `inject()`. */
   readonly app: FastifyInstance;
   /** What builds the requests (their host and default format). */
   readonly factory: APIRequestFactory;
@@ -192,10 +201,12 @@ export class APIClient {
     this.#forced = undefined;
   }
 
+  /** GET through the app; `data` becomes the query string. */
   get(path: string, data?: Query, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     return this.#send(this.factory.get(path, data, options));
   }
 
+  /** POST through the app; `data` is the body, in `options.format`. */
   post(
     path: string,
     data?: unknown,
@@ -204,10 +215,12 @@ export class APIClient {
     return this.#send(this.factory.post(path, data, options));
   }
 
+  /** PUT through the app; `data` is the body. */
   put(path: string, data?: unknown, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     return this.#send(this.factory.put(path, data, options));
   }
 
+  /** PATCH through the app; `data` is the body. */
   patch(
     path: string,
     data?: unknown,
@@ -216,6 +229,7 @@ export class APIClient {
     return this.#send(this.factory.patch(path, data, options));
   }
 
+  /** DELETE through the app. */
   delete(
     path: string,
     data?: unknown,
@@ -224,6 +238,7 @@ export class APIClient {
     return this.#send(this.factory.delete(path, data, options));
   }
 
+  /** OPTIONS through the app. */
   options(
     path: string,
     data?: unknown,
@@ -232,6 +247,7 @@ export class APIClient {
     return this.#send(this.factory.options(path, data, options));
   }
 
+  /** HEAD through the app; `data` becomes the query string. */
   head(path: string, data?: Query, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     return this.#send(this.factory.head(path, data, options));
   }

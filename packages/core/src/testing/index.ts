@@ -1,6 +1,6 @@
 /**
  * `@restframework/core/testing`: helpers for the tests of applications and add-ons.
- * @module
+ * @module @restframework/core/testing
  */
 
 export {

@@ -133,7 +133,10 @@ function refuseContentEncoding(request: Request): void {
 export class APIView {
   /** The description shown by OPTIONS and the browsable API. */
   static description = '';
-  /** The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into words. */
+  /**
+   * The name shown by OPTIONS; defaults to the class name without `View`/`ViewSet`, split into
+   * words.
+   */
   static viewName: string | undefined = undefined;
   /**
    * Whether the view name carries its route's suffix (`Book List`, `Book Instance`), as DRF's
@@ -151,16 +154,34 @@ export class APIView {
   // The configuration has its defaults on the prototype (below the class), and what the
   // router and `dispatch` set is `declare`d: a view is made per request, and each field
   // defined here was one more store per request, megamorphic (every view class passes here).
+  /**
+   * The renderers this view offers, best first (DRF's `renderer_classes`); undefined:
+   * `DEFAULT_RENDERER_CLASSES`.
+   */
   declare rendererClasses: readonly RendererClass[] | undefined;
+  /** The body parsers (DRF's `parser_classes`); undefined: `DEFAULT_PARSER_CLASSES`. */
   declare parserClasses: readonly ParserClass[] | undefined;
+  /**
+   * Who the caller is (DRF's `authentication_classes`); undefined:
+   * `DEFAULT_AUTHENTICATION_CLASSES`.
+   */
   declare authenticationClasses: readonly AuthenticationClass[] | undefined;
+  /**
+   * What the caller may do; all must allow (DRF's `permission_classes`); undefined:
+   * `DEFAULT_PERMISSION_CLASSES`.
+   */
   declare permissionClasses: readonly PermissionClass[] | undefined;
+  /**
+   * How often the caller may ask (DRF's `throttle_classes`); undefined: `DEFAULT_THROTTLE_CLASSES`.
+   */
   declare throttleClasses: readonly ThrottleClass[] | undefined;
   /** The rate of `ScopedRateThrottle` for this view, by name in `DEFAULT_THROTTLE_RATES`. */
   declare throttleScope: string | undefined;
+  /** What OPTIONS answers (DRF's `metadata_class`); undefined: `DEFAULT_METADATA_CLASS`. */
   declare metadataClass: MetadataClass | undefined;
   /** This view's versioning scheme; null for none, undefined for `DEFAULT_VERSIONING_CLASS`. */
   declare versioningClass: VersioningClass | null | undefined;
+  /** Picks the renderer and the parser of a request (DRF's `content_negotiation_class`). */
   declare contentNegotiationClass: typeof DefaultContentNegotiation;
 
   /** The request being handled (set by `dispatch`). */
@@ -169,7 +190,12 @@ export class APIView {
   declare database: Database;
   /** Headers added to every response of this view (`Allow`, `Vary`). */
   headers: Record<string, string> = {};
-  /** Route parameters (`{ pk: '1' }`). */
+  /**
+   * The route's parameters, by name (DRF's `self.kwargs`): `{ pk: '1' }`, a nested route's
+   * `{ article_slug: 'hello', pk: '2' }`. Values stay strings behind a converter too
+   * (`<int:pk>`, `lookupValueConverter = 'int'`: it only refuses a value that does not match,
+   * with a 404 before the view runs); convert them where a number is needed.
+   */
   declare kwargs: Readonly<Record<string, string>>;
   /** `List` or `Instance` for view set routes; added to the view name. */
   declare suffix: string | undefined;
@@ -339,7 +365,9 @@ export class APIView {
     });
   }
 
-  /** Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited. */
+  /**
+   * Throws 403 (or 401) when a permission refuses the request; a promise if one must be awaited.
+   */
   checkPermissions(request: Request): void | Promise<void> {
     return eachMaybe(this.getPermissions(), (permission) =>
       thenMaybe(permission.hasPermission(request, this), (allowed) => {
@@ -348,7 +376,9 @@ export class APIView {
     );
   }
 
-  /** Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited. */
+  /**
+   * Throws 403 (or 401) when a permission refuses this object; a promise if one must be awaited.
+   */
   checkObjectPermissions(request: Request, obj: unknown): void | Promise<void> {
     return eachMaybe(this.getPermissions(), (permission) =>
       thenMaybe(permission.hasObjectPermission(request, this, obj), (allowed) => {
@@ -404,18 +434,21 @@ export class APIView {
   // one private record rather than four private fields, each defined on every view made.
   #made: Made | undefined;
 
+  /** The renderers of this request, made once per view from `rendererClasses`. */
   getRenderers(): Renderer[] {
     const made = (this.#made ??= {});
     made.renderers ??= instances(this.rendererClasses ?? this.settings.DEFAULT_RENDERER_CLASSES);
     return made.renderers;
   }
 
+  /** The parsers of this request, made once per view from `parserClasses`. */
   getParsers(): Parser[] {
     const made = (this.#made ??= {});
     made.parsers ??= instances(this.parserClasses ?? this.settings.DEFAULT_PARSER_CLASSES);
     return made.parsers;
   }
 
+  /** The authenticators of this request, made once per view from `authenticationClasses`. */
   getAuthenticators(): Authentication[] {
     const made = (this.#made ??= {});
     made.authenticators ??= instances(
@@ -424,6 +457,22 @@ export class APIView {
     return made.authenticators;
   }
 
+  /**
+   * The permissions of this request: instances (DRF's `get_permissions()`), made once per view
+   * from `permissionClasses`. Every one must allow the request (and, for a row, the object).
+   * Override to choose per action.
+   *
+   * @example
+   * ```ts
+   * class BookViewSet extends ModelViewSet {
+   *   override queryset = Book.objects.all();
+   *   override serializerClass = BookSerializer;
+   *   override getPermissions(): Permission[] {
+   *     return this.action === 'destroy' ? [new IsAdminUser()] : super.getPermissions();
+   *   }
+   * }
+   * ```
+   */
   getPermissions(): Permission[] {
     const made = (this.#made ??= {});
     made.permissions ??= instances(
@@ -432,6 +481,7 @@ export class APIView {
     return made.permissions;
   }
 
+  /** The throttles of this request, made once per view from `throttleClasses`. */
   getThrottles(): Throttle[] {
     const classes = this.throttleClasses ?? this.settings.DEFAULT_THROTTLE_CLASSES;
     // Most views have none: no record and no array made per request for them.
@@ -441,6 +491,7 @@ export class APIView {
     return made.throttles;
   }
 
+  /** What answers OPTIONS, from `metadataClass`; null: OPTIONS is a 405. */
   getMetadata(): Metadata | null {
     const Metadata = this.metadataClass ?? this.settings.DEFAULT_METADATA_CLASS;
     return Metadata ? new Metadata() : null;
@@ -453,6 +504,7 @@ export class APIView {
     return defaultViewName(this);
   }
 
+  /** The description OPTIONS and the browsable API show: the class's `description`. */
   getViewDescription(): string {
     return (this.constructor as typeof APIView).description;
   }

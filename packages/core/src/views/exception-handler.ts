@@ -93,7 +93,7 @@ export function toApiException(exc: unknown, context: ExceptionContext): APIExce
 /**
  * The default `EXCEPTION_HANDLER`: the error's status, its headers (`WWW-Authenticate`,
  * `Retry-After`, `Allow`, ...) and its body (`{"detail": ...}` or the field errors); null for
- * an error that is not an HTTP error (see {@link toApiException}).
+ * an error that is not an HTTP error (see `toApiException`).
  *
  * @example
  * ```ts

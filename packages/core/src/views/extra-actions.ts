@@ -71,14 +71,23 @@ export interface ActionOptions<V = Record<string, unknown>> {
   readonly urlName?: string;
   /** The view name of the route (the browsable API's title); default the method name in words. */
   readonly name?: string;
+  /** This action's permissions, in place of the view set's (`permission_classes=`). */
   readonly permissionClasses?: readonly PermissionClass[];
+  /** This action's authentication classes, in place of the view set's. */
   readonly authenticationClasses?: readonly AuthenticationClass[];
+  /** This action's throttles, in place of the view set's. */
   readonly throttleClasses?: readonly ThrottleClass[];
+  /** This action's `ScopedRateThrottle` scope, in place of the view set's. */
   readonly throttleScope?: string;
+  /** This action's serializer (`getSerializer()` in it), in place of the view set's. */
   readonly serializerClass?: SerializerClass;
+  /** This action's filter backends, in place of the view set's. */
   readonly filterBackends?: readonly FilterBackendClass[];
+  /** This action's pagination, in place of the view set's; `null` for none. */
   readonly paginationClass?: PaginationClass | null;
+  /** This action's body parsers, in place of the view set's. */
   readonly parserClasses?: readonly ParserClass[];
+  /** This action's renderers, in place of the view set's. */
   readonly rendererClasses?: readonly RendererClass[];
 }
 

@@ -71,11 +71,13 @@ export class GenericAPIView extends APIView {
   // Defaults on the prototype (below the class), as APIView's configuration.
   /** The rows this view works on (re-evaluated per request: query sets are immutable). */
   declare queryset: QuerySet<any> | undefined;
+  /** The serializer of this view's input and output (DRF's `serializer_class`). */
   declare serializerClass: SerializerClass | undefined;
   /** The model field a detail route looks rows up by (default `pk`). */
   declare lookupField: string;
   /** The route parameter holding the lookup value (defaults to `lookupField`, `pk` for `pk`). */
   declare lookupUrlKwarg: string | undefined;
+  /** The filters of the list (DRF's `filter_backends`); undefined: `DEFAULT_FILTER_BACKENDS`. */
   declare filterBackends: readonly FilterBackendClass[] | undefined;
   /** Pagination; `null` turns it off for this view, undefined uses the setting. */
   declare paginationClass: PaginationClass | null | undefined;
@@ -161,6 +163,20 @@ export class GenericAPIView extends APIView {
     return Number.isNaN(time) ? null : Math.floor(time / 1000) * 1000;
   }
 
+  /**
+   * The serializer class of this request (DRF's `get_serializer_class()`): `serializerClass`.
+   * Override to choose per action or per version.
+   *
+   * @example
+   * ```ts
+   * class BookViewSet extends ModelViewSet {
+   *   override queryset = Book.objects.all();
+   *   override getSerializerClass(): SerializerClass {
+   *     return this.action === 'list' ? AuthorSerializer : BookSerializer;
+   *   }
+   * }
+   * ```
+   */
   getSerializerClass(): SerializerClass {
     if (!this.serializerClass) {
       throw new ImproperlyConfigured(
@@ -185,7 +201,23 @@ export class GenericAPIView extends APIView {
     };
   }
 
-  /** A serializer for this request, with the view's context; `many` gives a list serializer. */
+  /**
+   * A serializer for this request (DRF's `get_serializer(*args, **kwargs)`, with one options
+   * object): `instance`, `data`, `partial`, `many` (a list serializer) and `context`, merged
+   * over {@link getSerializerContext}'s.
+   *
+   * @example
+   * ```ts
+   * class BookViewSet extends ModelViewSet {
+   *   override queryset = Book.objects.all();
+   *   override serializerClass = BookSerializer;
+   *   async recent(_request: Request) {
+   *     const rows = await this.getQueryset().orderBy('-id').slice(0, 5).execute();
+   *     return new Response(this.getSerializer({ instance: rows, many: true }).data);
+   *   }
+   * }
+   * ```
+   */
   getSerializer(options: SerializerOptions & { many?: boolean } = {}): Serializer<any, any> {
     const Serializer = this.getSerializerClass();
     const own = this.getSerializerContext();
@@ -210,6 +242,7 @@ export class GenericAPIView extends APIView {
     );
   }
 
+  /** The filter backends of this request, made from `filterBackends`. */
   getFilterBackends(): FilterBackend[] {
     return instancesOf(this.filterBackends ?? this.settings.DEFAULT_FILTER_BACKENDS);
   }
@@ -238,6 +271,7 @@ export class GenericAPIView extends APIView {
     return paginator.paginateQueryset(queryset.withStableOrdering(), this.request, this);
   }
 
+  /** The response of one page of rendered rows: the paginator's envelope (`count`, `next`, ...). */
   getPaginatedResponse(data: unknown[]): Response {
     return (this.paginator as Pagination).getPaginatedResponse(data);
   }

@@ -62,9 +62,19 @@ export interface RetrieveModelActions {
 
 /** What {@link UpdateModelMixin} adds to a view. */
 export interface UpdateModelActions {
-  /** PUT (or PATCH with `partial`): validates, saves through `performUpdate`. */
+  /**
+   * PUT (or PATCH with `partial`): finds the row (`getObject()`), checks the request's
+   * preconditions, validates `request.data` (every required field unless `partial`), saves
+   * through `performUpdate` and answers 200 with the new representation. To make PUT behave as
+   * PATCH: `override update(request: Request) { return super.update(request, true); }`.
+   */
   update(request: Request, partial?: boolean): Promise<Response>;
-  /** PATCH: `update(request, true)`. */
+  /**
+   * PATCH: `update(request, true)`. An `update` override may call it to answer PUT as PATCH
+   * (`override update(request: Request) { return this.partialUpdate(request); }`): called again
+   * from there, it updates the row itself instead of calling that override again, so the pair
+   * does not recurse (in DRF it does, until the stack overflows).
+   */
   partialUpdate(request: Request): Promise<Response>;
   /** Saves a valid serializer over the record. */
   performUpdate(serializer: Serializer<any, any>): Promise<void>;
@@ -163,21 +173,40 @@ async function updated(
   return writtenValidators(view, serializer.instance, response);
 }
 
+/** `update`'s body: the row found, then updated (as retrieve: at once when it can). */
+function updateObject(
+  view: GenericAPIView & { performUpdate(serializer: Serializer<any, any>): Promise<void> },
+  request: Request,
+  partial: boolean,
+): Promise<Response> {
+  return Promise.resolve(
+    thenMaybe(view.getObject(), (instance) => updated(view, instance, request, partial)),
+  );
+}
+
+/**
+ * Set on a view (a view serves one request) once its `partialUpdate` has called `update`: a
+ * second `partialUpdate` on it can only come from an `update` override that answers PUT as
+ * PATCH by calling `partialUpdate`, which in DRF recurses until the stack overflows (a 500).
+ */
+const IN_PARTIAL_UPDATE = Symbol('partialUpdate called update');
+
 /** `update` (PUT) and `partialUpdate` (PATCH). */
 export function UpdateModelMixin<B extends GenericViewClass>(
   Base: B,
 ): WithActions<B, UpdateModelActions> {
   abstract class UpdateModel extends Base {
     update(request: Request, partial = false): Promise<Response> {
-      // As retrieve: the row goes on at once when `getObject()` answered at once.
-      return Promise.resolve(
-        thenMaybe(this.getObject(), (instance) => updated(this, instance, request, partial)),
-      );
+      return updateObject(this, request, partial);
     }
 
     // Not async: update's promise as it is, where an async function returning it cost a
     // promise of its own and two more microtask turns.
     partialUpdate(request: Request): Promise<Response> {
+      const view = this as this & { [IN_PARTIAL_UPDATE]?: true };
+      // Re-entered from an `update` override: the update itself, not that override again.
+      if (view[IN_PARTIAL_UPDATE]) return updateObject(this, request, true);
+      view[IN_PARTIAL_UPDATE] = true;
       return this.update(request, true);
     }
 

@@ -32,8 +32,11 @@ type Handler = (request: any) => any;
 
 /** The method → action map of a route, and the action of this request. */
 export interface ViewSetState {
+  /** The route's methods and their actions (`{ get: 'retrieve', put: 'update' }`). */
   actionMap: Readonly<Record<string, string>>;
+  /** The action of this request (`list`, `retrieve`, an extra action's name), DRF's `self.action`. */
   action: string | undefined;
+  /** Whether the route is a detail route (one row), DRF's `self.detail`. */
   detail: boolean;
   /** The registration's basename (`book`), set by the router. */
   basename: string | undefined;
@@ -74,8 +77,14 @@ export class ViewSet extends APIView implements ViewSetState {
    */
   static extraActions: ExtraActionsDeclaration = {};
   // Set by the router for each request; defaults on the prototype (see APIView).
+  /** The route's methods and their actions (`{ get: 'retrieve', put: 'update' }`). */
   declare actionMap: Readonly<Record<string, string>>;
+  /**
+   * The action of this request (`list`, `retrieve`, an extra action's name), DRF's
+   * `self.action`: branch on it in `getPermissions()`, `getSerializerClass()`, ...
+   */
   declare action: string | undefined;
+  /** Whether the route is a detail route (one row), DRF's `self.detail`. */
   declare detail: boolean;
   declare basename: string | undefined;
   /** The pattern of the detail routes' lookup value (DRF's `lookup_value_regex`); no match is a 404. */
@@ -108,8 +117,14 @@ export class GenericViewSet extends GenericAPIView implements ViewSetState {
    */
   static extraActions: ExtraActionsDeclaration = {};
   // Set by the router for each request; defaults on the prototype (see APIView).
+  /** The route's methods and their actions (`{ get: 'retrieve', put: 'update' }`). */
   declare actionMap: Readonly<Record<string, string>>;
+  /**
+   * The action of this request (`list`, `retrieve`, an extra action's name), DRF's
+   * `self.action`: branch on it in `getPermissions()`, `getSerializerClass()`, ...
+   */
   declare action: string | undefined;
+  /** Whether the route is a detail route (one row), DRF's `self.detail`. */
   declare detail: boolean;
   declare basename: string | undefined;
   /** The pattern of the detail routes' lookup value (DRF's `lookup_value_regex`); no match is a 404. */

@@ -888,7 +888,7 @@ describe('ModelSerializer declarations', () => {
     const cases: [() => { prepare(): unknown }, RegExp][] = [
       [
         misspelt,
-        /: the declaration option 'readOnlyField' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields\./,
+        /: the declaration option 'readOnlyField' is not one .* knows\. Known options: model, fields, exclude, readOnlyFields, extraKwargs, declaredFields, depth\./,
       ],
       [addOnOption, /the declaration option 'nestedProxyField' is not one/],
       [plain, /the declaration option 'model' is not one .* knows\. Known options: fields\./],

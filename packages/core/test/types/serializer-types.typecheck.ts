@@ -17,6 +17,7 @@ import {
   FileField,
   HiddenField,
   HyperlinkedModelSerializer,
+  HyperlinkedRelatedField,
   type Input,
   IntegerField,
   IPAddressField,
@@ -34,6 +35,7 @@ import {
   Serializer,
   SerializerMethodField,
   SlugRelatedField,
+  StringRelatedField,
   type UpdateInput,
 } from '@restframework/core';
 import { Book, Profile, User } from '../fixtures/library-models.ts';
@@ -673,3 +675,126 @@ export type NovelChecks = [
 
 // @ts-expect-error an option a many relation does not have.
 PrimaryKeyRelatedField.many({ queryset: Genre.objects.all(), maxItems: 3 });
+
+// Hyperlinked and string relations: a link is a string both ways; a string form only read.
+
+export class LinkedNovelSerializer extends ModelSerializer.with({
+  model: Novel,
+  fields: ['id', 'title', 'genres', 'genreLinks', 'genreNames'],
+  declaredFields: {
+    genres: HyperlinkedRelatedField.many({
+      viewName: 'genre-detail',
+      queryset: Genre.objects.all(),
+    }),
+    genreLinks: HyperlinkedRelatedField.many({
+      viewName: 'genre-detail',
+      lookupField: 'name',
+      readOnly: true,
+      source: 'genres',
+    }),
+    genreNames: StringRelatedField.many({ source: 'genres' }),
+  },
+}) {}
+
+export class LinkedProfileSerializer extends ModelSerializer.with({
+  model: Profile,
+  fields: ['id', 'owner', 'ownerName'],
+  declaredFields: {
+    owner: new HyperlinkedRelatedField({
+      viewName: 'user-detail',
+      queryset: User.objects.all(),
+      allowNull: true,
+      source: 'user',
+    }),
+    ownerName: new StringRelatedField({ source: 'user' }),
+  },
+}) {}
+
+export type LinkedChecks = [
+  Expect<
+    Equal<
+      Representation<LinkedNovelSerializer>,
+      { id: number; title: string; genres: string[]; genreLinks: string[]; genreNames: string[] }
+    >
+  >,
+  Expect<Equal<CreateInput<LinkedNovelSerializer>, { title: string; genres: string[] }>>,
+  Expect<Equal<PartialInput<LinkedNovelSerializer>, { title?: string; genres?: string[] }>>,
+  Expect<
+    Equal<
+      Representation<LinkedProfileSerializer>,
+      { id: number; owner: string | null; ownerName: string }
+    >
+  >,
+  Expect<Equal<CreateInput<LinkedProfileSerializer>, { owner: string | null }>>,
+];
+
+// @ts-expect-error an option a hyperlinked relation does not have.
+new HyperlinkedRelatedField({ viewName: 'genre-detail', readOnly: true, slugField: 'name' });
+// @ts-expect-error a hyperlinked relation needs its route's name.
+new HyperlinkedRelatedField({ readOnly: true });
+// @ts-expect-error a string relation takes no queryset: it is read-only.
+new StringRelatedField({ queryset: Genre.objects.all() });
+// @ts-expect-error an option a many relation does not have.
+HyperlinkedRelatedField.many({ viewName: 'genre-detail', readOnly: true, maxItems: 3 });
+
+// depth: relations built from the model become nested read-only rows, level by level.
+
+const Press = defineModel({
+  name: 'Press',
+  table: 'tt_press',
+  fields: { name: models.CharField({ maxLength: 20 }) },
+});
+const Poet = defineModel({
+  name: 'Poet',
+  table: 'tt_poet',
+  fields: {
+    name: models.CharField({ maxLength: 20 }),
+    press: models.ForeignKey(Press, { onDelete: 'CASCADE', null: true }),
+  },
+});
+const Poem = defineModel({
+  name: 'Poem',
+  table: 'tt_poem',
+  fields: {
+    title: models.CharField({ maxLength: 50 }),
+    poet: models.ForeignKey(Poet, { onDelete: 'CASCADE' }),
+    genres: models.ManyToManyField(Genre, { relatedName: 'poems' }),
+  },
+});
+
+export class DeepPoemSerializer extends ModelSerializer.with({
+  model: Poem,
+  fields: ['id', 'title', 'poet', 'genres'],
+  depth: 2,
+}) {}
+export class ShallowPoemSerializer extends ModelSerializer.with({
+  model: Poem,
+  fields: ['id', 'title', 'poet', 'genres'],
+  depth: 1,
+}) {}
+
+export type DepthChecks = [
+  Expect<
+    Equal<
+      Representation<DeepPoemSerializer>,
+      {
+        id: number;
+        title: string;
+        poet: { id: number; name: string; press: { id: number; name: string } | null };
+        genres: { id: number; name: string }[];
+      }
+    >
+  >,
+  Expect<Equal<CreateInput<DeepPoemSerializer>, { title: string }>>,
+  Expect<
+    Equal<
+      Representation<ShallowPoemSerializer>,
+      {
+        id: number;
+        title: string;
+        poet: { id: number; name: string; press: number | null };
+        genres: { id: number; name: string }[];
+      }
+    >
+  >,
+];

@@ -64,7 +64,7 @@ export abstract class QueryExpression<T = unknown> {
   /** The type of the value, for the type of annotated rows; never set. */
   declare readonly __value: T;
 
-  /** Binds the expression to one query (see {@link BoundExpression}). */
+  /** Binds the expression to one query (see `BoundExpression`). */
   abstract bind(context: BindContext): BoundExpression;
 
   /** `this + other` (Django's `F('views') + 1`). */

@@ -24,7 +24,7 @@ export interface OperationContext {
 
 /** One kind of operation: the behaviour behind `{ op: '<name>', ... }` in a migration file. */
 export interface OperationKind<O> {
-  /** Changes `state` as the operation does; throws {@link StateError} when it cannot apply. */
+  /** Changes `state` as the operation does; throws `StateError` when it cannot apply. */
   stateForwards(operation: O, state: ProjectState): void;
   /** Takes the database from `before` to `after`. */
   databaseForwards(operation: O, context: OperationContext): Promise<void>;
@@ -39,7 +39,7 @@ export interface OperationKind<O> {
 /** A problem of an operation against the state earlier migrations produce. */
 export class StateError extends Error {}
 
-/** The spec of model `name` in `state`, or a {@link StateError} saying it does not exist. */
+/** The spec of model `name` in `state`, or a `StateError` saying it does not exist. */
 export function modelIn(state: ProjectState, name: unknown): ModelSpec {
   if (typeof name !== 'string' || !name) throw new StateError('names no model.');
   const spec = state.get(name);
@@ -52,7 +52,7 @@ export function modelIn(state: ProjectState, name: unknown): ModelSpec {
   return spec;
 }
 
-/** The spec of field `field` of `model` in `state`, or a {@link StateError}. */
+/** The spec of field `field` of `model` in `state`, or a `StateError`. */
 export function fieldIn(state: ProjectState, model: unknown, field: unknown): FieldSpec {
   const spec = modelIn(state, model);
   if (typeof field !== 'string' || !Object.hasOwn(spec.fields, field)) {
@@ -64,7 +64,7 @@ export function fieldIn(state: ProjectState, model: unknown, field: unknown): Fi
   return spec.fields[field] as FieldSpec;
 }
 
-/** Throws a {@link StateError} unless `value` is a non-empty string. */
+/** Throws a `StateError` unless `value` is a non-empty string. */
 export function requireName(value: unknown, what: string): string {
   if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
     throw new StateError(`${what} must be an identifier, got ${JSON.stringify(value)}.`);
@@ -72,7 +72,7 @@ export function requireName(value: unknown, what: string): string {
   return value;
 }
 
-/** Throws a {@link StateError} unless `value` is a field spec (an object with a known kind). */
+/** Throws a `StateError` unless `value` is a field spec (an object with a known kind). */
 export function requireFieldSpec(value: unknown, what: string): FieldSpec {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new StateError(`${what} must be a field spec such as { kind: 'char', maxLength: 100 }.`);

@@ -57,7 +57,7 @@ export interface PostgresAdapterOptions {
   /**
    * How long a request waits in all for a lock (a table or row another transaction holds), in
    * ms, before it answers 503 (default 5000; 0 for no limit). A statement waits on the server
-   * {@link LOCK_WAIT_SLICE_MS} at most, then its connection goes back to the pool while the
+   * `LOCK_WAIT_SLICE_MS` at most, then its connection goes back to the pool while the
    * request pauses and tries again (see `DialectAdapter.lockTimeoutMs`).
    */
   readonly lockTimeoutMs?: number;

@@ -55,7 +55,7 @@ export interface SqliteAdapterOptions {
   readonly busyTimeoutMs?: number;
   /**
    * How much of the database file SQLite reads through a memory map instead of `read()` calls,
-   * in bytes (default {@link DEFAULT_SQLITE_MMAP_SIZE}, 256 MiB; 0 turns it off).
+   * in bytes (default `DEFAULT_SQLITE_MMAP_SIZE`, 256 MiB; 0 turns it off).
    */
   readonly mmapSizeBytes?: number;
 }
