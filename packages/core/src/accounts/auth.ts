@@ -578,7 +578,10 @@ export class Auth {
  * `Jwt | null`, when the options give `jwt` (so `auth.jwt.pair(user)` needs no `!`).
  */
 export type AuthFor<O extends AuthOptions> = O extends { readonly jwt: JwtOptions }
-  ? Auth & { readonly jwt: Jwt }
+  ? Auth & {
+      /** JWT signing and verification, made from the options' `jwt`. */
+      readonly jwt: Jwt;
+    }
   : Auth;
 
 /**

@@ -94,7 +94,9 @@ export interface RequestLike {
    * it cannot take links as input).
    */
   resolve?(path: string): {
+    /** The route's name (`book-detail`). */
     readonly name: string;
+    /** Its parameters, decoded (`{ pk: '1' }`). */
     readonly params: Readonly<Record<string, string>>;
   } | null;
   /** The namespace of the router serving the request, if it has one (`v1` under `v1:`). */
@@ -235,9 +237,11 @@ export interface FieldOptions<T = unknown> {
   readonly source?: string;
   /** The human name; defaults to the field name with a capital and spaces. */
   readonly label?: string;
+  /** Shown by OPTIONS, OpenAPI and the browsable API's forms. */
   readonly helpText?: string;
   /** Replaces messages by code (`{ required: 'Give a title.' }`). */
   readonly errorMessages?: Readonly<Record<string, string>>;
+  /** Run on the converted value, after `toInternalValue`; each throws a `ValidationError`. */
   readonly validators?: readonly Validator<any>[];
   /**
    * Hints for the browsable API's HTML forms: `inputType` (`'password'`), `baseTemplate`

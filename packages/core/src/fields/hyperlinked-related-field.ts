@@ -72,8 +72,11 @@ export class HyperlinkedRelatedField<
     incorrect_type: 'Incorrect type. Expected URL string, received {data_type}.',
   };
 
+  /** The route name of the related row's detail URL (`book-detail`). */
   readonly viewName: string;
+  /** The related model's field the URL holds (default `pk`). */
   readonly lookupField: string;
+  /** The route parameter holding it (default `lookupField`). */
   readonly lookupUrlKwarg: string;
   readonly #links: RouteLinks;
 
@@ -112,7 +115,7 @@ export class HyperlinkedRelatedField<
    *
    * @example
    * ```ts
-   * const tags = HyperlinkedRelatedField.many({ viewName: 'tag-detail', queryset: Tag.objects.all() });
+   * const authors = HyperlinkedRelatedField.many({ viewName: 'author-detail', queryset: Author.objects.all() });
    * ```
    */
   static many<const O extends HyperlinkedRelatedFieldOptions & ManyRelatedFieldOptions>(

@@ -55,7 +55,13 @@ export class StringRelatedField<
    */
   static many<const O extends StringRelatedFieldOptions & ManyRelatedFieldOptions>(
     options: O & OnlyKnown<O, StringRelatedFieldOptions & ManyRelatedFieldOptions> = {} as never,
-  ): ManyRelatedField<StringRelatedField, O & { readonly readOnly: true }> {
+  ): ManyRelatedField<
+    StringRelatedField,
+    O & {
+      /** Always: a string cannot be written back. */
+      readonly readOnly: true;
+    }
+  > {
     checkFieldOptions('StringRelatedField.many', options, ['allowEmpty', 'maxLength']);
     const { list, child } = splitManyOptions({ ...options, readOnly: true });
     return new ManyRelatedField(new StringRelatedField(child as never), list as never);

@@ -550,6 +550,7 @@ export class Model<
     return `${this.name} object (${String(row[this.pk.attname] ?? 'None')})`;
   }
 
+  /** The field of that name (Django's `_meta.get_field`), or undefined. */
   getField(name: string): AnyModelField | undefined {
     if (name === 'pk') return this.pk;
     return this.#byKey.get(name);

@@ -9,17 +9,33 @@
 /** A page link, or a break (`…`) between numbers that are not next to each other. */
 export type PageLink =
   | {
+      /** The page's URL. */
       readonly url: string;
+      /** The page's number. */
       readonly number: number;
+      /** Whether it is the page shown. */
       readonly isActive: boolean;
+      /** False: a page. */
       readonly isBreak: false;
     }
-  | { readonly url: null; readonly number: null; readonly isActive: false; readonly isBreak: true };
+  | {
+      /** No URL: a break (`…`) between numbers. */
+      readonly url: null;
+      /** No number. */
+      readonly number: null;
+      /** Never active. */
+      readonly isActive: false;
+      /** True: a break. */
+      readonly isBreak: true;
+    };
 
 /** What the browsable API shows under a list: previous, next and the numbered links. */
 export interface PaginationHtmlContext {
+  /** The previous page's URL, or null on the first. */
   readonly previousUrl: string | null;
+  /** The next page's URL, or null on the last. */
   readonly nextUrl: string | null;
+  /** The numbered links, with breaks. */
   readonly pageLinks: readonly PageLink[];
 }
 

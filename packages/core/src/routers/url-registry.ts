@@ -13,6 +13,7 @@ export interface NamedRoute {
 
 /** What {@link UrlRegistry.resolve} finds for a path: the route's name and its parameters. */
 export interface ResolvedRoute {
+  /** The route's name (`book-detail`, `v1:book-detail` under a namespace). */
   readonly name: string;
   /** The parameters, decoded (`{ pk: '1' }`). */
   readonly params: Readonly<Record<string, string>>;

@@ -23,9 +23,18 @@ export interface FilterControl {
 
 /** One input of a form of several filters. */
 export interface FilterFormField {
+  /** The query parameter it sets. */
   readonly param: string;
+  /** Its label on the form. */
   readonly label: string;
-  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  /** The choices of a select, if it is one. */
+  readonly options?: readonly {
+    /** The parameter's value. */
+    readonly value: string;
+    /** What the option shows. */
+    readonly label: string;
+  }[];
+  /** The value in the current URL ('' for none). */
   readonly current: string;
   /** The input's type for the value (`date`, `number`, `datetime-local`, `time`, `text`). */
   readonly inputType?: string;
