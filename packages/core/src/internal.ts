@@ -99,6 +99,7 @@ export {
   thenMaybe,
 } from './utils/maybe-promise.ts';
 export { requireOptional } from './utils/optional-dependency.ts';
+export { safeNextUrl } from './utils/safe-next-url.ts';
 export { interpolate, labelFromName } from './utils/text.ts';
 export { quotePlus, removeQueryParam, replaceQueryParam } from './utils/urls.ts';
 export { httpMethodName } from './views/http-method-name.ts';

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { safeNextUrl } from '@restframework/core/internal';
 import fc from 'fast-check';
-import { safeNextUrl } from '../../src/utils/safe-next-url.ts';
 
 describe('safeNextUrl', () => {
   it('keeps paths of this service, query and fragment included', () => {
