@@ -80,7 +80,14 @@ export interface SchemaGeneratorOptions {
    */
   readonly keepUnusedComponents?: boolean;
   /** The API's license (`info.license`): `{ name: 'MIT', identifier: 'MIT' }`. */
-  readonly license?: { readonly name: string; readonly identifier?: string; readonly url?: string };
+  readonly license?: {
+    /** The license's name (`MIT`). */
+    readonly name: string;
+    /** Its SPDX identifier (`MIT`); give this or `url`. */
+    readonly identifier?: string;
+    /** Where its text is. */
+    readonly url?: string;
+  };
 }
 
 /** What the generator reads of an app: `app.restFramework` has it. */

@@ -44,12 +44,10 @@ describe('fields describe their values as JSON Schema', () => {
       { type: 'string', minLength: 2, maxLength: 100 },
     ],
     ['a nullable string', new CharField({ allowNull: true }), { type: ['string', 'null'] }],
-    [
-      'an e-mail address',
-      new EmailField({ maxLength: 254 }),
-      { type: 'string', maxLength: 254, format: 'email' },
-    ],
-    ['a URL', new URLField(), { type: 'string', format: 'uri' }],
+    // In a response an address may be a blank the column holds (a blank default), so it has
+    // no format there; a request's body is checked against the format (below).
+    ['an e-mail address', new EmailField({ maxLength: 254 }), { type: 'string', maxLength: 254 }],
+    ['a URL', new URLField(), { type: 'string' }],
     [
       'an integer',
       new IntegerField({ minValue: 0, maxValue: 10 }),
@@ -120,6 +118,23 @@ describe('fields describe their values as JSON Schema', () => {
       assert.deepEqual(bindField(field).jsonSchema(), expected);
     });
   }
+
+  it('describes e-mail addresses and URLs with their format in requests, unless blank is allowed', () => {
+    const request = { mode: 'request' } as const;
+    assert.deepEqual(bindField(new EmailField({ maxLength: 254 })).jsonSchema(request), {
+      type: 'string',
+      maxLength: 254,
+      format: 'email',
+    });
+    // `iri`: internationalised addresses are accepted, which `uri` would call invalid.
+    assert.deepEqual(bindField(new URLField()).jsonSchema(request), {
+      type: 'string',
+      format: 'iri',
+    });
+    assert.deepEqual(bindField(new URLField({ allowBlank: true })).jsonSchema(request), {
+      type: 'string',
+    });
+  });
 
   it('describes a file as binary in requests', () => {
     assert.deepEqual(new FileField().jsonSchema({ mode: 'request' }), {
@@ -349,10 +364,13 @@ for (const dialect of testDialects()) {
       const form = schemas.BookFormRequest;
       assert.ok('stock_information.price' in form.properties);
       assert.deepEqual(form.required, ['title']);
-      // Errors mirror the data.
-      assert.deepEqual(schemas.BookValidationError.properties.stock_information.properties.price, {
+      // Errors mirror the data; a group's errors are an object of its fields' errors, or a list
+      // of messages for the group itself (`{"stock_information": null}` → "may not be null").
+      const groupErrors = schemas.BookValidationError.properties.stock_information.anyOf;
+      assert.deepEqual(groupErrors[0].properties.price, {
         $ref: '#/components/schemas/FieldErrors',
       });
+      assert.deepEqual(groupErrors[1], { $ref: '#/components/schemas/FieldErrors' });
     });
 
     it('documents request bodies in JSON, form and multipart, files in multipart only', () => {
@@ -383,7 +401,12 @@ for (const dialect of testDialects()) {
     it('documents responses: 201 with Location, 204, 400 field errors, 404, 406, 415', () => {
       const paths = document.paths as Record<string, Record<string, any>>;
       const create = paths['/api/books/']?.post;
-      assert.deepEqual(Object.keys(create.responses), ['201', '400', '406', '413', '415']);
+      // 405, 408, 431 and 503 are the transport's and the service's, shared by every operation.
+      const shared = ['405', '408', '431', '503'];
+      assert.deepEqual(
+        Object.keys(create.responses).sort(),
+        [...['201', '400', '406', '413', '415'], ...shared].sort(),
+      );
       assert.ok(create.responses['201'].headers.Location);
       assert.deepEqual(create.responses['400'].content['application/json'].schema, {
         anyOf: [
@@ -396,11 +419,13 @@ for (const dialect of testDialects()) {
         undefined,
         'no url field, no Location',
       );
-      assert.deepEqual(Object.keys(paths['/api/books/{pk}/']?.delete.responses), [
-        '204',
-        '404',
-        '406',
-      ]);
+      assert.deepEqual(
+        Object.keys(paths['/api/books/{pk}/']?.delete.responses).sort(),
+        [...['204', '404', '406'], ...shared].sort(),
+      );
+      assert.deepEqual(paths['/api/books/{pk}/']?.delete.responses['503'], {
+        $ref: '#/components/responses/ServiceUnavailable',
+      });
       assert.ok(document.components.responses.MethodNotAllowed);
     });
 

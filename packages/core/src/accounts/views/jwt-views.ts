@@ -16,6 +16,7 @@
  */
 
 import { AuthenticationFailed } from '../../errors/api-exception.ts';
+import type { JsonSchema } from '../../fields/field.ts';
 import type { Request } from '../../http/request.ts';
 import { Response } from '../../http/response.ts';
 import type { APISettings } from '../../settings/api-settings.ts';
@@ -47,7 +48,7 @@ function refreshOf(request: Request): string {
 export class TokenObtainPairView extends LoginView {
   static override description =
     'Exchanges a username and password for an access and a refresh token.';
-  static override schemaResponses = {
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
     create: {
       type: 'object',
       properties: { access: { type: 'string' }, refresh: { type: 'string' } },
@@ -107,7 +108,7 @@ class RefreshTokenView extends ViewSet {
  */
 export class TokenRefreshView extends RefreshTokenView {
   static override description = 'Exchanges a refresh token for a new access token.';
-  static override schemaResponses = {
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
     create: {
       type: 'object',
       properties: { access: { type: 'string' }, refresh: { type: 'string' } },
@@ -133,7 +134,9 @@ export class TokenRefreshView extends RefreshTokenView {
  */
 export class TokenVerifyView extends RefreshTokenView {
   static override description = 'Checks that a token is valid.';
-  static override schemaResponses = { create: { type: 'object', maxProperties: 0 } };
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
+    create: { type: 'object', maxProperties: 0 },
+  };
 
   async create(request: Request): Promise<Response> {
     const { token } = requiredStrings(request, { token: 8192 });
@@ -153,7 +156,9 @@ export class TokenVerifyView extends RefreshTokenView {
  */
 export class TokenBlacklistView extends RefreshTokenView {
   static override description = 'Blacklists a refresh token (logout).';
-  static override schemaResponses = { create: { type: 'object', maxProperties: 0 } };
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
+    create: { type: 'object', maxProperties: 0 },
+  };
 
   async create(request: Request): Promise<Response> {
     await jwtOf(request.settings).blacklist(refreshOf(request));

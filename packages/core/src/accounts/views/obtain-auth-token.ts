@@ -11,6 +11,8 @@
  * ```
  * @module
  */
+
+import type { JsonSchema } from '../../fields/field.ts';
 import type { Request } from '../../http/request.ts';
 import { Response } from '../../http/response.ts';
 import type { Auth, UserRow } from '../auth.ts';
@@ -28,7 +30,7 @@ import { LoginView } from './login-view.ts';
  */
 export class ObtainAuthToken extends LoginView {
   static override description = 'Exchanges a username and password for an API token.';
-  static override schemaResponses = {
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
     create: {
       type: 'object',
       properties: {

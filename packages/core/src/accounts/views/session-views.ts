@@ -22,6 +22,7 @@
  */
 
 import { PermissionDenied } from '../../errors/api-exception.ts';
+import type { JsonSchema } from '../../fields/field.ts';
 import type { Request } from '../../http/request.ts';
 import { Response } from '../../http/response.ts';
 import type { MaybePromise } from '../../utils/maybe-promise.ts';
@@ -54,7 +55,7 @@ import { LoginView } from './login-view.ts';
 export class SessionLoginView extends LoginView {
   static override description =
     'Logs in with a username and password: starts a session. GET answers the CSRF token to log in with.';
-  static override schemaResponses = {
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
     list: {
       type: 'object',
       properties: { csrfToken: { type: 'string', description: 'Send it as X-CSRFToken.' } },
@@ -171,7 +172,7 @@ function seeOther(location: string): Response {
  */
 export class SessionLogoutView extends ViewSet {
   static override description = 'Logs out: ends the session.';
-  static override schemaResponses = {
+  static override schemaResponses: Readonly<Record<string, JsonSchema>> = {
     create: {
       type: 'object',
       properties: { detail: { type: 'string', const: 'Logged out.' } },
