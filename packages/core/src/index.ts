@@ -574,7 +574,12 @@ export {
   type HealthChecksOptions,
   healthChecks,
 } from './server/health-checks.ts';
-export { type MetricsOptions, metrics, type PoolStats } from './server/metrics.ts';
+export {
+  type MetricsOptions,
+  type MetricsRegistry,
+  metrics,
+  type PoolStats,
+} from './server/metrics.ts';
 export { genReqId, REQUEST_ID_PATTERN } from './server/request-id.ts';
 export { type ServeOptions, type ServeResult, serve } from './server/serve.ts';
 export type { APISettings, SettingsInput } from './settings/api-settings.ts';

@@ -37,8 +37,11 @@ import type { CacheEvent } from '../views/cache-page.ts';
 export interface MetricsOptions {
   /** Where the metrics are served (default `/metrics`); `false` serves none. */
   readonly path?: string | false;
-  /** The registry (default prom-client's global `register`, which `serve`'s primary gathers). */
-  readonly registry?: PromClient.Registry;
+  /**
+   * The registry (default prom-client's global `register`, which `serve`'s primary gathers): a
+   * prom-client `Registry`.
+   */
+  readonly registry?: MetricsRegistry;
   /**
    * Prefix of every metric name (default `restframework_`). Not `prefix`, which Fastify takes
    * as the prefix of the plugin's routes.
@@ -61,6 +64,19 @@ function statementKind(sql: string): string {
   return STATEMENT_KINDS.has(word) ? word : 'other';
 }
 
+/**
+ * What the plugin reads of a prom-client `Registry`, written here so that the package's types
+ * do not name prom-client: it is optional, and an app without it must still type-check.
+ */
+export interface MetricsRegistry {
+  /** The metrics in Prometheus' text format. */
+  metrics(): Promise<string>;
+  /** The text format's media type. */
+  readonly contentType: string;
+  /** A metric already registered under `name`, if any. */
+  getSingleMetric(name: string): unknown;
+}
+
 /** The same metric when the registry has it already (several apps of one process). */
 function metric<T>(registry: PromClient.Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
@@ -68,7 +84,7 @@ function metric<T>(registry: PromClient.Registry, name: string, make: () => T): 
 
 async function plugin(app: FastifyInstance, options: MetricsOptions): Promise<void> {
   const prom = requireOptional<typeof PromClient>('prom-client', 'The metrics plugin');
-  const registry = options.registry ?? prom.register;
+  const registry = (options.registry as PromClient.Registry | undefined) ?? prom.register;
   const prefix = options.metricPrefix ?? 'restframework_';
   if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$|^$/.test(prefix)) {
     throw new ImproperlyConfigured(
