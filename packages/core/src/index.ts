@@ -107,6 +107,8 @@ export {
   Database,
   type DatabaseOptions,
   type QueryEvent,
+  type QueryRouting,
+  type RequestWrites,
   type TransactionOptions,
 } from './db/database.ts';
 export {
@@ -182,6 +184,14 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
+export type { DatabaseRouter, DatabaseSet, RouterHints } from './db/routing/database-router.ts';
+export { Databases } from './db/routing/databases.ts';
+export {
+  PrimaryReplicaRouter,
+  type PrimaryReplicaRouterOptions,
+  type ReplicaStatus,
+} from './db/routing/primary-replica-router.ts';
+export { replicationLagSeconds } from './db/routing/replication-lag.ts';
 export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
 export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {

@@ -126,6 +126,33 @@ interface Scope {
   readonly trx: Kysely<any> | null;
   readonly onCommit: Hook[];
   readonly onRollback: Hook[];
+  /**
+   * What one request did so far, when its database routes queries (`Databases`): null
+   * otherwise, so an app of one database keeps nothing per request.
+   */
+  readonly request: RequestWrites | null;
+}
+
+/**
+ * What the routing of one request (one async context begun by {@link Database.runRequest})
+ * knows: whether it wrote, so that its later reads go to the primary (read your writes).
+ */
+export interface RequestWrites {
+  /** Set once the request routed a write or opened a transaction. */
+  wrote: boolean;
+}
+
+/**
+ * What {@link Database.routing} does for the query layer: picks the database of a read or of
+ * a write of a model (`Databases` implements it: see `db/databases.ts`).
+ */
+export interface QueryRouting {
+  /** The database a read of `model` runs on. */
+  forRead(model: AnyModel, instance?: object): Database;
+  /** The database a write of `model` runs on; the request then counts as having written. */
+  forWrite(model: AnyModel, instance?: object): Database;
+  /** The database an alias names; throws `REST_ERR_DATABASE_ROUTING` for an unknown one. */
+  get(alias: string): Database;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -159,6 +186,12 @@ export class Database {
    * {@link clearCaches} empties them.
    */
   readonly caches: CacheSet = new CacheSet();
+  /**
+   * How the query layer routes the queries that name no database (`Databases` sets it on its
+   * `default` database, once, at start-up): undefined for an app of one database, whose queries
+   * then run here without asking anything.
+   */
+  routing: QueryRouting | undefined = undefined;
 
   constructor(adapter: DialectAdapter, options: Pick<DatabaseOptions, 'transactionRetries'> = {}) {
     requireWholeNumber(
@@ -226,7 +259,36 @@ export class Database {
     // Already current (the context's, or the default outside any context): a scope without a
     // transaction would change nothing, and entering one costs every request a context frame.
     if (scope ? scope.db === this : defaultDatabase === this) return fn();
-    return scopes.run({ db: this, trx: null, onCommit: [], onRollback: [] }, fn);
+    return scopes.run(
+      { db: this, trx: null, onCommit: [], onRollback: [], request: scope?.request ?? null },
+      fn,
+    );
+  }
+
+  /**
+   * Runs `fn` (one request) with this database as the current one and a record of what the
+   * request writes, which the routing reads (`PrimaryReplicaRouter` sends the reads that follow
+   * a write to the primary). The Fastify plugin calls it per request only when {@link routing}
+   * is set; {@link run} does otherwise.
+   *
+   * @example
+   * ```ts
+   * await db.runRequest(async () => {
+   *   await Book.objects.create({ title: 'Dune', isbn: '1' });
+   *   return Book.objects.execute(); // on the primary: this request wrote
+   * });
+   * ```
+   */
+  runRequest<T>(fn: () => T): T {
+    return scopes.run(
+      { db: this, trx: null, onCommit: [], onRollback: [], request: { wrote: false } },
+      fn,
+    );
+  }
+
+  /** What the current request wrote (see {@link runRequest}); undefined outside one. */
+  static currentRequest(): RequestWrites | undefined {
+    return scopes.getStore()?.request ?? undefined;
   }
 
   /** The query executor for the current context: the open transaction on this database, if any. */
@@ -456,7 +518,12 @@ export class Database {
    * ```
    */
   async transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T> {
-    if (this.inTransaction) return fn();
+    const parent = scopes.getStore();
+    if (parent?.db === this && parent.trx !== null) return fn();
+    // A request that opens a transaction writes (a view's write does): its reads go to the
+    // primary from now on. Null unless the database routes (one property read otherwise).
+    const request = parent?.request ?? null;
+    if (request !== null) request.wrote = true;
     const rerun = options?.rerun === true;
     let result: T;
     let onCommit: Hook[];
@@ -472,7 +539,8 @@ export class Database {
         // Committed or rolled back here, not in a function of its own, whose promise and
         // turns every write would pay for; SQLite's end is synchronous.
         try {
-          const run = () => scopes.run({ db: this, trx: open.executor, onCommit, onRollback }, fn);
+          const run = () =>
+            scopes.run({ db: this, trx: open.executor, onCommit, onRollback, request }, fn);
           result = await (rerun || !this.adapter.lengthenLockWaits
             ? run()
             : this.#waitingWholeLockTimeout(open.executor, run));

@@ -288,7 +288,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   async aggregate<E extends Readonly<Record<string, QueryExpression<any>>>>(
     expressions: E,
   ): Promise<{ [K in keyof E]: E[K] extends QueryExpression<infer T> ? T : never }> {
-    const db = this.db;
+    const db = this.#readDb;
     const { kind, options, select, read } = aggregateRow(this.model, db, this.#state, expressions);
     const statement = this.#statement(db, kind, options, select);
     let rows = this.#query(db, statement);
@@ -483,20 +483,39 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   }
 
   /**
-   * Runs on `db` instead of the current database.
+   * Runs on `db` instead of the current database: a `Database`, or the alias of one of the
+   * app's `Databases` (Django's `using('replica1')`). Either way no router is asked.
    *
    * @example
    * ```ts
    * const archive = Database.connect('sqlite:archive.sqlite3');
    * const old = await Book.objects.using(archive).filter({ publication_date__lt: '2000-01-01' }).execute();
+   * const fresh = await Book.objects.using('default').get({ pk: 1 }); // the primary, whatever the routers say
    * ```
    */
-  using(db: Database): QuerySet<M, A> {
+  using(db: Database | string): QuerySet<M, A> {
     const s = this.#state;
-    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, db);
+    const chosen = typeof db === 'string' ? this.#alias(db) : db;
+    return this.#derive(s.conditions, s.order, s.limit, s.offset, s.related, chosen);
   }
 
-  /** The database this query runs on: the chosen one, the request's, or the default. */
+  /** The database `alias` names among the current database's `Databases`. */
+  #alias(alias: string): Database {
+    const routing = this.db.routing;
+    if (routing === undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_DATABASE_ROUTING',
+        `using(${JSON.stringify(alias)}) on ${this.model.name}: the app has one database, with no aliases. ` +
+          'Give restFramework `databases` (or make a Databases), or pass the Database itself.',
+      );
+    }
+    return routing.get(alias);
+  }
+
+  /**
+   * The database this query starts from: the chosen one, the request's, or the default. A
+   * read or a write of an app with several databases then goes where its routers say.
+   */
   get db(): Database {
     const db = this.#state.db ?? Database.current();
     if (!db) {
@@ -510,6 +529,27 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   }
 
   /**
+   * The database a read runs on: the chosen one (`using`), else the routers' pick. With one
+   * database (no `routing`) that is one property read more than {@link db}.
+   */
+  get #readDb(): Database {
+    const db = this.db;
+    const routing = db.routing;
+    if (routing === undefined || this.#state.db !== null) return db;
+    // A read that locks its rows is part of a write (Django routes it as one).
+    return this.#state.forUpdate ? routing.forWrite(this.model) : routing.forRead(this.model);
+  }
+
+  /** The database a write runs on: the chosen one (`using`), else the routers' pick. */
+  #writeDb(instance?: object): Database {
+    const db = this.db;
+    const routing = db.routing;
+    return routing === undefined || this.#state.db !== null
+      ? db
+      : routing.forWrite(this.model, instance);
+  }
+
+  /**
    * The compiled SELECT (SQL text and parameters), for tests and EXPLAIN.
    *
    * @example
@@ -519,7 +559,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   compile(): { sql: string; parameters: readonly unknown[] } {
-    const db = this.db;
+    const db = this.#readDb;
     const plan = this.#rowsPlan(db);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
   }
@@ -533,7 +573,9 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   explain(): Promise<string[]> {
-    return this.db.explain(this.compile());
+    const db = this.#readDb;
+    const plan = this.#rowsPlan(db);
+    return db.explain(this.#statement(db, 'select', SELECT_OPTIONS, plan.select));
   }
 
   /**
@@ -545,7 +587,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async execute(): Promise<AnnotatedRow<M, A>[]> {
-    const db = this.db;
+    const db = this.#readDb;
     const plan = this.#rowsPlan(db);
     const statement = this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
     // Awaited only when the driver answered with a promise: an await costs a microtask turn.
@@ -591,7 +633,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   lookup(filter: Filter, limit = 2): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
     const rows = this.#lookup('rows', filter, limit);
     if (this.#state.prefetch.length === 0) return rows;
-    const db = this.db;
+    const db = this.#readDb;
     return Promise.resolve(rows).then(async (found) => {
       await this.#prefetch(db, found as Row<M>[]);
       return found;
@@ -604,7 +646,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     filter: Filter,
     limit: number,
   ): AnnotatedRow<M, A>[] | Promise<AnnotatedRow<M, A>[]> {
-    const db = this.db;
+    const db = this.#readDb;
     const state = this.#state;
     const keys = Object.keys(filter);
     // The query set's own conditions are bound on every lookup: their values are this
@@ -688,7 +730,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async count(): Promise<number> {
-    const db = this.db;
+    const db = this.#readDb;
     const { limit, offset } = this.#state;
     // Distinct rows are distinct keys: the rows of one key are alike (every join that
     // selects is to-one).
@@ -731,7 +773,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
       if (!Array.isArray(found)) found = await found;
       return found.length > 0;
     }
-    const db = this.db;
+    const db = this.#readDb;
     const statement = this.#statement(db, 'exists', { ordered: false }, (query) =>
       query.select(this.#pkRef).limit(sql.lit(1)),
     );
@@ -786,7 +828,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async create(values: CreateValues<M>): Promise<Row<M>> {
-    const db = this.db;
+    const db = this.#writeDb();
     const data = values as Record<string, unknown>;
     this.#checkFieldNames(data, 'create()');
     const writes = rowWrites(this.model);
@@ -854,7 +896,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     changes: CreateValues<M>,
     options: { readonly skipUnchanged?: boolean } = {},
   ): Promise<Row<M>> {
-    const db = this.db;
+    const db = this.#writeDb(row);
     const current = row as Record<string, unknown>;
     this.#checkFieldNames(changes, 'updateRow()');
     const writes = rowWrites(this.model);
@@ -949,7 +991,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async update(values: UpdateValues<M>): Promise<number> {
-    const db = this.db;
+    const db = this.#writeDb();
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
       const field = this.model.getField(key);
@@ -1018,7 +1060,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     rows: readonly CreateValues<M>[],
     options?: BulkCreateOptions,
   ): Promise<Row<M>[]> {
-    return (await bulkCreate(this.db, this.model, rows, options)) as Row<M>[];
+    return (await bulkCreate(this.#writeDb(), this.model, rows, options)) as Row<M>[];
   }
 
   /**
@@ -1106,7 +1148,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
   }
 
   async #valuesLists(fields: readonly string[]): Promise<unknown[][]> {
-    const db = this.db;
+    const db = this.#readDb;
     const plan = valuesPlan(this.model, db, this.#state, fields);
     const query = plan.related.length ? this.selectRelated(...plan.related) : this;
     const statement = query.#statement(db, plan.kind, SELECT_OPTIONS, plan.select);
@@ -1124,7 +1166,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * ```
    */
   async delete(): Promise<number> {
-    const db = this.db;
+    const db = this.#writeDb();
     const query = db.executor.deleteFrom(this.model.table).where(this.#matching(db));
     const result = await this.#run(db, () => query.executeTakeFirst());
     // In-process caches of these rows (Auth's token cache) forget them.

@@ -34,6 +34,8 @@ import type { Cache } from '../cache/cache.ts';
 import { MemoryCache } from '../cache/memory-cache.ts';
 import { RedisCache } from '../cache/redis-cache.ts';
 import { Database } from '../db/database.ts';
+import type { DatabaseRouter } from '../db/routing/database-router.ts';
+import { Databases } from '../db/routing/databases.ts';
 import { DisallowedHost, MethodNotAllowed, NotFound } from '../errors/api-exception.ts';
 import { fastifyErrorToApi } from '../errors/fastify-error-to-api.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
@@ -62,7 +64,23 @@ export interface RestFrameworkOptions {
    * default (`Database.setDefault`) when none is set, as Django's `default` database: queries
    * outside requests (scripts, hooks, jobs of the same process) then use it too.
    */
-  readonly database: Database;
+  readonly database?: Database;
+  /**
+   * Several named databases (Django's `DATABASES`), in place of `database`: a `Databases`, or
+   * its databases by alias (`default`, the primary, required) with `databaseRouters`. Queries
+   * then go where the routers say; `database` (when given too) must be the `default` one.
+   *
+   * @example
+   * ```ts
+   * await app.register(restFramework, {
+   *   databases: { default: Database.connect(primaryUrl), replica1: Database.connect(replicaUrl) },
+   *   databaseRouters: [new PrimaryReplicaRouter({ replicas: ['replica1'] })],
+   * });
+   * ```
+   */
+  readonly databases?: Databases | Readonly<Record<string, Database>>;
+  /** The routers of `databases` given by alias (Django's `DATABASE_ROUTERS`), asked in order. */
+  readonly databaseRouters?: readonly DatabaseRouter[];
   readonly settings?: SettingsInput;
 }
 
@@ -70,6 +88,8 @@ export interface RestFrameworkOptions {
 export interface RestFrameworkState {
   readonly settings: APISettings;
   readonly database: Database;
+  /** The named databases, when the app was given several (`database` is their `default`). */
+  readonly databases: Databases | undefined;
   readonly urls: UrlRegistry;
   /** Every route the routers serve, in registration order. */
   readonly endpoints: Endpoint[];
@@ -193,6 +213,49 @@ function sendException(
   return sendResponse(undefined, null, respondToException(exc, context, handler), reply);
 }
 
+/**
+ * The app's `Databases` when it was given several databases, else undefined; throws
+ * `REST_ERR_DATABASE_ROUTING` (or `REST_ERR_NO_DATABASE`) for options that do not fit.
+ */
+function namedDatabases(options: RestFrameworkOptions): Databases | undefined {
+  const given = options.databases;
+  const routers = options.databaseRouters;
+  if (given === undefined) {
+    if (!(options.database instanceof Database)) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_NO_DATABASE',
+        'restFramework needs a database: { database: Database.connect(url) }, or { databases: { default: ..., replica1: ... } }.',
+      );
+    }
+    if (routers !== undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_DATABASE_ROUTING',
+        'restFramework got databaseRouters without databases: name the databases they route to in `databases`.',
+      );
+    }
+    return undefined;
+  }
+  let databases: Databases;
+  if (given instanceof Databases) {
+    if (routers !== undefined) {
+      throw new ImproperlyConfigured(
+        'REST_ERR_DATABASE_ROUTING',
+        'restFramework got databaseRouters with a Databases, which has its routers already: give them to new Databases(...).',
+      );
+    }
+    databases = given;
+  } else {
+    databases = new Databases(given, routers ?? []);
+  }
+  if (options.database !== undefined && options.database !== databases.default) {
+    throw new ImproperlyConfigured(
+      'REST_ERR_DATABASE_ROUTING',
+      'restFramework got a `database` that is not the `default` of its `databases`: give only `databases`.',
+    );
+  }
+  return databases;
+}
+
 async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Promise<void> {
   const resolved = resolveSettings(options.settings);
   // Without a storage of its own, an app stores files on disk under MEDIA_ROOT; without a
@@ -217,16 +280,23 @@ async function plugin(app: FastifyInstance, options: RestFrameworkOptions): Prom
   const throttleStore = settings.THROTTLE_STORE;
   if (throttleStore?.ready) app.addHook('onReady', () => throttleStore.ready?.());
   if (throttleStore?.close) app.addHook('onClose', () => throttleStore.close?.());
+  const databases = namedDatabases(options);
+  const database = databases?.default ?? (options.database as Database);
   // Closing the database clears the default again (Database.close).
-  if (!Database.default) Database.setDefault(options.database);
+  if (!Database.default) Database.setDefault(database);
   const state: RestFrameworkState = {
     settings,
-    database: options.database,
+    database,
+    databases,
     urls: new UrlRegistry(),
     endpoints: [],
     caches,
   };
   app.decorate('restFramework', state);
+  // A Databases made here from the options stops routing when the app closes, so that its
+  // databases may serve another app (a test's); one the caller made is the caller's.
+  if (databases !== undefined && !(options.databases instanceof Databases))
+    app.addHook('onClose', () => databases.release());
   // Writes to the tables of cached views invalidate their entries (views/cache-page.ts).
   let stopWatching: (() => void) | undefined;
   app.addHook('onReady', (done) => {

@@ -118,10 +118,13 @@ function handleRequest(
   }
   // Database.run calls its function at once when the database is already the current one
   // (the app's default, the usual case): the view is then dispatched without a closure.
+  // An app of several databases records per request what it wrote (its routers read it).
   const response =
-    Database.current() === db
-      ? view.dispatch(request, params)
-      : db.run(() => view.dispatch(request, params));
+    db.routing !== undefined
+      ? db.runRequest(() => view.dispatch(request, params))
+      : Database.current() === db
+        ? view.dispatch(request, params)
+        : db.run(() => view.dispatch(request, params));
   // A view that answered at once read no body, so it has no uploads to remove.
   if (!isPromiseLike(response) && request.uploadedFiles.length === 0)
     return renderResponse(request, view, response, reply, view.getRenderers());

@@ -29,7 +29,11 @@ export interface HealthChecksOptions {
   readonly livePath?: string;
   /** Path of the readiness probe (default `/readyz`). */
   readonly readyPath?: string;
-  /** The database checked (default: the one `restFramework` was given). */
+  /**
+   * The database checked (default: the one `restFramework` was given, and with `databases`
+   * each of them: `database` is the `default` one, `database:<alias>` each other, reported
+   * but not required: one that fails is listed under `degraded` and the answer stays 200).
+   */
   readonly database?: Database;
   /** More readiness checks by name: each resolves when ready, rejects (or times out) when not. */
   readonly checks?: Readonly<Record<string, () => Promise<unknown>>>;
@@ -80,8 +84,20 @@ export async function healthChecks(
   const state = app.hasDecorator('restFramework') ? app.restFramework : undefined;
   const database = options.database ?? state?.database;
   const checks: Record<string, () => Promise<unknown>> = {};
+  // Reported, not required: a replica (or another database of `databases`) that is down is
+  // skipped by its router, and taking every instance out of rotation for it would stop the
+  // service the primary still serves.
+  const optional = new Set<string>();
   if (database) {
     checks.database = () => Promise.resolve(database.execute({ sql: 'select 1', parameters: [] }));
+  }
+  const databases = options.database === undefined ? state?.databases : undefined;
+  for (const alias of databases?.aliases ?? []) {
+    if (alias === 'default') continue;
+    const db = databases?.get(alias) as Database;
+    checks[`database:${alias}`] = () =>
+      Promise.resolve(db.execute({ sql: 'select 1', parameters: [] }));
+    optional.add(`database:${alias}`);
   }
   for (const [name, cache] of Object.entries(state?.caches ?? {})) {
     if (cache.ping) checks[`cache:${name}`] = () => cache.ping?.() as Promise<unknown>;
@@ -105,19 +121,26 @@ export async function healthChecks(
     const results = await Promise.all(names.map((name) => withTimeout(checks[name]!, timeoutMs)));
     const body: Record<string, CheckResult> = {};
     const failed: string[] = [];
+    const degraded: string[] = [];
     names.forEach((name, i) => {
       body[name] = results[i] as CheckResult;
-      if (results[i] !== 'ok') failed.push(name);
+      if (results[i] !== 'ok') (optional.has(name) ? degraded : failed).push(name);
     });
     // Only the names: a driver's message may hold a host name or a user.
     if (failed.length) request.log.warn({ failed }, 'readiness check failed');
+    if (degraded.length) request.log.warn({ degraded }, 'a secondary database is not answering');
     reply
       .code(failed.length ? 503 : 200)
       .header('cache-control', 'no-store')
       .send(
         failed.length
-          ? { status: 'unavailable', checks: body, failed }
-          : { status: 'ready', checks: body },
+          ? {
+              status: 'unavailable',
+              checks: body,
+              failed,
+              ...(degraded.length ? { degraded } : {}),
+            }
+          : { status: 'ready', checks: body, ...(degraded.length ? { degraded } : {}) },
       );
   });
 }

@@ -145,7 +145,10 @@ async function drain(app: FastifyInstance, timeoutMs: number): Promise<number> {
     // Fastify stops listening, closes idle keep-alive connections, answers the requests in
     // flight, then runs the onClose hooks (stores' Redis clients, the app's own).
     await app.close();
-    if (app.hasDecorator('restFramework')) await app.restFramework.database.close();
+    if (app.hasDecorator('restFramework')) {
+      const state = app.restFramework;
+      await (state.databases ?? state.database).close();
+    }
   } catch {
     forced = true;
   } finally {
