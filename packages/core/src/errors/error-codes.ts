@@ -27,6 +27,7 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_CONFIG: 'The command line found no usable restframework.config file.',
   REST_ERR_CORS: 'The corsHeaders plugin got an origin, a pattern or a max-age it cannot use.',
   REST_ERR_DATABASE_OPTION: 'A database option is out of range.',
+  /** See docs/errors.md: `Databases`, a database router or `using('alias')` is wrong. */
   REST_ERR_DATABASE_ROUTING: 'The named databases, their routers or a using() alias are wrong.',
   REST_ERR_DATABASE_URL: 'Database.connect() got a URL it does not support.',
   REST_ERR_DIALECT_LIMIT:

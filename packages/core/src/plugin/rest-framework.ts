@@ -62,7 +62,8 @@ export interface RestFrameworkOptions {
   /**
    * The database every view and query of the app uses. It also becomes the process-wide
    * default (`Database.setDefault`) when none is set, as Django's `default` database: queries
-   * outside requests (scripts, hooks, jobs of the same process) then use it too.
+   * outside requests (scripts, hooks, jobs of the same process) then use it too. Required
+   * unless `databases` is given.
    */
   readonly database?: Database;
   /**
@@ -72,8 +73,13 @@ export interface RestFrameworkOptions {
    *
    * @example
    * ```ts
+   * import { Database, PrimaryReplicaRouter, restFramework } from '@restframework/core';
+   *
    * await app.register(restFramework, {
-   *   databases: { default: Database.connect(primaryUrl), replica1: Database.connect(replicaUrl) },
+   *   databases: {
+   *     default: Database.connect('postgres://app@primary:5432/shop'),
+   *     replica1: Database.connect('postgres://app@replica1:5432/shop'),
+   *   },
    *   databaseRouters: [new PrimaryReplicaRouter({ replicas: ['replica1'] })],
    * });
    * ```

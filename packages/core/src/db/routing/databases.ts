@@ -27,6 +27,20 @@ import type { DatabaseRouter, DatabaseSet, RouterHints } from './database-router
 /**
  * Named databases with their routers (see the module). `default` is required: it is the
  * primary, the database of transactions, migrations and of every query no router places.
+ *
+ * @example
+ * ```ts
+ * import { Database, Databases } from '@restframework/core';
+ *
+ * // A script: the same routing as an app's, without Fastify.
+ * const databases = new Databases(
+ *   { default: Database.connect('sqlite:db.sqlite3'), archive: Database.connect('sqlite:archive.sqlite3') },
+ *   [{ dbForRead: (model) => (model.table === 'books_book' ? 'archive' : undefined) }],
+ * );
+ * Database.setDefault(databases.default);
+ * const books = await Book.objects.execute(); // from archive
+ * await databases.close();
+ * ```
  */
 export class Databases implements QueryRouting, DatabaseSet {
   /** The `default` database. */
@@ -111,6 +125,9 @@ export class Databases implements QueryRouting, DatabaseSet {
    *
    * @example
    * ```ts
+   * import type { Databases } from '@restframework/core';
+   *
+   * declare const databases: Databases;
    * const replica = databases.get('replica1');
    * ```
    */
@@ -129,6 +146,9 @@ export class Databases implements QueryRouting, DatabaseSet {
    *
    * @example
    * ```ts
+   * import type { Databases } from '@restframework/core';
+   *
+   * declare const databases: Databases;
    * databases.forRead(Book).vendor; // 'postgres'
    * ```
    */
@@ -149,6 +169,9 @@ export class Databases implements QueryRouting, DatabaseSet {
    *
    * @example
    * ```ts
+   * import type { Databases } from '@restframework/core';
+   *
+   * declare const databases: Databases;
    * databases.forWrite(Book) === databases.default; // true without routers
    * ```
    */
@@ -175,6 +198,9 @@ export class Databases implements QueryRouting, DatabaseSet {
    *
    * @example
    * ```ts
+   * import type { Databases } from '@restframework/core';
+   *
+   * declare const databases: Databases;
    * await databases.close();
    * ```
    */

@@ -57,7 +57,22 @@ export interface ReplicaStatus {
   readonly lagSeconds?: number;
 }
 
-/** The router of the primary and replicas policy (see the module). */
+/**
+ * The router of the primary and replicas policy (see the module).
+ *
+ * @example
+ * ```ts
+ * import { Database, PrimaryReplicaRouter, restFramework } from '@restframework/core';
+ *
+ * await app.register(restFramework, {
+ *   databases: {
+ *     default: Database.connect('postgres://app@primary:5432/shop'),
+ *     replica1: Database.connect('postgres://app@replica1:5432/shop'),
+ *   },
+ *   databaseRouters: [new PrimaryReplicaRouter({ replicas: ['replica1'], maxLagSeconds: 5 })],
+ * });
+ * ```
+ */
 export class PrimaryReplicaRouter implements DatabaseRouter {
   /** The primary's alias. */
   readonly primary: string;
@@ -144,7 +159,10 @@ export class PrimaryReplicaRouter implements DatabaseRouter {
    *
    * @example
    * ```ts
-   * const statuses = await router.checkReplicas(); // [{ alias: 'replica1', state: 'ok', lagSeconds: 0 }]
+   * import { PrimaryReplicaRouter } from '@restframework/core';
+   *
+   * const replicas = new PrimaryReplicaRouter({ replicas: ['replica1'] });
+   * const statuses = await replicas.checkReplicas(); // [{ alias: 'replica1', state: 'ok', lagSeconds: 0 }]
    * ```
    */
   checkReplicas(): Promise<readonly ReplicaStatus[]> {

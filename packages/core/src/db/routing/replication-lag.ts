@@ -4,6 +4,9 @@
  *
  * @example
  * ```ts
+ * import { Database, replicationLagSeconds } from '@restframework/core';
+ *
+ * const replica = Database.connect('postgres://app@replica1:5432/shop');
  * const lag = await replicationLagSeconds(replica); // 0 when caught up
  * ```
  * @module
