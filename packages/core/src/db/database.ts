@@ -144,7 +144,7 @@ export interface RequestWrites {
 
 /**
  * What {@link Database.routing} does for the query layer: picks the database of a read or of
- * a write of a model (`Databases` implements it: see `db/databases.ts`).
+ * a write of a model (`Databases` implements it: see `db/routing/databases.ts`).
  */
 export interface QueryRouting {
   /** The database a read of `model` runs on. */
