@@ -555,8 +555,8 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * write returns the row alone, so it is read again, once, with the serializer's related paths
    * (`user` for `user.username`) and prefetched paths (`tags`, `entries__tags` for nested
    * entries with their tags), one statement per path whatever the number of related rows. The
-   * many relations just set keep the rows sent (in the client's order, with no statement),
-   * unless the serializer reads further through them.
+   * many relations just set keep the rows sent (in the client's order, each once, with no
+   * statement), unless the serializer reads further through them.
    */
   protected async withRelated(
     row: Record<string, unknown>,
@@ -567,14 +567,17 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       (name) => !prefetchPaths.some((path) => path.startsWith(`${name}__`)),
     );
     const prefetch = prefetchPaths.filter((path) => !kept.includes(path));
+    // A key sent twice is one related row, as a GET reads it (the rows of a key sent twice are
+    // the same object: the relation fields look each key up once).
+    const rowsOf = (name: string) => [...new Set(written.get(name) as readonly unknown[])];
     if (relatedPaths.length === 0 && prefetch.length === 0) {
-      for (const name of kept) setPrefetched(row, name, written.get(name) as readonly unknown[]);
+      for (const name of kept) setPrefetched(row, name, rowsOf(name));
       return row;
     }
     let query = this.model.objects.selectRelated(...relatedPaths);
     if (prefetch.length !== 0) query = query.prefetchRelated(...prefetch);
     const saved = await query.get({ pk: row[this.model.pk.attname] });
-    for (const name of kept) setPrefetched(saved, name, written.get(name) as readonly unknown[]);
+    for (const name of kept) setPrefetched(saved, name, rowsOf(name));
     return saved;
   }
 

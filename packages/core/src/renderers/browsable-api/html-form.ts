@@ -13,7 +13,6 @@ import type { AnyField, FieldDescription } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
 import { isHiddenField } from '../../fields/hidden-field.ts';
 import { ManyRelatedField } from '../../fields/many-related-field.ts';
-import { HTML_CUTOFF } from '../../fields/related-choices.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { attrs, html, type SafeHtml } from '../html.ts';
 import type { ValueLookup } from './form-values.ts';
@@ -156,7 +155,10 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
   };
   const related = field instanceof ManyRelatedField ? spec.related?.get(field) : undefined;
   let control: SafeHtml;
-  if (kind.element === 'unsupported' || (field instanceof ManyRelatedField && !related)) {
+  if (
+    kind.element === 'unsupported' ||
+    (field instanceof ManyRelatedField && !readOnly && !related)
+  ) {
     control = html`<p class="unsupported" id="${id}">Lists are not supported in HTML forms; use the raw data form.</p>`;
   } else if (kind.element === 'checkbox') {
     control = html`<input${attrs({
@@ -300,7 +302,7 @@ function selectHtml(
 }
 
 /**
- * A `<select multiple>` of a many relation's rows (at most `HTML_CUTOFF`, then DRF's disabled
+ * A `<select multiple>` of a many relation's rows (at most `HTML_CUTOFF`, 1000, then DRF's disabled
  * "More than 1000 items..." option) or of a multiple choice field's choices, the current
  * values selected. A current value the list does not hold (past the cutoff) is still offered,
  * selected, so that saving the form keeps it.
@@ -334,7 +336,7 @@ function multipleSelectHtml(
     .filter((item) => !listed.has(item))
     .map((item) => html`<option${attrs({ value: item, selected: true })}>${item}</option>`);
   const more = related?.more
-    ? html`<option value="n/a" disabled>More than ${HTML_CUTOFF} items...</option>`
+    ? html`<option value="n/a" disabled>More than ${related.choices.length} items...</option>`
     : '';
   return html`<select${attrs({ ...common, multiple: true, disabled: readOnly })}>${options}${unlisted}${more}</select>`;
 }
@@ -349,7 +351,12 @@ function helpText(field: AnyField, description: FieldDescription, readOnly: bool
   if (field.helpText) parts.push(field.helpText);
   if (readOnly) parts.push('Set by the server.');
   else {
-    if (typeof description.max_length === 'number' && !(field instanceof FileField))
+    // A relation's max_length counts rows, and the select offers no more than it lists.
+    if (
+      typeof description.max_length === 'number' &&
+      !(field instanceof FileField) &&
+      !(field instanceof ManyRelatedField)
+    )
       parts.push(`At most ${description.max_length} characters.`);
     if (typeof description.max_digits === 'number')
       parts.push(
