@@ -137,12 +137,17 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
   const messages = messagesOf(tree);
   const helpId = `${id}-help`;
   const errorId = `${id}-errors`;
-  const help = helpText(field, description, readOnly);
+  const kind = controlKind(field, description);
+  const value = spec.values(path, kind.multiple === true);
+  const help = [
+    helpText(field, description, readOnly),
+    kind.multiple && !readOnly ? 'Ctrl-click (⌘-click on a Mac) to choose more than one.' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const describedBy = [help ? helpId : '', messages.length ? errorId : '']
     .filter(Boolean)
     .join(' ');
-  const kind = controlKind(field, description);
-  const value = spec.values(path, kind.multiple === true);
   const common = {
     id,
     name: readOnly ? undefined : path.join('.'),

@@ -232,6 +232,9 @@ describe('HTML forms: <select multiple> for many relations and multiple choices'
       assert.match(attributes, /\bmultiple\b/);
       assert.match(attributes, new RegExp(`name="${c.name_}"`));
       assert.doesNotMatch(attributes, /data-null/);
+      // It says how to choose several, and is described by that help.
+      assert.match(attributes, new RegExp(`aria-describedby="${c.id}-help"`));
+      assert.match(out, new RegExp(`id="${c.id}-help">[^<]*Ctrl-click`));
       assert.deepEqual(
         options.map((o) => [o.value, o.text, o.selected]),
         c.options(),
