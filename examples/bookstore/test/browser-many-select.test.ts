@@ -129,7 +129,10 @@ describe('a many-to-many in the browsable API, in Chromium', { skip: SKIP }, () 
   it('picks two tags, saves, and finds them in the response and preselected on the edit form', async () => {
     const page = await open('/api/articles/');
     const select = page.locator('#post-tags');
-    assert.equal(await select.evaluate((s) => (s as HTMLSelectElement).multiple), true);
+    assert.equal(
+      await select.evaluate((s) => (s as unknown as { multiple: boolean }).multiple),
+      true,
+    );
     // The tags there are, by their names, none chosen yet.
     assert.deepEqual(
       await select.locator('option').evaluateAll((os) => os.map((o) => o.textContent)),
@@ -156,13 +159,13 @@ describe('a many-to-many in the browsable API, in Chromium', { skip: SKIP }, () 
     const detail = await open(`/api/articles/${created.id}/`);
     assert.deepEqual(await selected(detail, '#edit-tags'), ['history', 'science']);
     await shot(detail, 'many-select-edit.png');
-    const stored = await (
+    const stored = (await (
       await fetch(`${base}/api/articles/${created.id}/`, {
         headers: { accept: 'application/json' },
       })
-    ).json();
+    ).json()) as { tags: number[] };
     assert.deepEqual(
-      [...stored.tags].sort((a: number, b: number) => a - b),
+      [...stored.tags].sort((a, b) => a - b),
       ids('history', 'science'),
     );
 
