@@ -22,6 +22,7 @@ export const HTML_CUTOFF = 1000;
 
 /** A relation field that can list the rows it accepts (see {@link relatedChoices}). */
 export interface HasRelatedChoices {
+  /** The rows it accepts (at most `cutoff`), each as the field renders it, with its text. */
   getChoices(cutoff?: number, ctx?: RunContext): Promise<RelatedChoice[]>;
 }
 

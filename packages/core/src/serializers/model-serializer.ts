@@ -311,10 +311,36 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       }
       const extra: Record<string, unknown> = { ...(extraKwargs?.[name] ?? {}) };
       if (readOnlyFields?.includes(name)) extra.readOnly = true;
+      else if (!extraKwargs || !Object.hasOwn(extraKwargs, name)) this.checkNotReverse(name, model);
       const nested = depth > 0 ? this.buildNestedField(name, model, depth, extra) : undefined;
       fields[name] = nested ?? this.buildField(name, model, extra);
     }
     return fields;
+  }
+
+  /**
+   * Refuses a reverse relation listed in `fields` with nothing else saying what it is: the
+   * model's type does not know the names other models give their relations to it, so the
+   * declaration's types accept such a name only when `readOnlyFields` (or `extraKwargs`) lists
+   * it too, and the run time asks the same (the types and the start-up check agree).
+   */
+  protected static checkNotReverse(name: string, model: AnyModel): void {
+    const own = model.getField(name);
+    if (
+      (own && own.name === name) ||
+      Object.hasOwn(model.properties, name) ||
+      Object.hasOwn(model.manyToMany, name)
+    )
+      return;
+    if (!model.reverseRelations.find(name)) Model.registerPendingRelations();
+    if (!model.reverseRelations.find(name)) return;
+    throw new ImproperlyConfigured(
+      'REST_ERR_SERIALIZER_FIELD',
+      `${this.name}: '${name}' is a reverse relation of ${model.name} (named by another model), ` +
+        `which the types of ${model.name} do not know. List it in readOnlyFields too ` +
+        `(readOnlyFields: ['${name}']: it is read-only, its related keys), or give it extraKwargs, ` +
+        `or declare its field (${name}: PrimaryKeyRelatedField.many({ readOnly: true })).`,
+    );
   }
 
   /**
