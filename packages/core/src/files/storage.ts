@@ -4,6 +4,7 @@
  * @module
  */
 import type { Readable } from 'node:stream';
+import type { FileTooLarge } from './file-too-large.ts';
 import type { UploadedFile } from './uploaded-file.ts';
 
 /** Options of {@link Storage.save}. */
@@ -13,6 +14,12 @@ export interface SaveOptions {
    * shortened, its extension kept.
    */
   readonly maxLength?: number;
+  /**
+   * The largest content accepted, in bytes: a storage counts the bytes while it streams them
+   * and fails with {@link FileTooLarge} as soon as there are more, keeping nothing of the file
+   * (an object store aborts its multipart upload). Default: no limit.
+   */
+  readonly maxSize?: number;
 }
 
 /** A file storage. */
