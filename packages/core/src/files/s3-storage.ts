@@ -15,11 +15,13 @@
  * ```
  * @module
  */
-import { PassThrough, type Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import { FileTooLarge, limitBytes } from './file-too-large.ts';
+import { StagedUpload } from './staged-upload.ts';
 import type { SaveOptions, Storage } from './storage.ts';
 import {
   getValidFileName,
@@ -92,6 +94,14 @@ export interface StoredObject {
 
 /** S3's smallest part of a multipart upload (but the last). */
 const MIN_PART_SIZE = 5 * 1024 * 1024;
+/** The largest object S3 copies in one request (CopyObject); larger ones are streamed again. */
+const MAX_COPY_SIZE = 5 * 1024 * 1024 * 1024;
+/**
+ * The folder of staged uploads, under the key prefix. Its leading dot keeps it apart from
+ * stored names (a client's file name never starts with a dot) and from {@link serveMedia},
+ * which serves no hidden part.
+ */
+export const STAGING_FOLDER = '.uploads/';
 
 /**
  * Files in an S3 bucket, as the {@link Storage} of an app.
@@ -102,6 +112,12 @@ const MIN_PART_SIZE = 5 * 1024 * 1024;
  *   as soon as there are more: nothing stays in the bucket. Names never overwrite: a name
  *   already there gets a random suffix, as on disk, and the write is conditional
  *   (`If-None-Match: *`) where the server supports it.
+ * - Uploads of a request go straight to the bucket ({@link S3Storage.receiveUpload}), no local
+ *   temporary file: the multipart parser enforces the field's size limit on the way, and a
+ *   part over it aborts its multipart upload before the 400 is answered. The record's file is
+ *   then a server-side copy (CopyObject) of the staged object, which the request removes when
+ *   it ends; give `.uploads/` a lifecycle rule that expires objects after a day, for uploads
+ *   of a process that died mid-request.
  * - Keys are `keyPrefix + name`; names are made safe as on disk ({@link getValidFileName}).
  * - No ACLs are sent: buckets with Object Ownership "bucket owner enforced" (S3's default)
  *   refuse them; what is public is decided by the bucket's policy.
@@ -187,10 +203,18 @@ export class S3Storage implements Storage {
     )) {
       const key = this.key(candidate);
       if (await this.#headObject(key)) continue;
-      const body = content instanceof UploadedFile ? content.open() : content;
-      const type = content instanceof UploadedFile ? content.contentType : undefined;
       try {
-        await this.#upload(key, body, type, maxSize);
+        if (
+          content instanceof StagedUpload &&
+          content.storage === this &&
+          content.size <= MAX_COPY_SIZE
+        ) {
+          await this.#copy(this.key(content.stagedName), key);
+        } else {
+          const body = content instanceof UploadedFile ? content.open() : content;
+          const type = content instanceof UploadedFile ? content.contentType : undefined;
+          await this.#upload(key, body, type, maxSize);
+        }
         return candidate;
       } catch (error) {
         // Taken between the check and the write: an upload's file can be read again.
@@ -201,6 +225,29 @@ export class S3Storage implements Storage {
     throw new SuspiciousFileOperation(
       `No free name for "${name}" after ${MAX_NAME_ATTEMPTS} attempts in the bucket "${this.bucket}".`,
     );
+  }
+
+  /**
+   * Stores a file part of a request as it streams in, under `.uploads/<random>` (see
+   * {@link Storage.receiveUpload}): a multipart upload that `stream` failing aborts.
+   */
+  async receiveUpload(
+    stream: Readable,
+    filename: string,
+    contentType: string,
+  ): Promise<StagedUpload> {
+    const name = STAGING_FOLDER + randomUUID();
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    // A failing `stream` fails the counter, which fails (and aborts) the upload.
+    pipeline(stream, counter).catch(() => {});
+    await this.#upload(this.key(name), counter, contentType, undefined);
+    return new StagedUpload(filename, contentType, size, this, name);
   }
 
   /** Reads a stored file; the stream fails when the object cannot be read (a missing one included). */
@@ -288,6 +335,18 @@ export class S3Storage implements Storage {
   /** Closes the client's connections (at shutdown). */
   close(): void {
     this.#client.destroy();
+  }
+
+  /** A server-side copy of `source` to a new `target` (conditional: never overwrites). */
+  async #copy(source: string, target: string): Promise<void> {
+    await this.#client.send(
+      new this.#sdk.CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: target,
+        CopySource: `${this.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
+        IfNoneMatch: '*',
+      }),
+    );
   }
 
   async #headObject(key: string): Promise<boolean> {

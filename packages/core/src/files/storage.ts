@@ -38,4 +38,14 @@ export interface Storage {
   exists(name: string): Promise<boolean>;
   /** The URL path (or absolute URL) where the file is served. */
   url(name: string): string;
+  /**
+   * Optional: stores a file part of a request while it streams in, under a staging name, for
+   * storages that gain nothing from a local temporary file (an object store). The multipart
+   * parser calls it in place of writing a temporary file, and counts the bytes against the
+   * field's size limit as they pass: a part it refuses (too large, client gone) makes `stream`
+   * fail, and the storage must then keep nothing of it (an object store aborts its multipart
+   * upload). Resolves, once `stream` ended, to the upload the fields see; storing it under
+   * its final name (`save`) copies it, and the request removes the staged copy when it ends.
+   */
+  receiveUpload?(stream: Readable, filename: string, contentType: string): Promise<UploadedFile>;
 }

@@ -10,12 +10,6 @@ import { buffer } from 'node:stream/consumers';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import {
-  DeleteObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import {
   FileTooLarge,
   ImproperlyConfigured,
   S3Storage,
@@ -23,25 +17,17 @@ import {
   SuspiciousFileOperation,
   s3StorageOptionsFromEnv,
 } from '@restframework/core';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import fc from 'fast-check';
-import { type S3TestServer, startS3Server, TEST_CREDENTIALS } from '../fixtures/s3-server.ts';
+import {
+  BucketInspector,
+  RecordingHandler,
+  type S3TestServer,
+  startS3Server,
+  TEST_CREDENTIALS,
+} from '../fixtures/s3-server.ts';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'restframework-media';
-
-/** The requests a storage's client sent: `METHOD key?query-names`. */
-class RecordingHandler extends NodeHttpHandler {
-  readonly sent: string[] = [];
-  override handle(...args: Parameters<NodeHttpHandler['handle']>) {
-    const [request] = args;
-    const query = Object.keys(request.query ?? {})
-      .sort()
-      .join('&');
-    this.sent.push(`${request.method} ${request.path}${query ? `?${query}` : ''}`);
-    return super.handle(...args);
-  }
-}
 
 /**
  * `bytes` bytes of `fill`, made a MiB at a time as they are read (never all in memory);
@@ -83,35 +69,19 @@ describe('S3Storage', {
     return s;
   }
 
-  /** The keys in the bucket, and the multipart uploads neither completed nor aborted. */
-  async function bucketContents(): Promise<{ keys: string[]; uploads: string[] }> {
-    const listed = await admin.send(new ListObjectsV2Command({ Bucket: BUCKET }));
-    const pending = await admin.send(new ListMultipartUploadsCommand({ Bucket: BUCKET }));
-    return {
-      keys: (listed.Contents ?? []).map((object) => object.Key as string).sort(),
-      uploads: (pending.Uploads ?? []).map((upload) => upload.Key as string),
-    };
-  }
-  const keys = async () => (await bucketContents()).keys;
-
-  let admin: S3Client;
+  let inspector: BucketInspector;
+  const bucketContents = () => inspector.contents();
+  const keys = () => inspector.keys();
   before(() => {
-    admin = new S3Client({
-      endpoint: server?.endpoint ?? '',
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: TEST_CREDENTIALS,
-    });
+    inspector = new BucketInspector(server as S3TestServer, BUCKET);
   });
   beforeEach(async () => {
-    for (const key of await keys()) {
-      await admin.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
-    }
+    await inspector.empty();
     storage = makeStorage();
   });
   after(async () => {
     for (const s of made) s.close();
-    admin?.destroy();
+    inspector?.close();
     await server?.close();
   });
 
