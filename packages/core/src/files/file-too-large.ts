@@ -10,6 +10,9 @@ import { Transform, type TransformCallback } from 'node:stream';
  *
  * @example
  * ```ts
+ * import type { Readable } from 'node:stream';
+ * declare const storage: Storage;
+ * declare const stream: Readable; // an export being written, say
  * try {
  *   await storage.save('exports/report.csv', stream, { maxSize: 10 * 1024 * 1024 });
  * } catch (error) {

@@ -124,6 +124,7 @@ export const STAGING_FOLDER = '.uploads/';
  *
  * @example
  * ```ts
+ * import { Readable } from 'node:stream';
  * const storage = new S3Storage({ bucket: 'media', region: 'eu-west-1', keyPrefix: 'uploads/' });
  * const name = await storage.save('resumes/cv.pdf', Readable.from(['...']), { maxSize: 1 << 20 });
  * storage.url(name); // '/media/resumes/cv.pdf'

@@ -15,7 +15,9 @@ import { UploadedFile } from './uploaded-file.ts';
  *
  * @example
  * ```ts
+ * import type { Readable } from 'node:stream';
  * declare const storage: S3Storage;
+ * declare const partStream: Readable; // a file part of a multipart request
  * const staged = await storage.receiveUpload(partStream, 'cv.pdf', 'application/pdf');
  * staged.stagedName; // '.uploads/0b6c…'
  * await staged.discard(); // removes it

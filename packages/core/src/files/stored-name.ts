@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * for (const candidate of storedNameCandidates('resumes/CV (final).pdf', getValidFileName)) {
- *   // 'resumes/CV_final_.pdf', then 'resumes/CV_final__a1B2c3D.pdf', ...
+ *   console.log(candidate); // 'resumes/CV_final_.pdf', then 'resumes/CV_final__a1B2c3D.pdf', ...
  * }
  * ```
  * @module
