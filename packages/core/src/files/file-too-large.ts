@@ -21,6 +21,7 @@ import { Transform, type TransformCallback } from 'node:stream';
  * ```
  */
 export class FileTooLarge extends Error {
+  /** `'FileTooLarge'`. */
   override readonly name = 'FileTooLarge';
   /** The limit, in bytes. */
   readonly maxSize: number;

@@ -57,8 +57,11 @@ export interface S3StorageOptions {
    * They are handed to the SDK's client and never kept, shown or logged by the storage.
    */
   readonly credentials?: {
+    /** The access key's id. */
     readonly accessKeyId: string;
+    /** The secret access key. */
     readonly secretAccessKey: string;
+    /** The session token of temporary credentials. */
     readonly sessionToken?: string;
   };
   /** A folder of the bucket every key goes under (`AWS_LOCATION`), e.g. `media/`; default none. */
@@ -89,6 +92,7 @@ export interface StoredObject {
   readonly body: Readable;
   /** Its size, in bytes. */
   readonly size: number;
+  /** When it was written, when the server says. */
   readonly lastModified: Date | undefined;
 }
 
@@ -289,6 +293,7 @@ export class S3Storage implements Storage {
     );
   }
 
+  /** Whether an object of that name is in the bucket (a HEAD request). */
   async exists(name: string): Promise<boolean> {
     return this.#headObject(this.key(name));
   }

@@ -76,7 +76,7 @@ export function getValidFileName(name: string): string {
 }
 
 /**
- * The names to try, in order, for storing `name` ({@link MAX_NAME_ATTEMPTS} of them): the
+ * The names to try, in order, for storing `name` (`MAX_NAME_ATTEMPTS`, 100, of them): the
  * folder part checked (the developer's `uploadTo`), the last part made safe by `validName`,
  * then the same with a random 7-character suffix before the extension, as Django does
  * (`resume_CAsIHWw.txt`). Each fits `maxLength` code points and 255 UTF-8 bytes per file

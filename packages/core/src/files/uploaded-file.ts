@@ -23,6 +23,7 @@ import type { Readable } from 'node:stream';
 export class UploadedFile {
   /** The client's file name, as sent (storage makes it safe before use). */
   readonly filename: string;
+  /** The type the client sent for the part (never checked against the bytes). */
   readonly contentType: string;
   /** Bytes received. */
   readonly size: number;
