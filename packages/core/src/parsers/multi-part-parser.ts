@@ -15,6 +15,7 @@ import {
   type ErrorTree,
   ParseError,
   PayloadTooLarge,
+  ServiceUnavailable,
   ValidationError,
 } from '../errors/api-exception.ts';
 import { FileField } from '../fields/file-field.ts';
@@ -128,7 +129,9 @@ function storageSink(storage: Storage, filename: string, contentType: string): P
         await drained(body);
       } catch (error) {
         // The storage failed the stream: its own error says why.
-        await received;
+        await received.catch((failure: unknown) => {
+          throw storageUnavailable(failure);
+        });
         throw error;
       }
     },
@@ -140,9 +143,20 @@ function storageSink(storage: Storage, filename: string, contentType: string): P
     },
     async end() {
       body.end();
-      return received;
+      return received.catch((failure: unknown) => {
+        throw storageUnavailable(failure);
+      });
     },
   };
+}
+
+/**
+ * 503 for a storage that failed to take a part (an object store down or refusing): no fault of
+ * the client's, and worth a retry. The storage's error is the `cause`, for the log.
+ */
+function storageUnavailable(failure: unknown): ServiceUnavailable {
+  const error = new ServiceUnavailable('The file storage is unavailable, try again later.');
+  return Object.assign(error, { cause: failure });
 }
 
 const LABEL = 'Multipart form parse error';

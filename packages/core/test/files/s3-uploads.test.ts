@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -282,5 +283,27 @@ describe('uploads to S3Storage', {
     const refused = await send(app, 'DELETE', `/api/upload/${kept.json().id}/`);
     assert.equal(refused.statusCode, 400, refused.body);
     assert.deepEqual(await inspector.keys(), ['media/resumes/keep.txt']);
+  });
+
+  it('answers 503 when the storage cannot take the part (the bucket unreachable)', async () => {
+    // A port nothing listens on: taken, then released.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const app = await buildApp({
+      endpoint: `http://127.0.0.1:${port}`,
+      clientOptions: { requestHandler: new RecordingHandler(), maxAttempts: 1 },
+    });
+    for (const size of [10, LIMIT]) {
+      const res = await send(app, 'POST', '/api/upload/', [
+        { name: 'username', value: 'golden' },
+        resume(size),
+      ]);
+      assert.equal(res.statusCode, 503, res.body);
+      assert.deepEqual(res.json(), { detail: 'The file storage is unavailable, try again later.' });
+      assert.equal(res.headers['retry-after'], '1');
+    }
+    assert.equal(await Upload.objects.using(db).count(), 0);
   });
 });
