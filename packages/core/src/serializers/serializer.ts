@@ -336,6 +336,7 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
     readonly update: unknown;
     readonly partial: unknown;
     readonly parentRow: boolean;
+    readonly columns: boolean;
   };
 
   // Assigned in the constructor: `declare`d, not defined as undefined first (see Field).
@@ -666,6 +667,7 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
     readonly update: UpdateInput<C>[];
     readonly partial: PartialInput<C>[];
     readonly parentRow: false;
+    readonly columns: false;
   };
   /** The serializer of each item. */
   readonly child: C;
