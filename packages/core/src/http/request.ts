@@ -183,7 +183,12 @@ export class Request implements RequestLike {
    * Who parses this request's body: the view serving it (its `parseBody`), set by `dispatch`
    * before authentication runs.
    */
-  declare bodyParser: { parseBody(request: Request): MaybePromise<unknown> } | undefined;
+  declare bodyParser:
+    | {
+        /** Parses the request's body (`APIView.parseBody`). */
+        parseBody(request: Request): MaybePromise<unknown>;
+      }
+    | undefined;
 
   #body: MaybePromise<unknown> | undefined;
 

@@ -131,10 +131,15 @@ export interface SerializerTypes<I, ParentRow extends boolean> {
   readonly representationType: RepresentationOf<I>;
   readonly valueType: ValueOf<I>;
   readonly wireTypes: {
+    /** The body of a create (POST). */
     readonly create: CreateOf<I>;
+    /** The body of a full update (PUT). */
     readonly update: UpdateOf<I>;
+    /** The body of a partial update (PATCH). */
     readonly partial: PartialOf<I>;
+    /** True for a nested proxy serializer: it writes its parent's own row. */
     readonly parentRow: ParentRow;
+    /** True when a create must send one of its fields for a NOT NULL column without a default. */
     readonly columns: HasColumns<I>;
   };
 }
