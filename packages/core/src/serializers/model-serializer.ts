@@ -78,6 +78,7 @@ export interface ModelSerializerDeclaration<
   F extends readonly string[] | '__all__' = readonly string[] | '__all__',
   D extends Readonly<Record<string, AnyField>> = Readonly<Record<string, AnyField>>,
 > extends ModelSerializerOptions {
+  /** The model whose rows the serializer renders and writes. */
   readonly model: M;
   /** The fields, in output order, or `'__all__'`. */
   readonly fields: F;

@@ -75,11 +75,13 @@ export interface SerializerOptions extends FieldOptions<Record<string, unknown>>
   readonly data?: unknown;
   /** PATCH: fields not sent are not required. */
   readonly partial?: boolean;
+  /** The request, the view and anything else the fields may need (DRF's `context`). */
   readonly context?: SerializerContext;
 }
 
 /** What `Serializer.with` accepts. */
 export interface SerializerDeclaration {
+  /** The fields, by the name they have in the data. */
   readonly fields: Readonly<Record<string, AnyField>>;
 }
 
