@@ -72,6 +72,7 @@ export class SlugRelatedField<
     invalid: 'Invalid value.',
   };
 
+  /** The related row's attribute that names it (DRF's `slug_field`). */
   readonly slugField: string;
 
   constructor(options: O & OnlyKnown<O, SlugRelatedFieldOptions>) {
