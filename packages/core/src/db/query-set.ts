@@ -90,6 +90,7 @@ export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './quer
  * ```
  */
 export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
+  /** The model whose rows the query set reads. */
   readonly model: M;
   readonly #state: QueryState;
 
@@ -518,7 +519,12 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * parameters; // [300]
    * ```
    */
-  compile(): { sql: string; parameters: readonly unknown[] } {
+  compile(): {
+    /** The SQL text. */
+    sql: string;
+    /** Its parameters, in order. */
+    parameters: readonly unknown[];
+  } {
     const db = this.db;
     const plan = this.#rowsPlan(db);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
@@ -675,6 +681,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     return raw.then((rows) => readRows(plan.read, rows) as AnnotatedRow<M, A>[]);
   }
 
+  /** Runs the query and yields its rows: `for await (const book of Book.objects.all())`. */
   async *[Symbol.asyncIterator](): AsyncIterator<AnnotatedRow<M, A>> {
     yield* await this.execute();
   }

@@ -46,9 +46,13 @@ export interface AggregateOptions {
  * ```
  */
 export class Aggregate<T = unknown> extends QueryExpression<T> {
+  /** The SQL function (`COUNT`, `SUM`, ...). */
   readonly fn: AggregateFunction;
+  /** The field path or expression aggregated. */
   readonly source: string | QueryExpression;
+  /** True to aggregate distinct values only. */
   readonly distinct: boolean;
+  /** Only the rows matching it are aggregated (`filter=` of Django). */
   readonly filter: QChild | undefined;
 
   constructor(

@@ -22,7 +22,9 @@ import { joinAll } from './relation-subquery.ts';
 
 /** What `Exists` and `Subquery` read of a query set: its model and state. */
 export interface InnerQuery {
+  /** The inner query's model. */
   readonly model: AnyModel;
+  /** The inner query's state (filters, ordering, slices). */
   readonly queryState: QueryState;
 }
 
@@ -38,6 +40,7 @@ export interface InnerQuery {
  * ```
  */
 export class OuterReference<T = unknown> extends QueryExpression<T> {
+  /** The outer query's field path (`pk`, `author__id`). */
   readonly path: string;
 
   constructor(path: string) {
@@ -109,6 +112,7 @@ function bindInner(context: BindContext, query: InnerQuery, name: string) {
  * ```
  */
 export class ExistsExpression extends QueryExpression<boolean> {
+  /** The inner query. */
   readonly query: InnerQuery;
 
   constructor(query: InnerQuery) {
@@ -170,7 +174,9 @@ export function Exists(queryset: InnerQuery): ExistsExpression {
  * ```
  */
 export class SubqueryExpression<T = unknown> extends QueryExpression<T> {
+  /** The inner query. */
   readonly query: InnerQuery;
+  /** The inner query's field whose value is taken. */
   readonly field: string;
 
   constructor(query: InnerQuery, field: string) {
