@@ -68,11 +68,13 @@ export class CursorPagination implements Pagination {
   // Defaults on the prototype (below the class), as DRF's class attributes: a paginator is
   // made per request, and each field defined here was one more store per request. A subclass
   // overrides one with a field of its own (`override ordering = ['-created']`).
+  /** The query parameter holding the cursor (default `cursor`). */
   declare cursorQueryParam: string;
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
   declare pageSize: number | null;
   /** A parameter that lets clients choose the page size (off by default). */
   declare pageSizeQueryParam: string | null;
+  /** The largest page size a client may ask for; null for no cap. */
   declare maxPageSize: number | null;
   /**
    * The ordering pages walk in, as DRF's `ordering`: it replaces the query set's, unless an
@@ -80,15 +82,19 @@ export class CursorPagination implements Pagination {
    * set's ordering (the view's, else the model's). The primary key is appended when needed.
    */
   declare ordering: readonly string[] | null;
+  /** The 404's message for a cursor that cannot be read. */
   declare invalidCursorMessage: string;
 
+  /** The request being paginated (set by `paginateQueryset`). */
   declare request: Request | undefined;
   /** The cursor of the next and previous pages (null when there is none). */
   declare nextCursor: Cursor | null;
+  /** The cursor of the previous page (null on the first). */
   declare previousCursor: Cursor | null;
   /** The ordering the cursors of this request are made for (a hash of its keys). */
   declare fingerprint: string;
 
+  /** The page size of this request: the client's (within `maxPageSize`) when allowed, else `pageSize`. */
   getPageSize(request: Request): number | null {
     return (
       clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
@@ -200,6 +206,7 @@ export class CursorPagination implements Pagination {
     return { position, reverse: (flags & 1) === 1, inclusive: (flags & 2) === 2 };
   }
 
+  /** The next page's URL, or null on the last page. */
   getNextLink(): string | null {
     if (!this.request || !this.nextCursor) return null;
     return replaceQueryParam(
@@ -209,6 +216,7 @@ export class CursorPagination implements Pagination {
     );
   }
 
+  /** The previous page's URL, or null on the first page. */
   getPreviousLink(): string | null {
     if (!this.request || !this.previousCursor) return null;
     return replaceQueryParam(
@@ -218,7 +226,12 @@ export class CursorPagination implements Pagination {
     );
   }
 
-  getLinks(): { next: string | null; previous: string | null } {
+  getLinks(): {
+    /** The next page's URL; null on the last page. */
+    next: string | null;
+    /** The previous page's URL; null on the first page. */
+    previous: string | null;
+  } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
   }
 
