@@ -47,20 +47,30 @@ import { addConditionalHeaders, conditionalResponses } from './conditional-opera
 
 /** An OpenAPI document (a plain JSON object). */
 export type OpenAPIDocument = Record<string, unknown> & {
+  /** The OpenAPI version (`3.1.0`). */
   openapi: string;
+  /** Title, version and description of the API. */
   info: Record<string, unknown>;
+  /** The operations, by path and lower-case method. */
   paths: Record<string, Record<string, unknown>>;
+  /** What the operations refer to. */
   components: {
+    /** The bodies: one per serializer and use (response, request, patched, form, errors). */
     schemas: Record<string, JsonSchema>;
+    /** The error answers every view shares (400s aside). */
     responses: Record<string, unknown>;
+    /** The authentication schemes of the views' authentication classes. */
     securitySchemes?: Record<string, unknown>;
   };
 };
 
 /** Options of {@link SchemaGenerator}. */
 export interface SchemaGeneratorOptions {
+  /** The document's `info.title`. */
   readonly title?: string;
+  /** The document's `info.version` (the API's version, not OpenAPI's). */
   readonly version?: string;
+  /** The document's `info.description` (Markdown). */
   readonly description?: string;
   /**
    * The API version the document describes (one document per version): views see it as
@@ -73,7 +83,12 @@ export interface SchemaGeneratorOptions {
    * The document's `servers`; by default one, `/`: paths are relative to the host the document
    * is served from.
    */
-  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly servers?: readonly {
+    /** The server's URL (`https://api.example.com/`, or a path). */
+    readonly url: string;
+    /** What the server is (`Production`). */
+    readonly description?: string;
+  }[];
   /**
    * Keep every component of each serializer described (its response, request, patched and form
    * bodies) even when no operation uses it; by default the unused ones are left out.
@@ -92,7 +107,9 @@ export interface SchemaGeneratorOptions {
 
 /** What the generator reads of an app: `app.restFramework` has it. */
 export interface SchemaSource {
+  /** The resolved settings (the defaults of the views). */
   readonly settings: APISettings;
+  /** Every route the routers registered. */
   readonly endpoints: readonly Endpoint[];
 }
 
@@ -131,6 +148,7 @@ const SUMMARIES: Readonly<Record<string, (one: string, many: string) => string>>
  * ```
  */
 export class SchemaGenerator {
+  /** The options given to the constructor. */
   readonly options: SchemaGeneratorOptions;
 
   constructor(options: SchemaGeneratorOptions = {}) {
