@@ -14,14 +14,18 @@ import type { Versioning } from '../versioning/versioning.ts';
 
 /** The user of a request without credentials. */
 export interface AnonymousUser {
+  /** Never authenticated. */
   readonly isAuthenticated: false;
+  /** Never staff. */
   readonly isStaff: false;
   readonly [key: string]: unknown;
 }
 
 /** What authentication classes attach; `isAuthenticated` and `isStaff` drive the permissions. */
 export interface RequestUser {
+  /** True for a caller the authentication classes recognised. */
   readonly isAuthenticated: boolean;
+  /** True for staff (`IsAdminUser` allows them). */
   readonly isStaff?: boolean;
   readonly [key: string]: unknown;
 }
