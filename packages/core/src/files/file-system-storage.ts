@@ -42,6 +42,7 @@ export interface FileSystemStorageOptions {
  * ```
  */
 export class SuspiciousFileOperation extends Error {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'SuspiciousFileOperation';
 }
 
@@ -177,6 +178,7 @@ export class FileSystemStorage implements Storage {
     await rm(this.path(name), { force: true });
   }
 
+  /** True when a file of this name is stored (a name outside the folder is an error). */
   async exists(name: string): Promise<boolean> {
     try {
       await stat(this.path(name));

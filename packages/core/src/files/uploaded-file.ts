@@ -22,6 +22,7 @@ import { rm } from 'node:fs/promises';
 export class UploadedFile {
   /** The client's file name, as sent (storage makes it safe before use). */
   readonly filename: string;
+  /** The media type the client gave the part (`text/plain`); the client's word, not checked. */
   readonly contentType: string;
   /** Bytes received. */
   readonly size: number;
@@ -68,6 +69,7 @@ export class UploadedFile {
 export class OversizedUpload {
   /** The client's file name, as sent. */
   readonly filename: string;
+  /** The media type the client gave the part; the client's word, not checked. */
   readonly contentType: string;
   /**
    * Bytes received, or, when the part was not read to its end (`complete` false), an
