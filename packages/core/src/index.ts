@@ -182,7 +182,13 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
-export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
+export type {
+  FilterValue,
+  MAX_TYPED_RELATIONS,
+  RelatedModel,
+  RelationName,
+  TypedFilter,
+} from './db/typed-filter.ts';
 export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {
   API_EXCEPTIONS,
