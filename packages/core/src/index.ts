@@ -453,7 +453,12 @@ export type { ModelRegistry, ReverseRelationsOf } from './models/model-registry.
 export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
 export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
-export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
+export {
+  type AnnotationOrderTerm,
+  type Cursor,
+  type CursorOrderTerm,
+  CursorPagination,
+} from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export {
   displayedPageNumbers,

@@ -42,6 +42,7 @@ export interface Cursor {
 export interface AnnotationOrderTerm {
   /** The annotation's name. */
   readonly path: string;
+  /** True when the key sorts in descending order (`-favoritesCount`). */
   readonly descending: boolean;
   /** What the annotation answers: a whole number (a count), a number, a boolean, or a value. */
   readonly annotation: BoundExpression['output'];

@@ -573,6 +573,26 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it("takes Django's spelling: OuterRef('id'), camelCase names, orderBy('-favoritesCount')", async () => {
+      const Favorite = Article.manyToMany.favorited_by!.through;
+      const bob = await User.objects.using(db).get({ username: 'bob' });
+      const rows = await articles()
+        .annotate({
+          favorited: Exists(Favorite.objects.filter({ article: OuterRef('id'), user: bob.id })),
+          favoritesCount: Count('favorited_by'),
+        })
+        .orderBy('-favoritesCount', 'title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.favorited, r.favoritesCount]),
+        [
+          ['a', true, 2],
+          ['c', false, 1],
+          ['b', false, 0],
+        ],
+      );
+    });
+
     it('sums and averages a DecimalField as text with its places, the same on every database', async () => {
       const comments = Comment.objects.using(db);
       const stats = await comments.aggregate({
