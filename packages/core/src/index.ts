@@ -312,8 +312,13 @@ export {
   getValidFileName,
   SuspiciousFileOperation,
 } from './files/file-system-storage.ts';
+export { FileTooLarge } from './files/file-too-large.ts';
+export { S3Storage, type S3StorageOptions, type StoredObject } from './files/s3-storage.ts';
+export { s3StorageOptionsFromEnv } from './files/s3-storage-options-from-env.ts';
 export { MEDIA_SECURITY_HEADERS, type ServeMediaOptions, serveMedia } from './files/serve-media.ts';
+export { StagedUpload } from './files/staged-upload.ts';
 export type { SaveOptions, Storage } from './files/storage.ts';
+export { storedNameCandidates } from './files/stored-name.ts';
 export { OversizedUpload, UploadedFile } from './files/uploaded-file.ts';
 export {
   DjangoFilterBackend,
