@@ -247,7 +247,13 @@ export {
 } from './fields/field.ts';
 export { FileField, type FileFieldOptions } from './fields/file-field.ts';
 export { FloatField, type FloatFieldOptions } from './fields/float-field.ts';
-export { createFormInput, formInputUnder, isFormInput } from './fields/form-input.ts';
+export {
+  appendFormInput,
+  createFormInput,
+  formInputList,
+  formInputUnder,
+  isFormInput,
+} from './fields/form-input.ts';
 export { HiddenField, type HiddenFieldOptions } from './fields/hidden-field.ts';
 export {
   HyperlinkedIdentityField,
@@ -276,6 +282,13 @@ export {
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
 export { RegexField, type RegexFieldOptions } from './fields/regex-field.ts';
+export {
+  type HasRelatedChoices,
+  HTML_CUTOFF,
+  hasRelatedChoices,
+  type RelatedChoice,
+  relatedChoices,
+} from './fields/related-choices.ts';
 export {
   type MethodResult,
   SerializerMethodField,

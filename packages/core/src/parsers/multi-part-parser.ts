@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from '../errors/api-exception.ts';
 import { FileField } from '../fields/file-field.ts';
-import { createFormInput } from '../fields/form-input.ts';
+import { appendFormInput, createFormInput } from '../fields/form-input.ts';
 import { FileTooLarge } from '../files/file-too-large.ts';
 import type { Storage } from '../files/storage.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
@@ -165,8 +165,10 @@ const LABEL = 'Multipart form parse error';
  * `multipart/form-data`, read part by part (`multipartParts`). Text parts become values,
  * file parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part is a
  * file when its `Content-Disposition` has a `filename` (as in Django); one with an empty file
- * name is a text value, as in DRF ("not a file"). A name given by two parts keeps the last
- * part's value, as Django's `QueryDict.get` does.
+ * name is a text value, as in DRF ("not a file"). A name given by several parts reads as the
+ * last part's value for a field of one value, as Django's `QueryDict.get` does, and as all of
+ * them for a field of a list (`ManyRelatedField`, `MultipleChoiceField`, `ListField`), as
+ * `QueryDict.getlist` (see `formInputList`).
  *
  * Every part must say which field it fills: one `Content-Disposition: form-data` with a
  * non-empty `name`, valid text in the form's charset, at most 1000 bytes and `MAX_BODY_DEPTH`
@@ -236,13 +238,13 @@ export class MultiPartParser extends BaseParser {
         if (part.type === 'field') {
           total += part.value.length;
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = part.value;
+          appendFormInput(data, part.fieldname, part.value);
           continue;
         }
         if (!part.filename) {
           // DRF reads a part without a file name as a text value ("not a file").
           total += await this.#drain(part.file, MAX_UPLOAD_FIELD_SIZE);
-          data[part.fieldname] = '';
+          appendFormInput(data, part.fieldname, '');
           continue;
         }
         const filename = clientFileName(part.filename);
@@ -264,7 +266,7 @@ export class MultiPartParser extends BaseParser {
         total += received.size;
         if (received.file) {
           request.uploadedFiles.push(received.file);
-          data[part.fieldname] = received.file;
+          appendFormInput(data, part.fieldname, received.file);
           continue;
         }
         const size = received.complete
@@ -273,7 +275,7 @@ export class MultiPartParser extends BaseParser {
         const upload = new OversizedUpload(filename, part.mimetype, size, received.complete);
         if (received.complete) {
           // The field reports it, with the other fields' errors.
-          data[part.fieldname] = upload;
+          appendFormInput(data, part.fieldname, upload);
           continue;
         }
         // The rest of the body is not read: answer with this field's error alone, and let
