@@ -37,6 +37,7 @@ import {
   updateValue,
 } from './expressions/query-set-expressions.ts';
 import { getOrCreate, updateOrCreate } from './get-or-create.ts';
+import { termPath } from './order-term.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
@@ -336,7 +337,13 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    */
   withStableOrdering(): QuerySet<M, A> {
     const terms = this.ordering;
-    const resolved = this.resolveOrdering(terms);
+    // An annotation's value identifies no row: only the columns may make the order total.
+    const annotations = this.#state.annotations;
+    const columns =
+      annotations === null
+        ? terms
+        : terms.filter((t) => !annotations.some(([name]) => name === termPath(t)));
+    const resolved = this.resolveOrdering(columns);
     const unique = resolved.some(
       (t) => t.column.local && t.column.field.unique && !t.column.field.nullable,
     );
