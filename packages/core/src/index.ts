@@ -192,7 +192,13 @@ export {
   type ReplicaStatus,
 } from './db/routing/primary-replica-router.ts';
 export { replicationLagSeconds } from './db/routing/replication-lag.ts';
-export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
+export type {
+  FilterValue,
+  MAX_TYPED_RELATIONS,
+  RelatedModel,
+  RelationName,
+  TypedFilter,
+} from './db/typed-filter.ts';
 export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {
   API_EXCEPTIONS,
@@ -475,7 +481,12 @@ export type { ModelRegistry, ReverseRelationsOf } from './models/model-registry.
 export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
 export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
-export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
+export {
+  type AnnotationOrderTerm,
+  type Cursor,
+  type CursorOrderTerm,
+  CursorPagination,
+} from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export {
   displayedPageNumbers,
