@@ -71,6 +71,7 @@ export { htmlForm } from './renderers/browsable-api/html-form.ts';
 export { jsonToHtml } from './renderers/browsable-api/json-html.ts';
 export { staticUrl } from './renderers/browsable-api/static-assets.ts';
 export { STATIC_ROUTE } from './renderers/browsable-api/static-route.ts';
+export { parseRoute, routeKwargs } from './routers/lookup-patterns.ts';
 export type { RoutePlan } from './routers/route-plan.ts';
 export {
   buildModelField,

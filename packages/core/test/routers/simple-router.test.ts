@@ -49,8 +49,10 @@ class CategoryViewSet extends ReadOnlyModelViewSet {
 class CategoryEntryViewSet extends ModelViewSet {
   override serializerClass = EntrySerializer;
   override lookupValueRegex = '[0-9]+';
+  // The parent's `int` converter makes its lookup a number.
+  declare kwargs: { readonly category_pk: number; readonly pk?: string };
   override getQueryset() {
-    return Entry.objects.filter({ category_id: Number(this.kwargs.category_pk) });
+    return Entry.objects.filter({ category_id: this.kwargs.category_pk });
   }
 }
 
