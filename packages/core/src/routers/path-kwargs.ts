@@ -70,8 +70,11 @@ export type KwargsFit<R extends string, Declared> = string extends R
   : [PathKwargs<R>] extends [Declared]
     ? unknown
     : {
+        /** Never there: its name is the compiler's message. */
         readonly 'the route does not give the kwargs the view declares': {
+          /** What the route gives. */
           readonly route: PathKwargs<R>;
+          /** What the view declares. */
           readonly view: Declared;
         };
       };
