@@ -120,8 +120,9 @@ export function parseRoute(route: string, where: string): ParsedRoute {
 export function routeKwargs(
   patterns: Readonly<Record<string, ParamPattern>>,
   params: Readonly<Record<string, string>>,
-): Record<string, string | number> | undefined {
-  const kwargs: Record<string, string | number> = { ...params };
+): Readonly<Record<string, string | number>> | undefined {
+  // A copy only when a value changes: most routes' parameters go to the view as they are.
+  let converted: Record<string, string | number> | undefined;
   for (const name in patterns) {
     const { pattern, converter } = patterns[name] as ParamPattern;
     const text = params[name];
@@ -131,8 +132,9 @@ export function routeKwargs(
       // rounded safe one, so this keeps exactly the values a number holds.
       const value = Number(text);
       if (!Number.isSafeInteger(value)) return undefined;
-      kwargs[name] = value;
+      converted ??= { ...params };
+      converted[name] = value;
     }
   }
-  return kwargs;
+  return converted ?? params;
 }
