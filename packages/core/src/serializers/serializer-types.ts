@@ -455,12 +455,41 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
             >
         : K extends 'url'
           ? ReadOnlyWire<string>
-          : GroupWire<
-              FieldsOfModel<M>,
-              PropertiesOfModel<M>,
-              InlineGroupMembers<ModelGroupMembers<M>, K>,
-              ExtraOf<D, K>
-            >;
+          : K extends InlineNames<ModelGroupMembers<M>>
+            ? GroupWire<
+                FieldsOfModel<M>,
+                PropertiesOfModel<M>,
+                InlineGroupMembers<ModelGroupMembers<M>, K>,
+                ExtraOf<D, K>
+              >
+            : ReverseWire<D, K>;
+
+/**
+ * A name of none of the model's own kinds: a reverse relation (`readOnlyFields` or
+ * `extraKwargs` lists it, see `ListedElsewhere`), whose related model the types do not know:
+ * a list of related keys (or, with `depth`, rows), read-only unless `extraKwargs` says
+ * `readOnly: false`.
+ */
+type ReverseWire<D, K> =
+  ListedReadOnly<D, K> extends true
+    ? ReadOnlyWire<unknown[]>
+    : ExtraOf<D, K> extends { readonly readOnly: false }
+      ? WritableListWire<ExtraOf<D, K>>
+      : ReadOnlyWire<unknown[]>;
+
+/** A writable list of related keys of unknown type, optional unless `X` requires it. */
+interface WritableListWire<X> {
+  ro: false;
+  wo: Flag<X, 'writeOnly'>;
+  req: Flag<X, 'required'>;
+  col: false;
+  nul: false;
+  repr: unknown[];
+  create: unknown[];
+  update: unknown[];
+  partial: unknown[];
+  value: unknown[];
+}
 
 /** One less, for `depth` (DRF allows 10 levels). */
 type LessDeep = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];

@@ -24,6 +24,7 @@ import { formSkeleton } from './form-skeleton.ts';
 import { fallback, type ValueLookup, valueLookup } from './form-values.ts';
 import type { FormBlock, FormsSpec } from './forms-section.ts';
 import type { HtmlFormSpec } from './html-form.ts';
+import { type RelatedOptionsMap, relatedOptions } from './related-options.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
@@ -104,6 +105,7 @@ export async function formsContext(
       sentForm ? errors : undefined,
       parsers,
       false,
+      await optionsOf(serializer),
     );
     const hidden = view.formHiddenFields?.(request);
     blocks.push({
@@ -166,6 +168,7 @@ export async function formsContext(
         sentForm ? errors : undefined,
         parsers,
         true,
+        await optionsOf(serializer),
       ),
       raw: rawTypes.length
         ? {
@@ -196,11 +199,21 @@ function htmlFormSpec(
   errors: ErrorTree | undefined,
   parsers: readonly string[],
   needsScript: boolean,
+  related: RelatedOptionsMap,
 ): HtmlFormSpec | undefined {
   const multipart = hasFile || !parsers.includes(FORM);
   // A form the view cannot parse is no use: raw data only.
   if (multipart && !parsers.includes(MULTIPART)) return undefined;
-  return { id, action, methods, fields, values, errors, needsScript, multipart };
+  return { id, action, methods, fields, values, errors, needsScript, multipart, related };
+}
+
+/** The rows the serializer's many relations offer, read with its context (links need the request). */
+function optionsOf(serializer: Serializer<any, any>): Promise<RelatedOptionsMap> {
+  return relatedOptions(serializer.prepared.fields, {
+    partial: false,
+    context: serializer.context,
+    instance: undefined,
+  });
 }
 
 function pretty(data: unknown): string {
