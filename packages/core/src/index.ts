@@ -182,7 +182,13 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
-export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
+export type {
+  FilterValue,
+  MAX_TYPED_RELATIONS,
+  RelatedModel,
+  RelationName,
+  TypedFilter,
+} from './db/typed-filter.ts';
 export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {
   API_EXCEPTIONS,
@@ -465,7 +471,12 @@ export type { ModelRegistry, ReverseRelationsOf } from './models/model-registry.
 export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
 export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
-export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
+export {
+  type AnnotationOrderTerm,
+  type Cursor,
+  type CursorOrderTerm,
+  CursorPagination,
+} from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export {
   displayedPageNumbers,

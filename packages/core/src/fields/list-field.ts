@@ -93,9 +93,13 @@ export class ListField<const O extends ListFieldOptions = ListFieldOptions> exte
   /** Type-level only: what a client sends. */
   declare readonly wireInput: ItemInput<ChildOf<O>>[];
 
+  /** The field every item is validated and rendered with. */
   readonly child: AnyField;
+  /** Whether `[]` is accepted. */
   readonly allowEmpty: boolean;
+  /** The fewest items accepted. */
   readonly minLength: number | undefined;
+  /** The most items accepted. */
   readonly maxLength: number | undefined;
 
   constructor(options: O & OnlyKnown<O, ListFieldOptions> = {} as never) {

@@ -129,8 +129,11 @@ export class ManyRelatedField<
   /** Type-level only: what a client sends. */
   declare readonly wireInput: ItemInput<C>[];
 
+  /** The related field every item is validated and rendered with. */
   readonly child: C;
+  /** Whether `[]` is accepted. */
   readonly allowEmpty: boolean;
+  /** The most items accepted. */
   readonly maxLength: number;
 
   constructor(child: C, options: O & OnlyKnown<O, ManyRelatedFieldOptions> = {} as never) {

@@ -73,6 +73,7 @@ export class SlugRelatedField<
     invalid: 'Invalid value.',
   };
 
+  /** The related row's attribute that names it (DRF's `slug_field`). */
   readonly slugField: string;
 
   constructor(options: O & OnlyKnown<O, SlugRelatedFieldOptions>) {

@@ -102,6 +102,7 @@ export class FileSystemStorage implements Storage {
     await rm(this.path(name), { force: true });
   }
 
+  /** True when a file of this name is stored (a name outside the folder is an error). */
   async exists(name: string): Promise<boolean> {
     try {
       await stat(this.path(name));

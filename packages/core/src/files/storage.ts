@@ -35,6 +35,7 @@ export interface Storage {
   open(name: string): Readable;
   /** Removes a stored file; no error when it is already gone. */
   delete(name: string): Promise<void>;
+  /** True when a file of this name is stored. */
   exists(name: string): Promise<boolean>;
   /** The URL path (or absolute URL) where the file is served. */
   url(name: string): string;

@@ -26,6 +26,7 @@ import { randomInt } from 'node:crypto';
  * ```
  */
 export class SuspiciousFileOperation extends Error {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'SuspiciousFileOperation';
 }
 

@@ -70,6 +70,7 @@ export class UploadedFile {
 export class OversizedUpload {
   /** The client's file name, as sent. */
   readonly filename: string;
+  /** The type the client sent for the part (never checked against the bytes). */
   readonly contentType: string;
   /**
    * Bytes received, or, when the part was not read to its end (`complete` false), an

@@ -78,6 +78,7 @@ export interface ModelSerializerDeclaration<
   F extends readonly string[] | '__all__' = readonly string[] | '__all__',
   D extends Readonly<Record<string, AnyField>> = Readonly<Record<string, AnyField>>,
 > extends ModelSerializerOptions {
+  /** The model whose rows the serializer renders and writes. */
   readonly model: M;
   /** The fields, in output order, or `'__all__'`. */
   readonly fields: F;
@@ -613,12 +614,21 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * holding one: the OpenAPI create body and `CreateInput` say so.
    */
   override requiredInCreate(field: AnyField): boolean {
-    if (field.required) return true;
+    return field.required || this.#suppliesRequiredColumn(field);
+  }
+
+  /**
+   * Whether `field` writes a column a create must supply, itself or (a group over this row)
+   * through one of its fields. A field a group marks `required` is required only when the
+   * group is sent: it makes the group required only when its column must be supplied, as
+   * {@link assertRequiredColumns} checks at run time.
+   */
+  #suppliesRequiredColumn(field: AnyField): boolean {
     if (field.readOnly) return false;
     if (field instanceof Serializer) {
       return (
         field.sourceAttrs.length === 0 &&
-        field.prepared.writable.some((inner) => field.requiredInCreate(inner))
+        field.prepared.writable.some((inner) => this.#suppliesRequiredColumn(inner))
       );
     }
     if (field.sourceAttrs.length !== 1) return false;

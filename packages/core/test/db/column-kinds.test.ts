@@ -50,10 +50,12 @@ const Stub = defineModel({
   },
 });
 
-// Doubles every database keeps exactly (no -0: MySQL gives 0 back).
+// Doubles every database keeps exactly: no -0 (MySQL gives 0 back) and no subnormals (below
+// 2.2e-308 MariaDB's text protocol sends five digits: 4.9406564584124654e-320 comes back as
+// 4.9407e-320), which the generator reached about once in fifteen runs.
 const float = fc
   .double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 })
-  .map((v) => (Object.is(v, -0) ? 0 : v));
+  .map((v) => (Object.is(v, -0) || Math.abs(v) < Number.MIN_VALUE * 2 ** 52 ? 0 : v));
 const time = fc
   .record({
     h: fc.integer({ min: 0, max: 23 }),

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { sessionCsrfToken } from '../../accounts/sessions.ts';
 import { DoesNotExist } from '../../db/database-errors.ts';
 import { APIException, type ErrorTree, NotFound } from '../../errors/api-exception.ts';
 import type { AnyField } from '../../fields/field.ts';
@@ -51,6 +52,18 @@ export interface FormProbes {
     fn: (probe: Request) => Promise<T>,
   ): Promise<T>;
   serializerFor(view: FormsView, method: string, instance?: unknown): Serializer<any, any>;
+}
+
+/**
+ * The hidden inputs of the page's HTML form: the view's own, and the session's CSRF token as
+ * `csrfmiddlewaretoken` (Django's `{% csrf_token %}`), so that a browser without script can
+ * post the form of a session-authenticated page.
+ */
+function hiddenFields(view: FormsView, request: Request): readonly (readonly [string, string])[] {
+  const own = view.formHiddenFields?.(request) ?? [];
+  const token = sessionCsrfToken(request);
+  if (token === undefined || own.some(([name]) => name === 'csrfmiddlewaretoken')) return own;
+  return [...own, ['csrfmiddlewaretoken', token]];
 }
 
 /**
@@ -107,7 +120,7 @@ export async function formsContext(
       false,
       await optionsOf(serializer),
     );
-    const hidden = view.formHiddenFields?.(request);
+    const hidden = hiddenFields(view, request);
     blocks.push({
       id: 'create',
       title: 'POST: create',
