@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import { ROOT } from './type-check-blocks.ts';
 
 /** The length of the allow-list when it was last shortened. */
-const MAX_NOT_DOCUMENTED = 816;
+const MAX_NOT_DOCUMENTED = 553;
 const BUILD = join(ROOT, 'scripts', 'api-reference', 'build.ts');
 const ALLOW_LIST = join(ROOT, 'scripts', 'api-reference', 'not-yet-documented.txt');
 

@@ -159,7 +159,7 @@ describe('the browsable API for a person, in Chromium', { skip: SKIP }, () => {
     }
   });
 
-  it('shows wrong credentials on the login page, and logs in without script', async () => {
+  it('shows wrong credentials on the login page, and logs in and out without script', async () => {
     await context.clearCookies();
     const page = await open('/manage/api/login/?next=/books/api/books/');
     await logIn(page, 'not the password');
@@ -181,6 +181,20 @@ describe('the browsable API for a person, in Chromium', { skip: SKIP }, () => {
     await bare.click('#post-form button[data-method="POST"]');
     await bare.waitForURL(`${base}/manage/api/books/1/`);
     assert.equal(await bare.locator('[data-status]').textContent(), 'HTTP 200 OK');
+    // And logs out from the header's button: the form posts the session's CSRF token as
+    // csrfmiddlewaretoken (no script to send X-CSRFToken), and comes back to the page.
+    const logout = bare.locator('nav.account form.logout-form');
+    assert.equal(
+      await logout.locator('input[name="csrfmiddlewaretoken"]').getAttribute('value'),
+      (await noScript.cookies(base)).find((c) => c.name === 'csrftoken')?.value,
+    );
+    await logout.locator('button').click();
+    await bare.waitForURL(`${base}/manage/api/books/1/`);
+    await bare.locator('nav.account a.login').waitFor();
+    assert.match((await bare.locator('[data-status]').textContent()) ?? '', /HTTP 40[13]/);
+    const session = (await noScript.cookies(base)).find((c) => c.name === 'sessionid');
+    assert.equal(session?.value ?? '', '', 'the session cookie is gone');
+    await shot(bare, 'person-logged-out-without-script.png');
     await noScript.close();
   });
 

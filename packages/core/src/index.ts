@@ -182,7 +182,13 @@ export {
   type OrderTerm,
   QuerySet,
 } from './db/query-set.ts';
-export type { FilterValue, MAX_TYPED_RELATIONS, TypedFilter } from './db/typed-filter.ts';
+export type {
+  FilterValue,
+  MAX_TYPED_RELATIONS,
+  RelatedModel,
+  RelationName,
+  TypedFilter,
+} from './db/typed-filter.ts';
 export type { CreateValues, UpdateValues } from './db/write-values.ts';
 export {
   API_EXCEPTIONS,
@@ -241,7 +247,13 @@ export {
 } from './fields/field.ts';
 export { FileField, type FileFieldOptions } from './fields/file-field.ts';
 export { FloatField, type FloatFieldOptions } from './fields/float-field.ts';
-export { createFormInput, formInputUnder, isFormInput } from './fields/form-input.ts';
+export {
+  appendFormInput,
+  createFormInput,
+  formInputList,
+  formInputUnder,
+  isFormInput,
+} from './fields/form-input.ts';
 export { HiddenField, type HiddenFieldOptions } from './fields/hidden-field.ts';
 export {
   HyperlinkedIdentityField,
@@ -270,6 +282,13 @@ export {
 } from './fields/primary-key-related-field.ts';
 export { ReadOnlyField } from './fields/read-only-field.ts';
 export { RegexField, type RegexFieldOptions } from './fields/regex-field.ts';
+export {
+  type HasRelatedChoices,
+  HTML_CUTOFF,
+  hasRelatedChoices,
+  type RelatedChoice,
+  relatedChoices,
+} from './fields/related-choices.ts';
 export {
   type MethodResult,
   SerializerMethodField,
@@ -306,8 +325,13 @@ export {
   getValidFileName,
   SuspiciousFileOperation,
 } from './files/file-system-storage.ts';
+export { FileTooLarge } from './files/file-too-large.ts';
+export { S3Storage, type S3StorageOptions, type StoredObject } from './files/s3-storage.ts';
+export { s3StorageOptionsFromEnv } from './files/s3-storage-options-from-env.ts';
 export { MEDIA_SECURITY_HEADERS, type ServeMediaOptions, serveMedia } from './files/serve-media.ts';
+export { StagedUpload } from './files/staged-upload.ts';
 export type { SaveOptions, Storage } from './files/storage.ts';
+export { storedNameCandidates } from './files/stored-name.ts';
 export { OversizedUpload, UploadedFile } from './files/uploaded-file.ts';
 export {
   DjangoFilterBackend,
@@ -447,7 +471,12 @@ export type { ModelRegistry, ReverseRelationsOf } from './models/model-registry.
 export { RelatedSet, type RelatedSetPlan, type RowOrKey } from './models/related-set.ts';
 export { type ReverseRelation, ReverseRelations, reverseName } from './models/reverse-relations.ts';
 export { UniqueConstraint, type UniqueConstraintSpec } from './models/unique-constraint.ts';
-export { type Cursor, CursorPagination } from './pagination/cursor-pagination.ts';
+export {
+  type AnnotationOrderTerm,
+  type Cursor,
+  type CursorOrderTerm,
+  CursorPagination,
+} from './pagination/cursor-pagination.ts';
 export { LimitOffsetPagination } from './pagination/limit-offset-pagination.ts';
 export {
   displayedPageNumbers,

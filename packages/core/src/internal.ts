@@ -66,9 +66,10 @@ export {
 export { isAllowedHost } from './plugin/allowed-hosts.ts';
 export { clientErrorHandler, frameworkErrors } from './plugin/server-options.ts';
 export { formSkeleton, hasFileField } from './renderers/browsable-api/form-skeleton.ts';
-export { valueLookup } from './renderers/browsable-api/form-values.ts';
+export { fallback, valueLookup } from './renderers/browsable-api/form-values.ts';
 export { htmlForm } from './renderers/browsable-api/html-form.ts';
 export { jsonToHtml } from './renderers/browsable-api/json-html.ts';
+export { relatedOptions } from './renderers/browsable-api/related-options.ts';
 export { staticUrl } from './renderers/browsable-api/static-assets.ts';
 export { STATIC_ROUTE } from './renderers/browsable-api/static-route.ts';
 export type { RoutePlan } from './routers/route-plan.ts';

@@ -109,6 +109,26 @@ export type AuthorTests = [
   >,
 ];
 
+type NewAuthor = CreateInput<AuthorSerializer>;
+
+// The contact groups may be left out: email has a default, and is required only when the
+// personal group is sent (as the server checks; openapi-required-by-posts.test.ts).
+export const author: NewAuthor = { salutation: 'Dr', name: 'Ada' };
+export const emptyContact: NewAuthor = { salutation: 'Dr', name: 'Ada', contact_information: {} };
+export const businessOnly: NewAuthor = {
+  salutation: 'Dr',
+  name: 'Ada',
+  contact_information: { business_contact_information: { company: 'Analytical' } },
+};
+export const noEmail: NewAuthor = {
+  salutation: 'Dr',
+  name: 'Ada',
+  // @ts-expect-error: the personal group sent without its email.
+  contact_information: { personal_contact_information: { phone_number: '1' } },
+};
+// @ts-expect-error: an author without a name.
+export const noName: NewAuthor = { salutation: 'Dr' };
+
 export type UploadTests = [
   Expect<Equal<CreateInput<UploadSerializer>, { username: string; resume: Blob }>>,
 ];

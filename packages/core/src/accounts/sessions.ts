@@ -13,7 +13,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
+import { requestMediaType } from '../http/content-negotiation.ts';
 import type { Request } from '../http/request.ts';
+import { type MaybePromise, thenMaybe } from '../utils/maybe-promise.ts';
 import type { Auth, UserRow } from './auth.ts';
 import { randomKey } from './random-key.ts';
 import { refererFailure } from './referer-check.ts';
@@ -214,13 +216,45 @@ function tokenFailure(expected: string, sent: unknown): string | null {
 
 /**
  * Why an unsafe request of a session fails CSRF checks (DRF's reasons), or null when it
- * passes: {@link originFailure}, then a missing or wrong `X-CSRFToken`.
+ * passes: {@link originFailure}, then a missing or wrong token: the `X-CSRFToken` header when
+ * sent, else, in a form body (url-encoded or multipart, as a browser without script posts a
+ * form), the field `csrfmiddlewaretoken` (Django's `{% csrf_token %}`), compared alike in
+ * constant time. Only such a body is parsed here, once (`request.readBody()`), and only after
+ * the origin check passed.
  */
-export function csrfFailure(auth: Auth, request: Request, session: SessionRecord): string | null {
-  return (
-    originFailure(auth, request) ??
-    tokenFailure(session.csrf_secret, request.raw.headers[auth.session.csrfHeaderName])
+export function csrfFailure(
+  auth: Auth,
+  request: Request,
+  session: SessionRecord,
+): MaybePromise<string | null> {
+  const origin = originFailure(auth, request);
+  if (origin) return origin;
+  const header = request.raw.headers[auth.session.csrfHeaderName];
+  if ((typeof header === 'string' && header !== '') || !FORM_BODY.has(requestMediaType(request)))
+    return tokenFailure(session.csrf_secret, header);
+  return thenMaybe(request.readBody(), (data) =>
+    tokenFailure(session.csrf_secret, formToken(data)),
   );
+}
+
+/**
+ * The CSRF token of the session that authenticated `request` (`SessionAuthentication` puts it
+ * in `request.auth`), for the hidden `csrfmiddlewaretoken` field of a page's forms; undefined
+ * for any other caller.
+ */
+export function sessionCsrfToken(request: Request): string | undefined {
+  const auth = request.auth as { readonly csrfToken?: unknown } | null | undefined;
+  return typeof auth?.csrfToken === 'string' ? auth.csrfToken : undefined;
+}
+
+/** The media types of the bodies a browser's form sends, which carry the form field. */
+const FORM_BODY = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/** The `csrfmiddlewaretoken` field of a parsed form body (a list when the key repeated). */
+function formToken(data: unknown): unknown {
+  return typeof data === 'object' && data !== null
+    ? (data as Record<string, unknown>).csrfmiddlewaretoken
+    : undefined;
 }
 
 /**
@@ -235,7 +269,6 @@ export function loginCsrfFailure(auth: Auth, request: Request): string | null {
   const expected = requestCookie(request, auth.session.csrfCookieName);
   if (!expected || !CSRF_TOKEN.test(expected)) return 'CSRF cookie not set.';
   const header = request.raw.headers[auth.session.csrfHeaderName];
-  const data = request.data as Record<string, unknown> | null;
-  const field = typeof data === 'object' && data !== null ? data.csrfmiddlewaretoken : undefined;
+  const field = formToken(request.data);
   return tokenFailure(expected, typeof header === 'string' && header !== '' ? header : field);
 }

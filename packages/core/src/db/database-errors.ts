@@ -19,6 +19,7 @@ import type { AnyModel } from '../models/model.ts';
  * ```
  */
 export class DatabaseError extends Error {
+  /** The class's name, as the error's `name`. */
   override readonly name: string = 'DatabaseError';
 }
 
@@ -35,8 +36,11 @@ export class DatabaseError extends Error {
  * ```
  */
 export class IntegrityError extends DatabaseError {
+  /** The class's name, as the error's `name`. */
   override readonly name: string = 'IntegrityError';
+  /** The model whose write broke the constraint, when known. */
   readonly model: AnyModel | undefined;
+  /** The columns of the constraint, when the database names them. */
   readonly fields: readonly string[];
 
   constructor(
@@ -64,6 +68,7 @@ export class IntegrityError extends DatabaseError {
  * ```
  */
 export class UniqueViolationError extends IntegrityError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'UniqueViolationError';
 }
 
@@ -80,6 +85,7 @@ export class UniqueViolationError extends IntegrityError {
  * ```
  */
 export class NotNullViolationError extends IntegrityError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'NotNullViolationError';
 }
 
@@ -96,6 +102,7 @@ export class NotNullViolationError extends IntegrityError {
  * ```
  */
 export class ForeignKeyViolationError extends IntegrityError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'ForeignKeyViolationError';
 }
 
@@ -112,6 +119,7 @@ export class ForeignKeyViolationError extends IntegrityError {
  * ```
  */
 export class CheckViolationError extends IntegrityError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'CheckViolationError';
 }
 
@@ -130,6 +138,7 @@ export class CheckViolationError extends IntegrityError {
  * ```
  */
 export class DataError extends DatabaseError {
+  /** The class's name, as the error's `name`. */
   override readonly name: string = 'DataError';
 }
 
@@ -202,6 +211,7 @@ const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableKind, string>> = {
  * ```
  */
 export class DatabaseUnavailableError extends DatabaseError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'DatabaseUnavailableError';
   /** Why (the unavailable log's key). */
   readonly kind: UnavailableKind;
@@ -241,7 +251,9 @@ export function unavailable(kind: UnavailableKind, cause: unknown): DatabaseUnav
  * ```
  */
 export class DoesNotExist extends DatabaseError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'DoesNotExist';
+  /** The model that was queried. */
   readonly model: AnyModel;
 
   constructor(model: AnyModel) {
@@ -263,6 +275,7 @@ export class DoesNotExist extends DatabaseError {
  * ```
  */
 export class MultipleObjectsReturned extends DatabaseError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'MultipleObjectsReturned';
 }
 
@@ -283,9 +296,11 @@ export class MultipleObjectsReturned extends DatabaseError {
  * ```
  */
 export class InvalidLookupValueError extends DataError {
+  /** The class's name, as the error's `name`. */
   override readonly name = 'InvalidLookupValueError';
   /** The model field compared with, when known. */
   readonly field: { readonly name: string } | undefined;
+  /** The value the column cannot hold. */
   readonly value: unknown;
 
   constructor(

@@ -115,9 +115,13 @@ function pauseBeforeRetry(attempt: number): Promise<void> {
 
 /** What a query listener receives: the SQL, its parameters, and the time it took. */
 export interface QueryEvent {
+  /** The SQL that ran. */
   readonly sql: string;
+  /** Its parameters. */
   readonly parameters: readonly unknown[];
+  /** How long it took, in milliseconds. */
   readonly durationMs: number;
+  /** The error it failed with, if it failed. */
   readonly error?: unknown;
 }
 
@@ -145,7 +149,9 @@ let defaultDatabase: Database | undefined;
  * ```
  */
 export class Database {
+  /** The Kysely instance underneath, for queries of your own. */
   readonly kysely: Kysely<any>;
+  /** The dialect's adapter (SQLite, PostgreSQL, MySQL/MariaDB). */
   readonly adapter: DialectAdapter;
   #closed = false;
   /** Savepoints made so far (their names: `atomic()` inside a transaction). */

@@ -13,7 +13,9 @@ import type { Database } from './database.ts';
 
 /** What a migration did. */
 export interface MigrationReport {
+  /** The tables this run created. */
   readonly createdTables: string[];
+  /** The columns this run added (`table.column`). */
   readonly addedColumns: string[];
   /** The indexes this run created (not those that were there already). */
   readonly createdIndexes: string[];

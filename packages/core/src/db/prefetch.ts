@@ -37,7 +37,9 @@ export interface PrefetchOptions<M extends AnyModel = AnyModel> {
 export class Prefetch<M extends AnyModel = AnyModel> {
   /** The relation path (`comments`, `author__followers`). */
   readonly lookup: string;
+  /** The query set the related rows come from (filtered, ordered), or all of them. */
   readonly queryset: QuerySet<M> | undefined;
+  /** The attribute the list is stored in instead of the relation's name. */
   readonly toAttr: string | undefined;
 
   constructor(lookup: string, options: PrefetchOptions<M> = {}) {

@@ -37,6 +37,7 @@ import {
   updateValue,
 } from './expressions/query-set-expressions.ts';
 import { getOrCreate, updateOrCreate } from './get-or-create.ts';
+import { termPath } from './order-term.ts';
 import { type BoundWhere, bindWhere, EB } from './plan/bound-where.ts';
 import {
   boundLookup,
@@ -90,6 +91,7 @@ export type { ColumnRef, ConditionBuilder, ConditionShape, Filter } from './quer
  * ```
  */
 export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
+  /** The model whose rows the query set reads. */
   readonly model: M;
   readonly #state: QueryState;
 
@@ -335,7 +337,13 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    */
   withStableOrdering(): QuerySet<M, A> {
     const terms = this.ordering;
-    const resolved = this.resolveOrdering(terms);
+    // An annotation's value identifies no row: only the columns may make the order total.
+    const annotations = this.#state.annotations;
+    const columns =
+      annotations === null
+        ? terms
+        : terms.filter((t) => !annotations.some(([name]) => name === termPath(t)));
+    const resolved = this.resolveOrdering(columns);
     const unique = resolved.some(
       (t) => t.column.local && t.column.field.unique && !t.column.field.nullable,
     );
@@ -518,7 +526,12 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
    * parameters; // [300]
    * ```
    */
-  compile(): { sql: string; parameters: readonly unknown[] } {
+  compile(): {
+    /** The SQL text. */
+    sql: string;
+    /** Its parameters, in order. */
+    parameters: readonly unknown[];
+  } {
     const db = this.db;
     const plan = this.#rowsPlan(db);
     return this.#statement(db, 'select', SELECT_OPTIONS, plan.select);
@@ -675,6 +688,7 @@ export class QuerySet<M extends AnyModel = AnyModel, A extends object = {}> {
     return raw.then((rows) => readRows(plan.read, rows) as AnnotatedRow<M, A>[]);
   }
 
+  /** Runs the query and yields its rows: `for await (const book of Book.objects.all())`. */
   async *[Symbol.asyncIterator](): AsyncIterator<AnnotatedRow<M, A>> {
     yield* await this.execute();
   }

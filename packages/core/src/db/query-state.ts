@@ -31,7 +31,9 @@ export type ConditionBuilder = (
  * `parameters` are the values, which the builder reads from its `values` argument.
  */
 export interface ConditionShape {
+  /** The shape of the condition, the same for any values. */
   readonly key: string;
+  /** Its values, in order. */
   readonly parameters: readonly unknown[];
 }
 

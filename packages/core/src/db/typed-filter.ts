@@ -24,7 +24,7 @@
  */
 
 import type { JsonValue } from '../migrations/field-spec.ts';
-import type { FieldsOf, PrimaryKey, Row } from '../models/model.ts';
+import type { AnyModel, FieldsOf, PrimaryKey, Row } from '../models/model.ts';
 import type { ReverseRelationsOf } from '../models/model-registry.ts';
 import type { QueryExpression } from './expressions/query-expression.ts';
 import type { Lookup } from './lookups.ts';
@@ -120,7 +120,30 @@ type ManyTarget<M, K> =
     : ReverseRelationsOf<M> extends { readonly [N in K & string]: { readonly model: infer T } }
       ? T
       : never;
-type RelationName<M> = ManyName<M> | (keyof ReverseRelationsOf<M> & string);
+
+/**
+ * The names of `M`'s relations that hold no column: its many-to-manys and the reverse names
+ * of the relations pointing at it from the models of the `ModelRegistry`. What
+ * `Model.related(row, name)` takes with a typed answer.
+ *
+ * @example
+ * ```ts-fragment
+ * type Names = RelationName<typeof Article>; // 'tags' | 'comments' | ...
+ * ```
+ */
+export type RelationName<M> = ManyName<M> | (keyof ReverseRelationsOf<M> & string);
+
+/**
+ * The model of the rows that relation `K` of `M` holds (see {@link RelationName}): a
+ * many-to-many's target (`M` itself for `'self'`), a reverse name's declaring model.
+ *
+ * @example
+ * ```ts-fragment
+ * type T = RelatedModel<typeof Article, 'tags'>; // typeof Tag
+ * ```
+ */
+export type RelatedModel<M, K extends string> =
+  ManyTarget<M, K> extends infer T extends AnyModel ? T : AnyModel;
 
 /** What a column key (`title`, `author` or `author_id`, `pk`) holds in a row. */
 type ColumnValue<M, K> = K extends 'pk'

@@ -86,6 +86,8 @@ export const ERROR_CODES = Object.freeze({
   REST_ERR_SERVE: 'serve got an option it cannot use, or the config file has no createApp for it.',
   REST_ERR_SESSION_STORE: 'RedisSessionStore got both url and client, or neither.',
   REST_ERR_SETTINGS: 'A setting is unknown or of the wrong type.',
+  /** `S3Storage` or `s3StorageOptionsFromEnv` got an option it cannot use (docs/errors.md). */
+  REST_ERR_STORAGE: 'A storage got a bucket, region, endpoint or limit it cannot use.',
   REST_ERR_THROTTLE_RATE: 'A throttle has no usable rate.',
   REST_ERR_THROTTLE_STORE: 'RedisThrottleStore got contradictory or missing options.',
   REST_ERR_TRANSACTION: 'A query that needs a transaction ran outside one.',

@@ -24,6 +24,7 @@ function inputText(data: unknown): string {
 export interface ChoiceFieldOptions extends FieldOptions<string | number> {
   /** `[value, displayName]` pairs, or bare values (shown as themselves). */
   readonly choices: readonly (Choice | string | number)[];
+  /** Accepts `''` as a value (default false). */
   readonly allowBlank?: boolean;
 }
 
@@ -45,7 +46,9 @@ export class ChoiceField<const O extends ChoiceFieldOptions = ChoiceFieldOptions
   };
   static override metadataType = 'choice';
 
+  /** The `[value, displayName]` pairs, bare values made pairs. */
   readonly choices: readonly Choice[];
+  /** Whether `''` is accepted. */
   readonly allowBlank: boolean;
   readonly #byText: Map<string, string | number>;
   // Every value a string: a string is its own representation, with no lookup.

@@ -139,9 +139,13 @@ export class DecimalField<const O extends DecimalFieldOptions = DecimalFieldOpti
   };
   static override metadataType = 'decimal';
 
+  /** The most digits a value may have (before and after the point). */
   readonly maxDigits: number | undefined;
+  /** The most digits after the point. */
   readonly decimalPlaces: number | undefined;
+  /** The largest value accepted. */
   readonly maxValue: number | string | undefined;
+  /** The smallest value accepted. */
   readonly minValue: number | string | undefined;
 
   constructor(options: O) {

@@ -70,7 +70,9 @@ export class DictField<const O extends DictFieldOptions = DictFieldOptions> exte
   /** Type-level only: what a client sends. */
   declare readonly wireInput: Record<string, ValueInput<ChildOf<O>>>;
 
+  /** The field every value is validated and rendered with. */
   readonly child: AnyField;
+  /** Whether `{}` is accepted. */
   readonly allowEmpty: boolean;
 
   constructor(options: O & OnlyKnown<O, DictFieldOptions> = {} as never) {

@@ -73,6 +73,7 @@ export const SKIPPED: unique symbol = Symbol('skipped');
  * ```
  */
 export class SkipField extends Error {
+  /** The error name, as thrown. */
   override readonly name = 'SkipField';
 
   constructor(message?: string) {
@@ -109,7 +110,9 @@ export interface RequestLike {
 
 /** The serializer context: the request, the view, and anything a view adds. */
 export interface SerializerContext {
+  /** The request being served, when there is one. */
   readonly request?: RequestLike;
+  /** The view serving the request. */
   readonly view?: unknown;
   readonly [key: string]: unknown;
 }
@@ -118,6 +121,7 @@ export interface SerializerContext {
 export interface RunContext {
   /** PATCH: fields not sent are skipped, not required. */
   readonly partial: boolean;
+  /** The serializer's context (request, view). */
   readonly context: SerializerContext;
   /** The record being updated (undefined on create). */
   readonly instance: unknown;
@@ -166,6 +170,7 @@ export function queriesDatabase(validator: Validator<any>): boolean {
  * ```
  */
 export type ContextDefault<T> = ((ctx: RunContext, field: Field<any, any, any>) => T) & {
+  /** Marks a default computed from the run context (the request, say). */
   readonly requiresContext: true;
 };
 
@@ -284,9 +289,13 @@ export function allowNullIn(schema: JsonSchema): JsonSchema {
 
 /** A field's self-description for OPTIONS and schemas (keys as the wire format has them). */
 export interface FieldDescription {
+  /** The field's kind for clients (`string`, `integer`, `nested object`, ...). */
   type: string;
+  /** Whether a body must send it. */
   required: boolean;
+  /** Whether it is rendered only, never accepted. */
   read_only: boolean;
+  /** Its label for people. */
   label: string;
   [key: string]: unknown;
 }

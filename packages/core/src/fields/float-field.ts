@@ -14,7 +14,9 @@ import { maxValueValidator, minValueValidator } from './validators.ts';
 
 /** Options of {@link FloatField}. */
 export interface FloatFieldOptions extends FieldOptions<number> {
+  /** The largest value accepted. */
   readonly maxValue?: number;
+  /** The smallest value accepted. */
   readonly minValue?: number;
 }
 
@@ -44,7 +46,9 @@ export class FloatField<const O extends FloatFieldOptions = FloatFieldOptions> e
   };
   static override metadataType = 'float';
 
+  /** The largest value accepted. */
   readonly maxValue: number | undefined;
+  /** The smallest value accepted. */
   readonly minValue: number | undefined;
 
   constructor(options: O = {} as O) {

@@ -10,6 +10,7 @@ export interface HiddenFieldOptions<T>
   extends Omit<FieldOptions<T>, 'readOnly' | 'writeOnly' | 'required' | 'default' | 'source'> {
   /** The value validated data gets: a value, a function, or a context default (`CurrentUserDefault()`). */
   readonly default: NonNullable<FieldOptions<T>['default']>;
+  /** The attribute the value is written to (the field's name by default). */
   readonly source?: string;
 }
 

@@ -38,8 +38,11 @@ export class HyperlinkedIdentityField extends Field<
 > {
   /** Type-level only: read-only whatever the options say (for the inferred serializer types). */
   declare readonly alwaysReadOnly: true;
+  /** The route name the link is reversed from (`book-detail`). */
   readonly viewName: string;
+  /** The row's attribute that fills the URL (`pk` by default). */
   readonly lookupField: string;
+  /** The URL parameter it fills (the lookup field's name by default). */
   readonly lookupUrlKwarg: string;
   readonly #links: RouteLinks;
 

@@ -26,6 +26,7 @@ import {
   type ManyRelatedFieldOptions,
   splitManyOptions,
 } from './many-related-field.ts';
+import { type RelatedChoice, relatedChoices } from './related-choices.ts';
 import { RouteLinks } from './route-link.ts';
 
 /** Options of {@link HyperlinkedRelatedField}. */
@@ -242,6 +243,20 @@ export class HyperlinkedRelatedField<
 
   protected override valueSchema(_options: JsonSchemaOptions): JsonSchema {
     return { type: 'string', format: 'uri' };
+  }
+
+  /**
+   * The rows of the queryset as choices of a form's `<select>`, at most `cutoff` (DRF's
+   * `get_choices`): each as this field renders it, named by its model's `str`.
+   *
+   * @example
+   * ```ts
+   * const author = new HyperlinkedRelatedField({ viewName: 'author-detail', queryset: Author.objects.all() });
+   * const choices = await author.getChoices(1000);
+   * ```
+   */
+  getChoices(cutoff?: number, ctx?: RunContext): Promise<RelatedChoice[]> {
+    return relatedChoices(this.options.queryset, (row) => this.toRepresentation(row, ctx), cutoff);
   }
 
   toRepresentation(value: unknown, ctx?: RunContext): string {

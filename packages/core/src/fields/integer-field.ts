@@ -14,7 +14,9 @@ import { maxValueValidator, minValueValidator } from './validators.ts';
 
 /** Options of {@link IntegerField}. */
 export interface IntegerFieldOptions extends FieldOptions<number> {
+  /** The largest value accepted. */
   readonly maxValue?: number;
+  /** The smallest value accepted. */
   readonly minValue?: number;
 }
 
@@ -43,7 +45,9 @@ export class IntegerField<const O extends IntegerFieldOptions = IntegerFieldOpti
   };
   static override metadataType = 'integer';
 
+  /** The largest value accepted. */
   readonly maxValue: number | undefined;
+  /** The smallest value accepted. */
   readonly minValue: number | undefined;
 
   constructor(options: O = {} as O) {

@@ -46,7 +46,9 @@ export class IPAddressField<
     invalid_ipv6: 'Enter a valid IPv6 address.',
   };
 
+  /** The address families accepted, lower case. */
   readonly protocol: 'both' | 'ipv4' | 'ipv6';
+  /** Whether an IPv4-mapped IPv6 address is given as IPv4. */
   readonly unpackIpv4: boolean;
 
   constructor(options: O & OnlyKnown<O, IPAddressFieldOptions> = {} as never) {

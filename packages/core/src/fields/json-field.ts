@@ -68,6 +68,7 @@ export class JSONField<const O extends JSONFieldOptions = JSONFieldOptions> exte
   };
   static override metadataType = 'json';
 
+  /** Whether input is JSON text to parse (always so for form input). */
   readonly binary: boolean;
 
   constructor(options: O = {} as O) {

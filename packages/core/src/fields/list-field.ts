@@ -18,7 +18,7 @@ import {
   type RunContext,
   SKIPPED,
 } from './field.ts';
-import { isFormInput } from './form-input.ts';
+import { formInputList, isFormInput } from './form-input.ts';
 import { UnvalidatedField } from './unvalidated-field.ts';
 
 /** What a client sends for one item of field `C`. */
@@ -48,11 +48,12 @@ export interface ListFieldOptions extends FieldOptions<unknown[]> {
 }
 
 /**
- * The values of a form's `name[0]`, `name[1]`, ... keys in index order (DRF's
- * `parse_html_list`), or `[value]` for a form's one `name` key; {@link EMPTY} when neither.
+ * Every value of a form's `name` key, in the order sent (`tags=1&tags=2`: DRF's `getlist`),
+ * else the values of its `name[0]`, `name[1]`, ... keys in index order (DRF's
+ * `parse_html_list`); {@link EMPTY} when neither was sent.
  */
 export function formList(data: Readonly<Record<string, unknown>>, name: string): unknown {
-  if (Object.hasOwn(data, name)) return [data[name]];
+  if (Object.hasOwn(data, name)) return formInputList(data, name);
   const prefix = `${name}[`;
   const indexed: [number, unknown][] = [];
   for (const key of Object.keys(data)) {
@@ -92,9 +93,13 @@ export class ListField<const O extends ListFieldOptions = ListFieldOptions> exte
   /** Type-level only: what a client sends. */
   declare readonly wireInput: ItemInput<ChildOf<O>>[];
 
+  /** The field every item is validated and rendered with. */
   readonly child: AnyField;
+  /** Whether `[]` is accepted. */
   readonly allowEmpty: boolean;
+  /** The fewest items accepted. */
   readonly minLength: number | undefined;
+  /** The most items accepted. */
   readonly maxLength: number | undefined;
 
   constructor(options: O & OnlyKnown<O, ListFieldOptions> = {} as never) {

@@ -21,6 +21,7 @@ import {
 } from './field.ts';
 import { isFormInput } from './form-input.ts';
 import { formList } from './list-field.ts';
+import { hasRelatedChoices, type RelatedChoice } from './related-choices.ts';
 
 /** The most items a many relation accepts unless told otherwise: a bound on the IN query. */
 export const DEFAULT_MANY_MAX_LENGTH = 1000;
@@ -128,8 +129,11 @@ export class ManyRelatedField<
   /** Type-level only: what a client sends. */
   declare readonly wireInput: ItemInput<C>[];
 
+  /** The related field every item is validated and rendered with. */
   readonly child: C;
+  /** Whether `[]` is accepted. */
   readonly allowEmpty: boolean;
+  /** The most items accepted. */
   readonly maxLength: number;
 
   constructor(child: C, options: O & OnlyKnown<O, ManyRelatedFieldOptions> = {} as never) {
@@ -194,6 +198,22 @@ export class ManyRelatedField<
     const value = formList(data, this.fieldName);
     if (value !== EMPTY || ctx.partial) return value;
     return (this.constructor as typeof ManyRelatedField).defaultEmptyHtml;
+  }
+
+  /**
+   * The rows the child relation accepts, as choices of a form's `<select multiple>`, at most
+   * `cutoff` (DRF's `ManyRelatedField.get_choices`); none when the child lists no rows
+   * (`StringRelatedField`, a read-only relation).
+   *
+   * @example
+   * ```ts
+   * const authors = PrimaryKeyRelatedField.many({ queryset: Author.objects.all() });
+   * const choices = await authors.getChoices(1000);
+   * ```
+   */
+  getChoices(cutoff?: number, ctx?: RunContext): Promise<RelatedChoice[]> {
+    const child = this.child as unknown;
+    return hasRelatedChoices(child) ? child.getChoices(cutoff, ctx) : Promise.resolve([]);
   }
 
   async toInternalValue(data: unknown, ctx: RunContext): Promise<C['valueType'][]> {

@@ -55,7 +55,9 @@ export class MultipleChoiceField<
   static override metadataType = 'multiple choice';
   static override defaultEmptyHtml: unknown = [];
 
+  /** The `[value, displayName]` pairs, bare values made pairs. */
   readonly choices: readonly Choice[];
+  /** Whether an empty selection is accepted. */
   readonly allowEmpty: boolean;
   /** Validates and renders one item, with this field's messages. */
   readonly #item: ChoiceField;

@@ -22,6 +22,7 @@ import {
   type ManyRelatedFieldOptions,
   splitManyOptions,
 } from './many-related-field.ts';
+import { type RelatedChoice, relatedChoices } from './related-choices.ts';
 
 const INTEGER_KINDS = new Set<ModelFieldKind>([
   'auto',
@@ -179,6 +180,20 @@ export class PrimaryKeyRelatedField<
     const pk = this.options.queryset?.model.pk;
     if (!pk) return {};
     return INTEGER_KINDS.has(keyField(pk).kind) ? { type: 'integer' } : { type: 'string' };
+  }
+
+  /**
+   * The rows of the queryset as choices of a form's `<select>`, at most `cutoff` (DRF's
+   * `get_choices`): each as this field renders it, named by its model's `str`.
+   *
+   * @example
+   * ```ts
+   * const author = new PrimaryKeyRelatedField({ queryset: Author.objects.all() });
+   * const choices = await author.getChoices(1000);
+   * ```
+   */
+  getChoices(cutoff?: number, _ctx?: RunContext): Promise<RelatedChoice[]> {
+    return relatedChoices(this.options.queryset, (row) => this.toRepresentation(row), cutoff);
   }
 
   toRepresentation(value: unknown): RelatedKey<O> {

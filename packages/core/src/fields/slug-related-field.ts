@@ -25,6 +25,7 @@ import {
   type ManyRelatedFieldOptions,
   splitManyOptions,
 } from './many-related-field.ts';
+import { type RelatedChoice, relatedChoices } from './related-choices.ts';
 
 /** Options of {@link SlugRelatedField}. */
 export interface SlugRelatedFieldOptions extends FieldOptions<unknown> {
@@ -72,6 +73,7 @@ export class SlugRelatedField<
     invalid: 'Invalid value.',
   };
 
+  /** The related row's attribute that names it (DRF's `slug_field`). */
   readonly slugField: string;
 
   constructor(options: O & OnlyKnown<O, SlugRelatedFieldOptions>) {
@@ -179,6 +181,20 @@ export class SlugRelatedField<
     if (field && (field.kind.includes('integer') || field.kind === 'auto'))
       return { type: 'integer' };
     return { type: 'string' };
+  }
+
+  /**
+   * The rows of the queryset as choices of a form's `<select>`, at most `cutoff` (DRF's
+   * `get_choices`): each as this field renders it, named by its model's `str`.
+   *
+   * @example
+   * ```ts
+   * const author = new SlugRelatedField({ slugField: 'name', queryset: Author.objects.all() });
+   * const choices = await author.getChoices(1000);
+   * ```
+   */
+  getChoices(cutoff?: number, _ctx?: RunContext): Promise<RelatedChoice[]> {
+    return relatedChoices(this.options.queryset, (row) => this.toRepresentation(row), cutoff);
   }
 
   toRepresentation(value: unknown): SlugValue<O> {

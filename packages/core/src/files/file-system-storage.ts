@@ -11,14 +11,28 @@
  * ```
  * @module
  */
-import { randomInt } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { chmod, link, mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileTooLarge, limitBytes } from './file-too-large.ts';
 import type { SaveOptions, Storage } from './storage.ts';
+import {
+  DEFAULT_FILE_NAME,
+  getValidFileName,
+  MAX_NAME_ATTEMPTS,
+  SuspiciousFileOperation,
+  storedNameCandidates,
+} from './stored-name.ts';
 import { UploadedFile } from './uploaded-file.ts';
+
+// Where they were first defined: kept importable from here.
+export { DEFAULT_FILE_NAME, getValidFileName, SuspiciousFileOperation };
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null)?.code;
+}
 
 /** Options of {@link FileSystemStorage}. */
 export interface FileSystemStorageOptions {
@@ -26,93 +40,6 @@ export interface FileSystemStorageOptions {
   readonly location: string;
   /** The URL prefix they are served under (`MEDIA_URL`); default `/media/`. */
   readonly baseUrl?: string;
-}
-
-/**
- * A name that would leave the storage's folder, or a folder name that is not allowed.
- *
- * @example
- * ```ts
- * const storage = new FileSystemStorage({ location: 'media' });
- * try {
- *   storage.path('../secrets.txt');
- * } catch (error) {
- *   if (error instanceof SuspiciousFileOperation) console.warn(error.message); // outside media
- * }
- * ```
- */
-export class SuspiciousFileOperation extends Error {
-  override readonly name = 'SuspiciousFileOperation';
-}
-
-/** The name of a file whose client name had nothing usable left. */
-export const DEFAULT_FILE_NAME = 'file';
-/** The longest file name (one path part) most file systems take, in UTF-8 bytes. */
-const NAME_MAX_BYTES = 255;
-/** An extension longer than this is part of the name. */
-const MAX_EXTENSION = 16;
-/** Names tried before giving up (each after the first has a random suffix). */
-const MAX_ATTEMPTS = 100;
-const SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/**
- * Characters a file name must not keep: controls (NUL, newlines), format characters (bidi
- * overrides such as U+202E, zero-width characters, BOM), line and paragraph separators,
- * private-use and unassigned code points, and U+FFFD (what lone surrogates become).
- */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\uFFFD]/gu;
-/** Runs of anything but letters, marks, digits, `_`, `.` and `-` (spaces included). */
-const UNSAFE = /[^\p{L}\p{M}\p{N}_.-]+/gu;
-/** Device names Windows reserves, with or without an extension. */
-const RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
-
-/**
- * A client's file name made safe to store: the part after the last `/` or `\`,
- * NFC-normalised, without invisible characters (see {@link INVISIBLE}), with each run of
- * other unsafe characters (spaces, `:`, `*`, `"`, `<`, `>`, `|`, `?`, ...) replaced by `_`,
- * without leading dots or dashes (no hidden files, no option-like names) and trailing dots,
- * and never empty (`DEFAULT_FILE_NAME`). Length is bounded by {@link FileSystemStorage.save}.
- *
- * @example
- * ```ts
- * getValidFileName('../../etc/passwd'); // 'passwd'
- * getValidFileName('C:\\x\\my resume.txt'); // 'my_resume.txt'
- * getValidFileName('evil\u202Etxt.exe'); // 'eviltxt.exe'
- * getValidFileName('..'); // 'file'
- * ```
- */
-export function getValidFileName(name: string): string {
-  let s = String(name).toWellFormed();
-  s = s.slice(Math.max(s.lastIndexOf('/'), s.lastIndexOf('\\')) + 1);
-  s = s.normalize('NFC').replace(INVISIBLE, '').trim();
-  s = s.replace(UNSAFE, '_');
-  s = s.replace(/^[.-]+/, '').replace(/\.+$/, '');
-  if (!s) return DEFAULT_FILE_NAME;
-  return RESERVED.test(s) ? `_${s}` : s;
-}
-
-/** `['report', '.pdf']`; a name without a short extension has `''`. */
-function splitExtension(name: string): [string, string] {
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0 || name.length - dot > MAX_EXTENSION) return [name, ''];
-  return [name.slice(0, dot), name.slice(dot)];
-}
-
-/** Code points of `s`. */
-function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
-function randomSuffix(): string {
-  let suffix = '';
-  for (let i = 0; i < 7; i++) suffix += SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)];
-  return suffix;
-}
-
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | null)?.code;
 }
 
 /**
@@ -153,19 +80,17 @@ export class FileSystemStorage implements Storage {
     content: UploadedFile | Readable,
     options: SaveOptions = {},
   ): Promise<string> {
-    const slash = name.lastIndexOf('/');
-    const folder = this.#checkFolder(name.slice(0, slash + 1));
-    const [stem, extension] = splitExtension(this.getValidName(name.slice(slash + 1)));
-    const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const suffix = attempt === 0 ? '' : `_${randomSuffix()}`;
-      const candidate = this.#fit(folder, stem, suffix, extension, maxLength, name);
+    for (const candidate of storedNameCandidates(
+      name,
+      (part) => this.getValidName(part),
+      options.maxLength,
+    )) {
       const target = this.path(candidate);
       await mkdir(dirname(target), { recursive: true });
-      if (await this.#create(target, content)) return candidate;
+      if (await this.#create(target, content, options.maxSize)) return candidate;
     }
     throw new SuspiciousFileOperation(
-      `No free name for "${name}" after ${MAX_ATTEMPTS} attempts in ${this.location}.`,
+      `No free name for "${name}" after ${MAX_NAME_ATTEMPTS} attempts in ${this.location}.`,
     );
   }
 
@@ -177,6 +102,7 @@ export class FileSystemStorage implements Storage {
     await rm(this.path(name), { force: true });
   }
 
+  /** True when a file of this name is stored (a name outside the folder is an error). */
   async exists(name: string): Promise<boolean> {
     try {
       await stat(this.path(name));
@@ -216,20 +142,31 @@ export class FileSystemStorage implements Storage {
   }
 
   /** Creates `target`, which must not exist; false when it does. */
-  async #create(target: string, content: UploadedFile | Readable): Promise<boolean> {
+  async #create(
+    target: string,
+    content: UploadedFile | Readable,
+    maxSize: number | undefined,
+  ): Promise<boolean> {
     if (content instanceof UploadedFile) {
+      if (maxSize !== undefined && content.size > maxSize) {
+        throw new FileTooLarge(maxSize, content.size);
+      }
       try {
         return await this.linkFile(content.path, target);
       } catch {
         // Another file system (EXDEV), or one without hard links: copy instead.
       }
-      return this.#copyExclusive(target, () => content.open());
+      return this.#copyExclusive(target, () => content.open(), maxSize);
     }
-    return this.#copyExclusive(target, () => content);
+    return this.#copyExclusive(target, () => content, maxSize);
   }
 
-  /** Streams into a new `target` (`O_EXCL`): removed again if the copy fails. */
-  async #copyExclusive(target: string, source: () => Readable): Promise<boolean> {
+  /** Streams into a new `target` (`O_EXCL`): removed again if the copy fails or passes `maxSize`. */
+  async #copyExclusive(
+    target: string,
+    source: () => Readable,
+    maxSize: number | undefined,
+  ): Promise<boolean> {
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(target, 'wx');
@@ -238,48 +175,13 @@ export class FileSystemStorage implements Storage {
       throw error;
     }
     try {
-      await pipeline(source(), handle.createWriteStream());
+      if (maxSize === undefined) await pipeline(source(), handle.createWriteStream());
+      else await pipeline(source(), limitBytes(maxSize), handle.createWriteStream());
       return true;
     } catch (error) {
       await handle.close().catch(() => {});
       await rm(target, { force: true });
       throw error;
     }
-  }
-
-  /** The folder part of a name (the developer's `uploadTo`): no `.`/`..`, no backslashes or controls. */
-  #checkFolder(folder: string): string {
-    const parts = folder.split('/').filter((part) => part !== '');
-    for (const part of parts) {
-      if (part === '.' || part === '..' || /[\\\p{Cc}]/u.test(part)) {
-        throw new SuspiciousFileOperation(
-          `The folder "${folder}" is not allowed in a stored name: use plain folder names (no ".", "..", "\\").`,
-        );
-      }
-    }
-    return parts.length ? `${parts.join('/')}/` : '';
-  }
-
-  /** `folder + stem + suffix + extension`, the stem shortened to fit both limits. */
-  #fit(
-    folder: string,
-    stem: string,
-    suffix: string,
-    extension: string,
-    maxLength: number,
-    original: string,
-  ): string {
-    const fixed = codePoints(folder) + suffix.length + codePoints(extension);
-    let chars = Array.from(stem);
-    if (fixed + chars.length > maxLength) chars = chars.slice(0, Math.max(0, maxLength - fixed));
-    const bytes = Buffer.byteLength(suffix + extension);
-    while (chars.length && Buffer.byteLength(chars.join('')) + bytes > NAME_MAX_BYTES) chars.pop();
-    if (chars.length === 0) {
-      throw new SuspiciousFileOperation(
-        `Storage can not find an available name for "${original}" within ${maxLength} characters: ` +
-          "shorten the folder (the model field's uploadTo) or raise the field's maxLength.",
-      );
-    }
-    return folder + chars.join('') + suffix + extension;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Serving stored files (`MEDIA_URL`) from a {@link FileSystemStorage}, safely: uploaded files
- * are a client's bytes, so a browser must never run them as a page of this site.
+ * Serving stored files (`MEDIA_URL`) from a {@link FileSystemStorage} or an {@link S3Storage},
+ * safely: uploaded files are a client's bytes, so a browser must never run them as a page of
+ * this site.
  *
  * @example
  * ```ts
@@ -16,11 +17,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { FileSystemStorage } from './file-system-storage.ts';
+import { S3Storage } from './s3-storage.ts';
 
 /** Options of {@link serveMedia}. */
 export interface ServeMediaOptions {
   /** The storage to serve; default the `STORAGE` of the app's restFramework settings. */
-  readonly storage?: FileSystemStorage;
+  readonly storage?: FileSystemStorage | S3Storage;
   /** The URL prefix; default the storage's `baseUrl` (`MEDIA_URL`). */
   readonly prefix?: string;
 }
@@ -73,6 +75,12 @@ export const MEDIA_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.f
  * - `NotFound` for anything else, answered by the app's exception handler (the
  *   `EXCEPTION_HANDLER` setting; by default 404 `{"detail":"Not found."}`), as every other error.
  *
+ * From an {@link S3Storage}, the same headers: the object is streamed through the app, or,
+ * with its `presignedUrls` option, answered with a redirect (302, `Cache-Control: no-store`)
+ * to a presigned URL that makes S3 answer with the same `Content-Type` and
+ * `Content-Disposition` (S3 cannot add the other two headers: serve such a bucket from a
+ * domain of its own, never the app's).
+ *
  * Call it on the app after registering the `restFramework` plugin, whose error handler answers
  * the refusals; without it, it fails at once (`REST_ERR_MEDIA`).
  */
@@ -103,18 +111,18 @@ export async function serveMedia(
   });
 }
 
-function defaultStorage(app: FastifyInstance): FileSystemStorage {
+function defaultStorage(app: FastifyInstance): FileSystemStorage | S3Storage {
   const storage = app.restFramework.settings.STORAGE;
-  if (storage instanceof FileSystemStorage) return storage;
+  if (storage instanceof FileSystemStorage || storage instanceof S3Storage) return storage;
   throw new ImproperlyConfigured(
     'REST_ERR_MEDIA',
-    'serveMedia: pass { storage: new FileSystemStorage(...) }, or keep a FileSystemStorage as the ' +
-      "restFramework plugin's STORAGE (the default). Other storages serve their own files.",
+    'serveMedia: pass { storage: new FileSystemStorage(...) } (or an S3Storage), or keep one as the ' +
+      "restFramework plugin's STORAGE (a FileSystemStorage is the default). Other storages serve their own files.",
   );
 }
 
 async function sendMedia(
-  storage: FileSystemStorage,
+  storage: FileSystemStorage | S3Storage,
   prefix: string,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -122,6 +130,7 @@ async function sendMedia(
   reply.headers(MEDIA_SECURITY_HEADERS);
   const parts = mediaPath(request.url, prefix);
   if (!parts) throw new NotFound();
+  if (storage instanceof S3Storage) return sendObject(storage, parts, request, reply);
   let root: string;
   let path: string;
   try {
@@ -149,19 +158,58 @@ async function sendMedia(
     await handle.close();
     throw new NotFound();
   }
-  const name = parts[parts.length - 1] as string;
-  const type = SAFE_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  const { type, disposition } = safeHeaders(parts);
   reply
     .code(200)
     .header('Content-Type', type)
     .header('Content-Length', String(stats.size))
     .header('Last-Modified', stats.mtime.toUTCString())
-    .header('Content-Disposition', contentDisposition(INLINE_TYPES.has(type), name));
+    .header('Content-Disposition', disposition);
   if (request.method === 'HEAD') {
     await handle.close();
     return reply.send();
   }
   return reply.send(handle.createReadStream());
+}
+
+/** A file of an {@link S3Storage}: a redirect to a presigned URL, or its bytes through the app. */
+async function sendObject(
+  storage: S3Storage,
+  parts: string[],
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const name = parts.join('/');
+  const { type, disposition } = safeHeaders(parts);
+  if (storage.presignedUrls) {
+    // A missing object is S3's 404; checking here would cost a request per download.
+    const url = await storage.presignedUrl(name, {
+      contentType: type,
+      contentDisposition: disposition,
+    });
+    return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+  }
+  const object = await storage.getObject(name);
+  if (!object) throw new NotFound();
+  reply
+    .code(200)
+    .header('Content-Type', type)
+    .header('Content-Length', String(object.size))
+    .header('Content-Disposition', disposition);
+  if (object.lastModified) reply.header('Last-Modified', object.lastModified.toUTCString());
+  if (request.method === 'HEAD') {
+    // Only the headers were wanted: the download stops here.
+    object.body.destroy();
+    return reply.send();
+  }
+  return reply.send(object.body);
+}
+
+/** The `Content-Type` and `Content-Disposition` of a media file, from its name. */
+function safeHeaders(parts: string[]): { type: string; disposition: string } {
+  const name = parts[parts.length - 1] as string;
+  const type = SAFE_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  return { type, disposition: contentDisposition(INLINE_TYPES.has(type), name) };
 }
 
 /** The decoded parts of a media URL's path, or null when one is not a plain file or folder name. */

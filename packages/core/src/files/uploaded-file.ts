@@ -2,8 +2,9 @@
  * A file received in a multipart request, kept in a temporary file while the request runs.
  * @module
  */
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 
 /**
  * An uploaded file. The multipart parser streams each file part into a temporary file and
@@ -22,6 +23,7 @@ import { rm } from 'node:fs/promises';
 export class UploadedFile {
   /** The client's file name, as sent (storage makes it safe before use). */
   readonly filename: string;
+  /** The type the client sent for the part (never checked against the bytes). */
   readonly contentType: string;
   /** Bytes received. */
   readonly size: number;
@@ -42,7 +44,7 @@ export class UploadedFile {
   }
 
   /** Reads the file. */
-  open(): ReadStream {
+  open(): Readable {
     return createReadStream(this.path);
   }
 
@@ -68,6 +70,7 @@ export class UploadedFile {
 export class OversizedUpload {
   /** The client's file name, as sent. */
   readonly filename: string;
+  /** The type the client sent for the part (never checked against the bytes). */
   readonly contentType: string;
   /**
    * Bytes received, or, when the part was not read to its end (`complete` false), an

@@ -14,6 +14,7 @@
  * @module
  */
 import { termPath } from '../db/order-term.ts';
+import type { QuerySet } from '../db/query-set.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { AnyModelField } from '../models/model-field.ts';
@@ -38,13 +39,19 @@ export function checkOrderingName(where: string, name: string): void {
 
 /**
  * Checks one order term (`-user__email`) against `model`: a string, at most one leading `-`,
+ * an annotation's name among `annotations` (those of the view's query set), or
  * each segment a field or a relation of any kind (`tags__name`, `profile__bio`, `books__title`;
  * across a many-valued one, a row comes once per related row, as in Django), `__` only after a
  * relation. A path ending on a relation orders by its key column (or the related row's key).
  * Without a model (a view whose query set is only known per request) only the form is
  * checked. `what` starts the message.
  */
-export function checkOrderingPath(model: AnyModel | undefined, what: string, term: unknown): void {
+export function checkOrderingPath(
+  model: AnyModel | undefined,
+  what: string,
+  term: unknown,
+  annotations: readonly string[] = [],
+): void {
   if (typeof term !== 'string') {
     throw new ImproperlyConfigured(
       ORDERING_FIELDS_CODE,
@@ -58,7 +65,8 @@ export function checkOrderingPath(model: AnyModel | undefined, what: string, ter
       `${what} is not a path: write a field name or a relation path ('user__email'), with at most one leading "-" for descending order.`,
     );
   }
-  if (!model) return;
+  // An annotation of the view's query set (`favoritesCount`): ordered by its value.
+  if (!model || annotations.includes(path)) return;
   const parts = path.split('__');
   let current: AnyModel = model;
   for (let i = 0; i < parts.length; i++) {
@@ -80,7 +88,7 @@ export function checkOrderingPath(model: AnyModel | undefined, what: string, ter
         continue;
       }
       const reason = Object.hasOwn(current.properties, part)
-        ? `${current.name}.${part} is a computed property, not a column; order by the columns it is computed from`
+        ? `${current.name}.${part} is a computed property, not a column; order by the columns it is computed from, or annotate the query set with its value and order by the annotation's name`
         : `${current.name} has no field ${JSON.stringify(part)} (fields: ${Object.keys(current.fields).join(', ')})`;
       throw new ImproperlyConfigured(
         ORDERING_FIELDS_CODE,
@@ -137,6 +145,7 @@ export function checkDefaultOrdering(
   ordering: unknown,
   where: string,
   model: AnyModel | undefined,
+  annotations: readonly string[] = [],
 ): void {
   if (ordering === undefined || ordering === null) return;
   if (typeof ordering !== 'string' && !Array.isArray(ordering)) {
@@ -152,6 +161,25 @@ export function checkDefaultOrdering(
         `${where}: '__all__' belongs to orderingFields (the names clients may use); ordering lists the paths to sort by when the client sends none (['id']).`,
       );
     }
-    checkOrderingPath(model, `${where}: the default ordering ${JSON.stringify(term)}`, term);
+    checkOrderingPath(
+      model,
+      `${where}: the default ordering ${JSON.stringify(term)}`,
+      term,
+      annotations,
+    );
   }
+}
+
+/**
+ * The names of the annotations of a query set (`annotate({ favoritesCount: Count(...) })`),
+ * which an ordering may name as it names fields.
+ *
+ * @example
+ * ```ts-fragment
+ * annotationNames(Article.objects.annotate({ favoritesCount: Count('favoritedBy') })); // ['favoritesCount']
+ * ```
+ */
+export function annotationNames(queryset: QuerySet<any> | undefined): string[] {
+  const annotations = queryset?.queryState.annotations;
+  return annotations ? annotations.map(([name]) => name) : [];
 }

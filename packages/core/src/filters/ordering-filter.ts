@@ -15,6 +15,17 @@
  * }
  * // GET /books/?ordering=-price,title → ORDER BY price DESC, title
  * ```
+ *
+ * An annotation of the view's query set is a name like a field's (DRF's too):
+ *
+ * ```ts-fragment
+ * class ArticleViewSet extends ModelViewSet {
+ *   override queryset = Article.objects.annotate({ favoritesCount: Count('favoritedBy') });
+ *   override filterBackends = [OrderingFilter];
+ *   orderingFields = ['title', 'favoritesCount'];
+ * }
+ * // GET /articles/?ordering=-favoritesCount → ORDER BY the count, descending
+ * ```
  * @module
  */
 import { reverseTerm, termPath } from '../db/order-term.ts';
@@ -26,6 +37,7 @@ import { type PreparedSerializer, Serializer } from '../serializers/serializer.t
 import { defaultValues } from '../settings/default-values.ts';
 import { BaseFilterBackend } from './filter-backend.ts';
 import {
+  annotationNames,
   checkDefaultOrdering,
   checkOrderingList,
   checkOrderingName,
@@ -173,11 +185,15 @@ export class OrderingFilter extends BaseFilterBackend {
     const fields = view.orderingFields;
     if (fields === undefined || fields === null) return this.getDefaultValidFields(queryset, view);
     if (fields === '__all__') {
-      return queryset.model.fieldList.map((f: AnyModelField) => ({
-        param: f.name,
-        paths: [f.name],
-        label: f.verboseName,
-      }));
+      // Every field, and every annotation of the query set (DRF's `'__all__'` too).
+      return [
+        ...queryset.model.fieldList.map((f: AnyModelField) => ({
+          param: f.name,
+          paths: [f.name],
+          label: f.verboseName,
+        })),
+        ...annotationNames(queryset).map((name) => ({ param: name, paths: [name], label: name })),
+      ];
     }
     return [];
   }
@@ -194,16 +210,20 @@ export class OrderingFilter extends BaseFilterBackend {
     return fields.map((name: string) => ({ param: name, paths: [name], label: name }));
   }
 
-  /** The serializer's readable fields whose source is a plain model field. */
+  /**
+   * The serializer's readable fields whose source is a plain model field or an annotation of
+   * the query set (`favoritesCount = IntegerField({ readOnly: true })`).
+   */
   getDefaultValidFields(queryset: QuerySet<any>, view: OrderingView): OrderingOption[] {
     const serializerClass = view.getSerializerClass?.();
     if (!serializerClass) return [];
+    const annotations = annotationNames(queryset);
     const options: OrderingOption[] = [];
     for (const field of serializerClass.prepare().readable) {
       if (field.sourceAttrs.length !== 1 || field instanceof Serializer) continue;
       const source = field.sourceAttrs[0] as string;
       const modelField = queryset.model.getField(source);
-      if (modelField && modelField.name === source)
+      if ((modelField && modelField.name === source) || annotations.includes(source))
         options.push({ param: field.fieldName, paths: [source], label: field.label });
     }
     return options;
@@ -275,8 +295,8 @@ export class OrderingFilter extends BaseFilterBackend {
   /**
    * Start-up check, called by the router: `orderingFields` has one of the accepted forms
    * ({@link checkOrderingFields}); every declared name can be sent by a client; every path of
-   * `orderingFields` and of the view's `ordering` resolves to a column of the view's model,
-   * crossing only to-one relations. Throws `ImproperlyConfigured` (`REST_ERR_ORDERING_FIELDS`)
+   * `orderingFields` and of the view's `ordering` resolves to a column of the view's model
+   * (across its relations) or names an annotation of its query set. Throws `ImproperlyConfigured` (`REST_ERR_ORDERING_FIELDS`)
    * naming the view, the name and the path.
    *
    * @example
@@ -290,7 +310,9 @@ export class OrderingFilter extends BaseFilterBackend {
     const viewName = view.constructor.name;
     const where = `${viewName}.orderingFields`;
     this.checkOrderingFields(view.orderingFields, where);
-    const model = querysetOf(view)?.model;
+    const queryset = querysetOf(view);
+    const model = queryset?.model;
+    const annotations = annotationNames(queryset);
     for (const option of this.getDeclaredFields(view) ?? []) {
       checkOrderingName(where, option.param);
       for (const path of option.paths as readonly unknown[]) {
@@ -298,10 +320,11 @@ export class OrderingFilter extends BaseFilterBackend {
           model,
           `${where}: the ordering name ${JSON.stringify(option.param)} maps to the path ${JSON.stringify(path)}`,
           path,
+          annotations,
         );
       }
     }
-    checkDefaultOrdering(view.ordering, `${viewName}.ordering`, model);
+    checkDefaultOrdering(view.ordering, `${viewName}.ordering`, model, annotations);
   }
 
   /**

@@ -9,18 +9,23 @@ import type { UploadedFile } from '../files/uploaded-file.ts';
 import type { Renderer } from '../renderers/renderer.ts';
 import type { ResolvedRoute, UrlRegistry } from '../routers/url-registry.ts';
 import type { APISettings } from '../settings/api-settings.ts';
+import type { MaybePromise } from '../utils/maybe-promise.ts';
 import type { Versioning } from '../versioning/versioning.ts';
 
 /** The user of a request without credentials. */
 export interface AnonymousUser {
+  /** Never authenticated. */
   readonly isAuthenticated: false;
+  /** Never staff. */
   readonly isStaff: false;
   readonly [key: string]: unknown;
 }
 
 /** What authentication classes attach; `isAuthenticated` and `isStaff` drive the permissions. */
 export interface RequestUser {
+  /** True for a caller the authentication classes recognised. */
   readonly isAuthenticated: boolean;
+  /** True for staff (`IsAdminUser` allows them). */
   readonly isStaff?: boolean;
   readonly [key: string]: unknown;
 }
@@ -178,6 +183,35 @@ export class Request implements RequestLike {
     return `${this.origin}/${path}`;
   }
 
+  /**
+   * Who parses this request's body: the view serving it (its `parseBody`), set by `dispatch`
+   * before authentication runs.
+   */
+  declare bodyParser:
+    | {
+        /** Parses the request's body (`APIView.parseBody`). */
+        parseBody(request: Request): MaybePromise<unknown>;
+      }
+    | undefined;
+
+  #body: MaybePromise<unknown> | undefined;
+
+  /**
+   * The body, parsed once by the view however many ask: a policy that must read it before the
+   * handler (session authentication looking for the form field `csrfmiddlewaretoken`, as
+   * Django's CSRF check reads `request.POST`) and the handler share one parse. `{}` when no
+   * view parses this request.
+   *
+   * @example
+   * ```ts-fragment
+   * const data = await request.readBody(); // the view's parseBody, at most once
+   * ```
+   */
+  readBody(): MaybePromise<unknown> {
+    if (this.#body === undefined) this.#body = this.bodyParser?.parseBody(this) ?? {};
+    return this.#body;
+  }
+
   #origin: string | undefined;
 
   /** `http://host:port`, the start of every absolute URL of this request. */
@@ -228,4 +262,5 @@ Object.assign(Request.prototype, {
   urlNamespace: undefined,
   urlAliases: undefined,
   methodOverride: undefined,
+  bodyParser: undefined,
 });

@@ -27,7 +27,9 @@ export interface RenderedBody {
 export class Response {
   /** The data to render; `null` with 204 means no body. */
   data: unknown;
+  /** The HTTP status code (200 by default). */
   status: number;
+  /** Headers to send, by name (`Location`, `Retry-After`). */
   readonly headers: Record<string, string>;
   /** An error response (the browsable API shows it differently). */
   readonly exception: boolean;

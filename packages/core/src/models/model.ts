@@ -21,6 +21,7 @@
  */
 import { constraintName } from '../db/dialect/dialect-adapter.ts';
 import { QuerySet } from '../db/query-set.ts';
+import type { RelatedModel, RelationName } from '../db/typed-filter.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { fieldIndex } from '../migrations/schema-index.ts';
 import { isIdentifier, snakeCase } from '../utils/text.ts';
@@ -456,18 +457,22 @@ export class Model<
    * The rows related to `row` through the relation `name`: a many-to-many of this model
    * (`Article.related(article, 'tags')`), or the reverse name of a relation pointing here
    * (`Tag.related(tag, 'articles')`, `Author.related(author, 'books')`). See
-   * {@link RelatedSet} for reading and changing them.
+   * {@link RelatedSet} for reading and changing them. The set is typed by the relation: a
+   * many-to-many's target (this model for `'self'`), and for a reverse name the model declaring
+   * the relation when that model is in the `ModelRegistry`; a name the types do not know (a
+   * model left out of the registry) gives a set of any model, checked at run time.
    *
    * @example
    * ```ts-fragment
    * await Article.related(article, 'tags').add(python);
-   * const articles = await Tag.related(python, 'articles').execute();
+   * const articles = await Tag.related(python, 'articles').execute(); // Row<typeof Article>[]
    * ```
    */
-  related<K extends ManyToManyName<F>>(
+  related<S extends AnyModel, K extends RelationName<S>>(
+    this: S,
     row: Readonly<Record<string, unknown>> | string | number,
     name: K,
-  ): RelatedSet<TargetOf<F[K]>>;
+  ): RelatedSet<RelatedModel<S, K>>;
   related(
     row: Readonly<Record<string, unknown>> | string | number,
     name: string,

@@ -6,6 +6,7 @@
  */
 import { canonicalUuid } from '../db/column-values.ts';
 import type { Database } from '../db/database.ts';
+import { PrefetchedQuerySet } from '../db/prefetched-query-set.ts';
 import type { QuerySet } from '../db/query-set.ts';
 import type { Filter } from '../db/query-state.ts';
 import type { TypedFilter } from '../db/typed-filter.ts';
@@ -118,8 +119,19 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
       : { own: relation.sourceField, other: relation.targetField, relation };
   }
 
-  /** The rows of the set, as a query set. */
+  /**
+   * The rows of the set, as a query set. After `prefetchRelated` loaded them for the owner's
+   * row, reading it (`execute`, `count`, `exists`, iterating) answers those rows without a
+   * statement; a query set made from it (`filter`, `orderBy`...) queries, as Django's.
+   */
   all(): QuerySet<M> {
+    const prefetched = this.#prefetched();
+    const query = this.#query();
+    return prefetched ? new PrefetchedQuerySet(query, prefetched as Row<M>[]) : query;
+  }
+
+  /** The query of the set's rows. */
+  #query(): QuerySet<M> {
     const objects = this.#objects(this.model);
     if (this.plan.kind !== 'many_to_many')
       return objects.filter({ [this.plan.field.name]: this.ownerKey });
@@ -136,15 +148,15 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
 
   /** The rows of the set matching `filter` (its keys and values checked as `QuerySet.filter`'s). */
   filter<T extends Filter>(filter: TypedFilter<M, {}, T>): QuerySet<M> {
-    return this.all().filter(filter as Filter);
+    return this.#query().filter(filter as Filter);
   }
 
   exclude<T extends Filter>(filter: TypedFilter<M, {}, T>): QuerySet<M> {
-    return this.all().exclude(filter as Filter);
+    return this.#query().exclude(filter as Filter);
   }
 
   orderBy(...terms: string[]): QuerySet<M> {
-    return this.all().orderBy(...terms);
+    return this.#query().orderBy(...terms);
   }
 
   /** The rows of the set: those `prefetchRelated` loaded for the owner's row when it did (no query). */
@@ -280,7 +292,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     this.#forget();
     const wanted = this.#keys(items);
     await this.#atomic(async () => {
-      const current = (await this.all().execute()).map((row) =>
+      const current = (await this.#query().execute()).map((row) =>
         keyValue(this.model, (row as Record<string, unknown>)[this.model.pk.attname]),
       );
       const keep = new Set(wanted.map(String));

@@ -4,7 +4,11 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { canonicalTime, canonicalUuid } from '../db/column-values.ts';
-import { reverseTerm } from '../db/order-term.ts';
+import { bindAnnotations } from '../db/expressions/annotations.ts';
+import { Q, type QChild } from '../db/expressions/q.ts';
+import type { BoundExpression, QueryExpression } from '../db/expressions/query-expression.ts';
+import { reverseTerm, termPath } from '../db/order-term.ts';
+import { JoinSet } from '../db/plan/query-paths.ts';
 import type { ColumnRef, OrderTerm, QuerySet } from '../db/query-set.ts';
 import { NotFound } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
@@ -31,6 +35,26 @@ export interface Cursor {
   readonly inclusive: boolean;
 }
 
+/**
+ * An ordering key that names an annotation of the query set (`-favoritesCount`): its value is
+ * read from the row under its name, and checked against what the annotation answers.
+ */
+export interface AnnotationOrderTerm {
+  /** The annotation's name. */
+  readonly path: string;
+  /** True when the key sorts in descending order (`-favoritesCount`). */
+  readonly descending: boolean;
+  /** What the annotation answers: a whole number (a count), a number, a boolean, or a value. */
+  readonly annotation: BoundExpression['output'];
+}
+
+/** An ordering key of a cursor: a column's (see `QuerySet.resolveOrdering`) or an annotation's. */
+export type CursorOrderTerm = OrderTerm | AnnotationOrderTerm;
+
+function isAnnotationTerm(term: CursorOrderTerm): term is AnnotationOrderTerm {
+  return 'annotation' in term;
+}
+
 /** A cursor longer than this is refused without being decoded. */
 const MAX_CURSOR_LENGTH = 8192;
 /** Column ranges on every dialect: a value outside them would be a database error. */
@@ -50,6 +74,11 @@ const DECIMAL = /^-?\d{1,64}(?:\.\d{1,64})?$/;
  * ordering key, each of the type of its column, bound as a query parameter. A cursor that
  * fails any check, or was made for another ordering, is 404 `{"detail": "Invalid cursor"}`.
  *
+ * An ordering key may name an annotation of the query set (`orderBy('-favoritesCount')`):
+ * the cursor holds its value as it holds a column's, checked against what the annotation
+ * answers (an integer for a count, a boolean for an `Exists`), and the page condition compares
+ * the annotation's SQL, as `filter({ favoritesCount__lt: 3 })` would.
+ *
  * NULL sorts as the smallest value (as the dialect adapters order it), and descending keys
  * are compared the other way, so the page condition
  * `(a > x) OR (a = x AND b > y) OR ...` matches the ORDER BY exactly.
@@ -68,11 +97,13 @@ export class CursorPagination implements Pagination {
   // Defaults on the prototype (below the class), as DRF's class attributes: a paginator is
   // made per request, and each field defined here was one more store per request. A subclass
   // overrides one with a field of its own (`override ordering = ['-created']`).
+  /** The query parameter holding the cursor (default `cursor`). */
   declare cursorQueryParam: string;
   /** Items per page; defaults to the `PAGE_SIZE` setting. */
   declare pageSize: number | null;
   /** A parameter that lets clients choose the page size (off by default). */
   declare pageSizeQueryParam: string | null;
+  /** The largest page size a client may ask for; null for no cap. */
   declare maxPageSize: number | null;
   /**
    * The ordering pages walk in, as DRF's `ordering`: it replaces the query set's, unless an
@@ -80,15 +111,19 @@ export class CursorPagination implements Pagination {
    * set's ordering (the view's, else the model's). The primary key is appended when needed.
    */
   declare ordering: readonly string[] | null;
+  /** The 404's message for a cursor that cannot be read. */
   declare invalidCursorMessage: string;
 
+  /** The request being paginated (set by `paginateQueryset`). */
   declare request: Request | undefined;
   /** The cursor of the next and previous pages (null when there is none). */
   declare nextCursor: Cursor | null;
+  /** The cursor of the previous page (null on the first). */
   declare previousCursor: Cursor | null;
   /** The ordering the cursors of this request are made for (a hash of its keys). */
   declare fingerprint: string;
 
+  /** The page size of this request: the client's (within `maxPageSize`) when allowed, else `pageSize`. */
   getPageSize(request: Request): number | null {
     return (
       clientPageSize(request, this.pageSizeQueryParam, this.maxPageSize) ??
@@ -115,7 +150,7 @@ export class CursorPagination implements Pagination {
     if (!size) return null;
     this.request = request;
     const ordered = this.getOrderedQueryset(queryset, request, view);
-    const terms = ordered.resolveOrdering();
+    const terms = cursorTerms(ordered);
     const { fingerprint, paths, relations, key: orderKey } = orderingPlan(ordered.model, terms);
     const raw = request.queryParam(this.cursorQueryParam);
     const cursor = raw === undefined ? null : this.decodeCursor(raw, terms, fingerprint);
@@ -123,7 +158,8 @@ export class CursorPagination implements Pagination {
     let query = relations.length ? ordered.selectRelated(...relations) : ordered;
     // The next cursors are read from the rows: an only() must load the ordering's fields.
     const only = query.onlyFields;
-    if (only !== null) query = query.only(...only, ...paths);
+    if (only !== null)
+      query = query.only(...only, ...paths.filter((_, i) => !isAnnotationTerm(terms[i]!)));
     if (cursor) {
       const { position, reverse, inclusive } = cursor;
       const adapter = ordered.db.adapter;
@@ -132,13 +168,21 @@ export class CursorPagination implements Pagination {
       let nulls = '';
       for (let i = 0; i < position.length; i++) nulls += position[i] === null ? 'n' : 'v';
       const key = `cursor:${orderKey}:${reverse ? 'r' : ''}${inclusive ? 'i' : ''}:${nulls}`;
-      const parameters = position.map((v, i) =>
-        v === null ? null : adapter.toDb((terms[i] as OrderTerm).column.field, v),
-      );
-      query = query.where(
-        (eb, ref, values) => pageCondition(eb, ref, terms, values, position, reverse, inclusive),
-        { key, parameters },
-      );
+      if (terms.some(isAnnotationTerm)) {
+        // An annotation is no column a where() can name: the same condition as filters,
+        // which compare an annotation's SQL (their values bound as parameters too).
+        query = query.filter(pageFilter(terms, position, reverse, inclusive));
+      } else {
+        const columns = terms as readonly OrderTerm[];
+        const parameters = position.map((v, i) =>
+          v === null ? null : adapter.toDb((columns[i] as OrderTerm).column.field, v),
+        );
+        query = query.where(
+          (eb, ref, values) =>
+            pageCondition(eb, ref, columns, values, position, reverse, inclusive),
+          { key, parameters },
+        );
+      }
     }
     if (cursor?.reverse) query = query.orderBy(...ordered.ordering.map(reverseTerm));
     const rows = (await query.slice(0, size + 1).execute()) as Record<string, unknown>[];
@@ -147,7 +191,7 @@ export class CursorPagination implements Pagination {
     if (cursor?.reverse) rows.reverse();
 
     const positionOf = (row: Record<string, unknown>) =>
-      paths.map((path, i) => readPath(row, path, terms[i] as OrderTerm));
+      paths.map((path, i) => readPath(row, path, terms[i] as CursorOrderTerm));
     const first = rows[0];
     const last = rows[rows.length - 1];
     // Going forward, there are rows after the page when one more was found; before it when
@@ -180,7 +224,7 @@ export class CursorPagination implements Pagination {
    * A cursor from the URL, checked against the ordering: its fingerprint, one value per key,
    * each of its column's type. Anything else is 404 "Invalid cursor".
    */
-  decodeCursor(raw: string, terms: readonly OrderTerm[], fingerprint: string): Cursor {
+  decodeCursor(raw: string, terms: readonly CursorOrderTerm[], fingerprint: string): Cursor {
     const invalid = () => new NotFound(this.invalidCursorMessage);
     if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw))
       throw invalid();
@@ -195,11 +239,12 @@ export class CursorPagination implements Pagination {
     if (print !== fingerprint || (flags !== 0 && flags !== 1 && flags !== 2 && flags !== 3))
       throw invalid();
     for (let i = 0; i < terms.length; i++) {
-      if (!validPositionValue(position[i], terms[i] as OrderTerm)) throw invalid();
+      if (!validPositionValue(position[i], terms[i] as CursorOrderTerm)) throw invalid();
     }
     return { position, reverse: (flags & 1) === 1, inclusive: (flags & 2) === 2 };
   }
 
+  /** The next page's URL, or null on the last page. */
   getNextLink(): string | null {
     if (!this.request || !this.nextCursor) return null;
     return replaceQueryParam(
@@ -209,6 +254,7 @@ export class CursorPagination implements Pagination {
     );
   }
 
+  /** The previous page's URL, or null on the first page. */
   getPreviousLink(): string | null {
     if (!this.request || !this.previousCursor) return null;
     return replaceQueryParam(
@@ -218,7 +264,12 @@ export class CursorPagination implements Pagination {
     );
   }
 
-  getLinks(): { next: string | null; previous: string | null } {
+  getLinks(): {
+    /** The next page's URL; null on the last page. */
+    next: string | null;
+    /** The previous page's URL; null on the first page. */
+    previous: string | null;
+  } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
   }
 
@@ -272,8 +323,10 @@ function orderedByFilter(request: Request, queryset: QuerySet<any>, view: unknow
  * A short hash of the ordering, so that a cursor made for one ordering (another
  * `?ordering=`) is refused instead of walking another ordering from a meaningless place.
  */
-function orderingFingerprint(terms: readonly OrderTerm[]): string {
-  const text = terms.map((t) => `${t.descending ? '-' : ''}${t.column.ref}`).join(',');
+function orderingFingerprint(terms: readonly CursorOrderTerm[]): string {
+  const text = terms
+    .map((t) => `${t.descending ? '-' : ''}${isAnnotationTerm(t) ? `@${t.path}` : t.column.ref}`)
+    .join(',');
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -322,11 +375,11 @@ const MAX_ORDERING_PLANS = 256;
  * The plan of `terms` on `model`. A term's column (hence the fingerprint) and canonical path
  * follow from the model and the term's path and direction, which make the key.
  */
-function orderingPlan(model: AnyModel, terms: readonly OrderTerm[]): OrderingPlan {
+function orderingPlan(model: AnyModel, terms: readonly CursorOrderTerm[]): OrderingPlan {
   let key = '';
   for (let i = 0; i < terms.length; i++) {
-    const term = terms[i] as OrderTerm;
-    key += `${i ? ',' : ''}${term.descending ? '-' : ''}${term.path}`;
+    const term = terms[i] as CursorOrderTerm;
+    key += `${i ? ',' : ''}${term.descending ? '-' : ''}${isAnnotationTerm(term) ? '@' : ''}${term.path}`;
   }
   const byKey = ownPlan(
     model,
@@ -335,7 +388,9 @@ function orderingPlan(model: AnyModel, terms: readonly OrderTerm[]): OrderingPla
   );
   let plan = byKey.get(key);
   if (plan === undefined) {
-    const paths = terms.map((term) => canonicalPath(model, term.path));
+    const paths = terms.map((term) =>
+      isAnnotationTerm(term) ? term.path : canonicalPath(model, term.path),
+    );
     plan = byKey.set(key, {
       key,
       fingerprint: orderingFingerprint(terms),
@@ -357,7 +412,8 @@ function relationPrefixes(paths: readonly string[]): string[] {
 }
 
 /** The value of an ordering key in a row (`user__email` → `row.user.email`). */
-function readPath(row: Record<string, unknown>, path: string, term: OrderTerm): unknown {
+function readPath(row: Record<string, unknown>, path: string, term: CursorOrderTerm): unknown {
+  if (isAnnotationTerm(term)) return row[path] ?? null;
   const parts = path.split('__');
   let target: Record<string, unknown> | null = row;
   for (let i = 0; i < parts.length - 1 && target; i++)
@@ -370,7 +426,8 @@ function readPath(row: Record<string, unknown>, path: string, term: OrderTerm): 
  * True when `value` may stand for a value of the term's column: the right JSON type, within
  * the column's range, so that the database compares it instead of failing.
  */
-function validPositionValue(value: unknown, term: OrderTerm): boolean {
+function validPositionValue(value: unknown, term: CursorOrderTerm): boolean {
+  if (isAnnotationTerm(term)) return validAnnotationValue(value, term.annotation);
   if (value === null) return term.column.nullable;
   let field = term.column.field;
   // A relation's column holds the related model's key.
@@ -460,4 +517,99 @@ function pageCondition(
   if (inclusive) disjuncts.push(eb.and(terms.map((_, i) => equal(i))));
   if (disjuncts.length === 0) return eb.lit(false);
   return disjuncts.length === 1 ? (disjuncts[0] as Expression<SqlBool>) : eb.or(disjuncts);
+}
+
+/**
+ * True when `value` may stand for a value of an annotation answering `output`: any annotation
+ * may be NULL (a `Sum` over no row, a `Subquery` that finds none).
+ */
+function validAnnotationValue(value: unknown, output: AnnotationOrderTerm['annotation']): boolean {
+  if (value === null) return true;
+  switch (output) {
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return (
+        (typeof value === 'string' && !value.includes('\u0000')) ||
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        typeof value === 'boolean'
+      );
+  }
+}
+
+/**
+ * The ordering keys of `queryset`: its columns resolved (see `QuerySet.resolveOrdering`), and
+ * the terms naming its annotations with what each answers.
+ */
+function cursorTerms(queryset: QuerySet<any>): CursorOrderTerm[] {
+  const ordering = queryset.ordering;
+  const annotations = queryset.queryState.annotations;
+  if (annotations === null) return queryset.resolveOrdering(ordering);
+  const named = (term: string) => annotations.some(([name]) => name === termPath(term));
+  const columns = queryset.resolveOrdering(ordering.filter((term) => !named(term)));
+  // Bound only to learn what each answers (lazily: the ordered ones only).
+  const bound = bindAnnotations(
+    queryset.model,
+    annotations,
+    queryset.db,
+    new JoinSet(queryset.model),
+    true,
+  ) as Map<string, BoundExpression>;
+  let c = 0;
+  return ordering.map((term) => {
+    if (!named(term)) return columns[c++] as OrderTerm;
+    const path = termPath(term);
+    const output = (bound.get(path) as BoundExpression).output;
+    return { path, descending: term.startsWith('-'), annotation: output };
+  });
+}
+
+/**
+ * {@link pageCondition} as filters, for an ordering with annotations: `(a > x) OR (a = x AND
+ * b > y) OR ...`, NULL the smallest value; a boolean annotation, which takes only equality,
+ * compares as false < true.
+ */
+function pageFilter(
+  terms: readonly CursorOrderTerm[],
+  position: readonly unknown[],
+  reverse: boolean,
+  inclusive: boolean,
+): QueryExpression<boolean> {
+  const never: QChild = Q.or();
+  const equal = (i: number): QChild => {
+    const path = (terms[i] as CursorOrderTerm).path;
+    return position[i] === null ? { [`${path}__isnull`]: true } : { [path]: position[i] };
+  };
+  const beyond = (i: number): QChild | null => {
+    const term = terms[i] as CursorOrderTerm;
+    const path = term.path;
+    const value = position[i];
+    const greater = term.descending === reverse;
+    if (value === null) return greater ? { [`${path}__isnull`]: false } : null;
+    if (isAnnotationTerm(term) && term.annotation === 'boolean') {
+      if (greater) return value === false ? { [path]: true } : never;
+      return value === true
+        ? Q.or({ [path]: false }, { [`${path}__isnull`]: true })
+        : { [`${path}__isnull`]: true };
+    }
+    if (greater) return { [`${path}__gt`]: value };
+    const less = { [`${path}__lt`]: value };
+    const nullable = isAnnotationTerm(term) || term.column.nullable;
+    return nullable ? Q.or(less, { [`${path}__isnull`]: true }) : less;
+  };
+  const disjuncts: QChild[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const step = beyond(i);
+    if (!step) continue;
+    const conjuncts: QChild[] = [];
+    for (let j = 0; j < i; j++) conjuncts.push(equal(j));
+    conjuncts.push(step);
+    disjuncts.push(Q.and(...conjuncts));
+  }
+  if (inclusive) disjuncts.push(Q.and(...terms.map((_, i) => equal(i))));
+  return Q.or(...disjuncts);
 }

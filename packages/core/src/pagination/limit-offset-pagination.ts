@@ -51,14 +51,20 @@ export class LimitOffsetPagination implements Pagination {
   // overrides one with a field of its own (`override defaultLimit = 50`).
   /** The limit when the client sends none; null uses the `PAGE_SIZE` setting. */
   declare defaultLimit: number | null;
+  /** The query parameter of the limit (default `limit`). */
   declare limitQueryParam: string;
+  /** The query parameter of the offset (default `offset`). */
   declare offsetQueryParam: string;
   /** The largest limit a client may ask for; null for no cap. */
   declare maxLimit: number | null;
 
+  /** The number of rows of the whole result (set by `paginateQueryset`). */
   declare count: number;
+  /** This request's limit. */
   declare limit: number;
+  /** This request's offset. */
   declare offset: number;
+  /** The request being paginated (set by `paginateQueryset`). */
   declare request: Request | undefined;
 
   /** The limit of this request, or null when the view is not paginated. */
@@ -87,6 +93,7 @@ export class LimitOffsetPagination implements Pagination {
     return queryset.slice(this.offset, this.offset + limit).execute();
   }
 
+  /** The next page's URL, or null on the last page. */
   getNextLink(): string | null {
     if (!this.request || this.offset + this.limit >= this.count) return null;
     const url = replaceQueryParam(
@@ -97,6 +104,7 @@ export class LimitOffsetPagination implements Pagination {
     return replaceQueryParam(url, this.offsetQueryParam, this.offset + this.limit);
   }
 
+  /** The previous page's URL, or null on the first page. */
   getPreviousLink(): string | null {
     if (!this.request || this.offset <= 0) return null;
     const url = replaceQueryParam(
@@ -132,7 +140,12 @@ export class LimitOffsetPagination implements Pagination {
     };
   }
 
-  getLinks(): { next: string | null; previous: string | null } {
+  getLinks(): {
+    /** The next page's URL; null on the last page. */
+    next: string | null;
+    /** The previous page's URL; null on the first page. */
+    previous: string | null;
+  } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
   }
 

@@ -100,7 +100,12 @@ export class PageNumberPagination implements Pagination {
     return replaceQueryParam(url, this.pageQueryParam, this.pageNumber - 1);
   }
 
-  getLinks(): { next: string | null; previous: string | null } {
+  getLinks(): {
+    /** The next page's URL; null on the last page. */
+    next: string | null;
+    /** The previous page's URL; null on the first page. */
+    previous: string | null;
+  } {
     return { next: this.getNextLink(), previous: this.getPreviousLink() };
   }
 

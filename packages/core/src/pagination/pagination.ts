@@ -22,7 +22,12 @@ export interface Pagination {
   /** The JSON schema of the paginated response around the items' schema. */
   getPaginatedResponseSchema?(itemsSchema: Record<string, unknown>): Record<string, unknown>;
   /** Links for the browsable API. */
-  getLinks?(): { next: string | null; previous: string | null };
+  getLinks?(): {
+    /** The next page's URL; null on the last page. */
+    next: string | null;
+    /** The previous page's URL; null on the first page. */
+    previous: string | null;
+  };
   /** Numbered page links for the browsable API (DRF's `get_html_context`). */
   getHtmlContext?(): PaginationHtmlContext;
 }

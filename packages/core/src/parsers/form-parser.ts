@@ -12,7 +12,10 @@ const LABEL = 'Form parse error';
 /**
  * `application/x-www-form-urlencoded`, split as the WHATWG `URLSearchParams` splits it. Nested
  * fields are addressed with dotted keys (`stock_information.price=9.99`), at most
- * `MAX_BODY_DEPTH` levels; a repeated key keeps its last value, as Django's `QueryDict.get`.
+ * `MAX_BODY_DEPTH` levels. A repeated key (`tags=1&tags=2`, what a `<select multiple>` sends)
+ * reads as its last value for a field of one value, as Django's `QueryDict.get`, and as all of
+ * them for a field of a list (`ManyRelatedField`, `MultipleChoiceField`, `ListField`), as
+ * `QueryDict.getlist` (see `formInputList`); the body's size bounds how many (`MAX_BODY_SIZE`).
  * Each key and value, once its percent-escapes are undone, must be valid text in the body's
  * charset (UTF-8 unless the `Content-Type` names another): 400 otherwise, rather than a U+FFFD
  * stored in place of what was sent. A `%` not followed by two hex digits stays as it is.

@@ -1,6 +1,6 @@
 /**
- * Multipart bodies, streamed: each file part goes to a temporary file as it arrives, never
- * whole into memory, and a part larger than its field's `maxUploadSize` stops being stored
+ * Multipart bodies, streamed: each file part goes to a temporary file (or straight to an
+ * object store) as it arrives, never whole into memory, and a part larger than its field's `maxUploadSize` stops being stored
  * at `maxUploadSize + 1` bytes.
  * @module
  */
@@ -9,16 +9,19 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import {
   type ErrorTree,
   ParseError,
   PayloadTooLarge,
+  ServiceUnavailable,
   ValidationError,
 } from '../errors/api-exception.ts';
 import { FileField } from '../fields/file-field.ts';
-import { createFormInput } from '../fields/form-input.ts';
+import { appendFormInput, createFormInput } from '../fields/form-input.ts';
+import { FileTooLarge } from '../files/file-too-large.ts';
+import type { Storage } from '../files/storage.ts';
 import { OversizedUpload, UploadedFile } from '../files/uploaded-file.ts';
 import type { Request } from '../http/request.ts';
 import { processCaches } from '../utils/bounded-cache.ts';
@@ -63,6 +66,97 @@ interface Received {
   readonly tooLarge: boolean;
   /** The part was read to its end (false when reading stopped early). */
   readonly complete: boolean;
+  /** What the fields get, unless `tooLarge`. */
+  readonly file: UploadedFile | undefined;
+}
+
+/** Where a file part's bytes go while it streams in. */
+interface PartSink {
+  /** Takes a chunk; resolves when more may come (back-pressure). */
+  write(chunk: Buffer): Promise<void> | void;
+  /** The part is refused (`reason`): nothing of it may stay. Never fails; may run twice. */
+  drop(reason: unknown): Promise<void>;
+  /** The part ended after `size` bytes: the upload the fields get. */
+  end(size: number): Promise<UploadedFile>;
+}
+
+/** A temporary file (0600) in this process's private folder under `base`. */
+async function temporaryFileSink(
+  base: string,
+  filename: string,
+  contentType: string,
+): Promise<PartSink> {
+  const dir = await privateUploadDir(base);
+  const path = join(dir, randomUUID());
+  // Made again if something removed it meanwhile (a cleaner of old temporary files).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Readable by this user only; 'wx' never opens a file that is already there.
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  // Recorded here so that a write error never goes unhandled; it is rethrown by write.
+  let writeError: Error | undefined;
+  out.on('error', (error) => {
+    writeError ??= error;
+  });
+  return {
+    async write(chunk) {
+      if (writeError) throw writeError;
+      if (!out.write(chunk)) await drained(out);
+    },
+    drop: () => closeAndRemove(out, path),
+    async end(size) {
+      out.end();
+      await finished(out);
+      return new UploadedFile(filename, contentType, size, path);
+    },
+  };
+}
+
+/** The storage's {@link Storage.receiveUpload}: the part streams on to it, refused by failing. */
+function storageSink(storage: Storage, filename: string, contentType: string): PartSink {
+  const body = new PassThrough();
+  const received = (storage.receiveUpload as NonNullable<Storage['receiveUpload']>).call(
+    storage,
+    body,
+    filename,
+    contentType,
+  );
+  // Awaited by end and drop; an early failure must not be an unhandled rejection meanwhile.
+  received.catch(() => {});
+  return {
+    async write(chunk) {
+      if (body.write(chunk)) return;
+      try {
+        await drained(body);
+      } catch (error) {
+        // The storage failed the stream: its own error says why.
+        await received.catch((failure: unknown) => {
+          throw storageUnavailable(failure);
+        });
+        throw error;
+      }
+    },
+    async drop(reason) {
+      if (!body.destroyed)
+        body.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+      // The storage has removed what it had once its promise settles.
+      await received.catch(() => {});
+    },
+    async end() {
+      body.end();
+      return received.catch((failure: unknown) => {
+        throw storageUnavailable(failure);
+      });
+    },
+  };
+}
+
+/**
+ * 503 for a storage that failed to take a part (an object store down or refusing): no fault of
+ * the client's, and worth a retry. The storage's error is the `cause`, for the log.
+ */
+function storageUnavailable(failure: unknown): ServiceUnavailable {
+  const error = new ServiceUnavailable('The file storage is unavailable, try again later.');
+  return Object.assign(error, { cause: failure });
 }
 
 const LABEL = 'Multipart form parse error';
@@ -71,8 +165,10 @@ const LABEL = 'Multipart form parse error';
  * `multipart/form-data`, read part by part (`multipartParts`). Text parts become values,
  * file parts {@link UploadedFile}s, keys may be dotted (`stock_information.price`). A part is a
  * file when its `Content-Disposition` has a `filename` (as in Django); one with an empty file
- * name is a text value, as in DRF ("not a file"). A name given by two parts keeps the last
- * part's value, as Django's `QueryDict.get` does.
+ * name is a text value, as in DRF ("not a file"). A name given by several parts reads as the
+ * last part's value for a field of one value, as Django's `QueryDict.get` does, and as all of
+ * them for a field of a list (`ManyRelatedField`, `MultipleChoiceField`, `ListField`), as
+ * `QueryDict.getlist` (see `formInputList`).
  *
  * Every part must say which field it fills: one `Content-Disposition: form-data` with a
  * non-empty `name`, valid text in the form's charset, at most 1000 bytes and `MAX_BODY_DEPTH`
@@ -89,7 +185,10 @@ const LABEL = 'Multipart form parse error';
  * early when an oversized part is far past its limit (four times): the answer is then that
  * field's error alone, and the connection is closed rather than drained.
  *
- * Temporary files (mode 0600) go to a private folder the process makes with `mkdtemp` (0700)
+ * When the app's `STORAGE` can take a part as it streams in ({@link Storage.receiveUpload}:
+ * an object store such as `S3Storage`), file parts go straight to it, counted against the same
+ * limits on the way; a part it refuses makes the storage drop what it had (its multipart
+ * upload aborted) before the answer. Otherwise temporary files (mode 0600) go to a private folder the process makes with `mkdtemp` (0700)
  * in `FILE_UPLOAD_TEMP_DIR` (default: the system's temporary folder), and
  * are listed in `request.uploadedFiles`, which the router empties when the view is done;
  * a part that fails half-way is removed at once.
@@ -115,6 +214,8 @@ export class MultiPartParser extends BaseParser {
     const { MAX_UPLOAD_PARTS, MAX_UPLOAD_FIELD_SIZE, MAX_UPLOAD_BODY_SIZE, MAX_BODY_DEPTH } =
       request.settings;
     const tempBase = request.settings.FILE_UPLOAD_TEMP_DIR ?? DEFAULT_UPLOAD_TEMP_DIR;
+    // An object store takes file parts as they stream in; other storages get a temporary file.
+    const storage = request.settings.STORAGE;
     const data = createFormInput();
     let total = 0;
     // File names come as sent (folders included), made safe below as Django's parser does.
@@ -137,13 +238,13 @@ export class MultiPartParser extends BaseParser {
         if (part.type === 'field') {
           total += part.value.length;
           if (total > MAX_UPLOAD_BODY_SIZE) throw new PayloadTooLarge();
-          data[part.fieldname] = part.value;
+          appendFormInput(data, part.fieldname, part.value);
           continue;
         }
         if (!part.filename) {
           // DRF reads a part without a file name as a text value ("not a file").
           total += await this.#drain(part.file, MAX_UPLOAD_FIELD_SIZE);
-          data[part.fieldname] = '';
+          appendFormInput(data, part.fieldname, '');
           continue;
         }
         const filename = clientFileName(part.filename);
@@ -158,20 +259,14 @@ export class MultiPartParser extends BaseParser {
         }
         const field = context.fileField(part.fieldname);
         const limit = field instanceof FileField ? field.maxUploadSize : undefined;
-        const tempDir = await privateUploadDir(tempBase);
-        const path = join(tempDir, randomUUID());
-        const received = await this.#receive(
-          part.file,
-          tempDir,
-          path,
-          limit,
-          MAX_UPLOAD_BODY_SIZE - total,
-        );
+        const sink = storage?.receiveUpload
+          ? storageSink(storage, filename, part.mimetype)
+          : await temporaryFileSink(tempBase, filename, part.mimetype);
+        const received = await this.#receive(part.file, sink, limit, MAX_UPLOAD_BODY_SIZE - total);
         total += received.size;
-        if (!received.tooLarge) {
-          const file = new UploadedFile(filename, part.mimetype, received.size, path);
-          request.uploadedFiles.push(file);
-          data[part.fieldname] = file;
+        if (received.file) {
+          request.uploadedFiles.push(received.file);
+          appendFormInput(data, part.fieldname, received.file);
           continue;
         }
         const size = received.complete
@@ -180,7 +275,7 @@ export class MultiPartParser extends BaseParser {
         const upload = new OversizedUpload(filename, part.mimetype, size, received.complete);
         if (received.complete) {
           // The field reports it, with the other fields' errors.
-          data[part.fieldname] = upload;
+          appendFormInput(data, part.fieldname, upload);
           continue;
         }
         // The rest of the body is not read: answer with this field's error alone, and let
@@ -198,58 +293,45 @@ export class MultiPartParser extends BaseParser {
   }
 
   /**
-   * Streams a file part to `path`, counting bytes. Past `limit` nothing more is written and
-   * the temporary file is removed; counting goes on (so the message can give the real size)
+   * Streams a file part into `sink` (a temporary file, or the storage), counting bytes. Past
+   * `limit` the sink drops what it has (the file removed, the object store's upload aborted)
+   * and nothing more is written; counting goes on (so the message can give the real size)
    * until the part ends or passes four times the limit. A part that fails (client gone, disk
-   * full, body over `budget`) leaves no file behind.
+   * full, body over `budget`) leaves nothing behind.
    */
   async #receive(
     stream: Readable,
-    dir: string,
-    path: string,
+    sink: PartSink,
     limit: number | undefined,
     budget: number,
   ): Promise<Received> {
-    // Made again if something removed it meanwhile (a cleaner of old temporary files).
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // Readable by this user only; 'wx' never opens a file that is already there.
-    const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-    // Recorded here so that a write error never goes unhandled; it is rethrown below.
-    let writeError: Error | undefined;
-    out.on('error', (error) => {
-      writeError ??= error;
-    });
     const measureUntil =
       limit === undefined ? Number.POSITIVE_INFINITY : Math.max(limit * 4, 1024 * 1024);
     let size = 0;
     let writing = true;
     let complete = true;
+    let file: UploadedFile | undefined;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > budget) throw new PayloadTooLarge();
         if (writing && limit !== undefined && size > limit) {
           writing = false;
-          await closeAndRemove(out, path);
+          await sink.drop(new FileTooLarge(limit, size));
         }
-        if (writing) {
-          if (writeError) throw writeError;
-          if (!out.write(chunk)) await drained(out);
-        } else if (size > measureUntil) {
+        if (writing) await sink.write(chunk);
+        else if (size > measureUntil) {
           complete = false;
           break;
         }
       }
       if (!complete) stream.destroy();
-      if (writing) {
-        out.end();
-        await finished(out);
-      }
+      if (writing) file = await sink.end(size);
     } catch (error) {
-      await closeAndRemove(out, path);
+      await sink.drop(error);
       throw error;
     }
-    return { size, tooLarge: !writing, complete };
+    return { size, tooLarge: !writing, complete, file };
   }
   /** Reads and discards a part, refusing more than `max` bytes. */
   async #drain(
@@ -303,7 +385,7 @@ async function closeAndRemove(out: WriteStream, path: string): Promise<void> {
 }
 
 /** Resolves on `drain`, rejects when the stream fails or closes first. */
-function drained(out: WriteStream): Promise<void> {
+function drained(out: Writable): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
       out.off('drain', onDrain);

@@ -78,6 +78,10 @@ export class DjangoModelPermissions extends BasePermission {
     return queryset.model;
   }
 
+  /**
+   * True when the user holds every permission the method needs on the view's model
+   * (`getRequiredPermissions`); an anonymous caller only where `authenticatedUsersOnly` is false.
+   */
   override hasPermission(request: Request, view: unknown): boolean | Promise<boolean> {
     const user = request.user;
     if (!user.isAuthenticated && this.authenticatedUsersOnly) return false;

@@ -19,7 +19,15 @@ import type { Request } from '../http/request.ts';
 export interface Permission {
   /** The message of the 403 when the check fails (default: DRF's). */
   readonly message?: string | undefined;
+  /**
+   * May this request reach the view at all? Asked before the handler, for every request
+   * (DRF's `has_permission`); false is a 403 (401 for an anonymous caller with a challenge).
+   */
   hasPermission(request: Request, view: unknown): boolean | Promise<boolean>;
+  /**
+   * May this request act on this row? Asked by `getObject()` once the row is found (DRF's
+   * `has_object_permission`); false is a 403. Not asked for lists.
+   */
   hasObjectPermission(request: Request, view: unknown, obj: unknown): boolean | Promise<boolean>;
 }
 
@@ -39,10 +47,12 @@ export type PermissionClass = new () => Permission;
  * ```
  */
 export class BasePermission implements Permission {
+  /** Allows every request; override to check the request (see {@link Permission.hasPermission}). */
   hasPermission(_request: Request, _view: unknown): boolean | Promise<boolean> {
     return true;
   }
 
+  /** Allows every row; override to check the row (see {@link Permission.hasObjectPermission}). */
   hasObjectPermission(
     _request: Request,
     _view: unknown,
@@ -79,6 +89,7 @@ export class AllowAny extends BasePermission {}
  * ```
  */
 export class IsAuthenticated extends BasePermission {
+  /** True for an authenticated caller. */
   override hasPermission(request: Request): boolean {
     return request.user.isAuthenticated;
   }
@@ -97,6 +108,7 @@ export class IsAuthenticated extends BasePermission {
  * ```
  */
 export class IsAuthenticatedOrReadOnly extends BasePermission {
+  /** True for a safe method (GET, HEAD, OPTIONS) or an authenticated caller. */
   override hasPermission(request: Request): boolean {
     return request.isSafeMethod || request.user.isAuthenticated;
   }
@@ -115,6 +127,7 @@ export class IsAuthenticatedOrReadOnly extends BasePermission {
  * ```
  */
 export class IsAdminUser extends BasePermission {
+  /** True for a staff user (`isStaff`). */
   override hasPermission(request: Request): boolean {
     return request.user.isAuthenticated && request.user.isStaff === true;
   }

@@ -12,9 +12,11 @@ export interface Endpoint {
   readonly path: string;
   /** The route name (`book-detail`); the API root's is `api-root` under its router's base. */
   readonly name: string;
+  /** The view set (or view) class the route serves. */
   readonly viewset: ViewSetClass;
   /** Lower-case method → action (`{ get: 'list', post: 'create' }`); empty for plain views. */
   readonly actionMap: Readonly<Record<string, string>>;
+  /** True for a route of one row (`{pk}` in its path). */
   readonly detail: boolean;
   /** `List` or `Instance` for view set routes. */
   readonly suffix: string | undefined;

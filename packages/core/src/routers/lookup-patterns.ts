@@ -9,9 +9,13 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 
 /** Django's path converters, by name; the value stays a string in `this.kwargs`. */
 export const LOOKUP_CONVERTERS = Object.freeze({
+  /** Digits (`<int:pk>`). */
   int: '[0-9]+',
+  /** Letters, digits, `-` and `_`. */
   slug: '[-a-zA-Z0-9_]+',
+  /** A UUID in lower case, with its dashes. */
   uuid: '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
+  /** Anything but `/` (Django's default). */
   str: '[^/]+',
 });
 

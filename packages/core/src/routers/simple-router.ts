@@ -31,8 +31,11 @@ import { checkLinks, checkViewSet, type PreparedViewSet } from './startup-checks
 
 /** A view class a router can route to. */
 export type ViewSetClass = new () => APIView & {
+  /** Lower-case method → action of the route serving the request (a view set's). */
   actionMap?: Readonly<Record<string, string>>;
+  /** The action serving the request (`list`, `retrieve`, ...). */
   action?: string | undefined;
+  /** True on a route of one row. */
   detail?: boolean;
 };
 
@@ -68,6 +71,7 @@ export interface Registration {
 }
 
 interface PathRegistration {
+  /** The URL pattern, with `{prefix}`, `{lookup}` and `{trailingSlash}` to fill. */
   readonly url: string;
   readonly view: ViewSetClass;
   readonly name: string | undefined;
@@ -77,9 +81,13 @@ interface PathRegistration {
 /** One route shape: its URL (relative to the registration prefix) and its method → action map. */
 export interface RouteShape {
   readonly url: string;
+  /** Lower-case method → action (`{ get: 'list', post: 'create' }`). */
   readonly mapping: Readonly<Record<string, string>>;
+  /** The route name pattern (`{basename}-list`). */
   readonly name: string;
+  /** True for a route of one row. */
   readonly detail: boolean;
+  /** `List` or `Instance`, for the view's name. */
   readonly suffix: string | undefined;
   /**
    * A shape for the view set's extra actions of this `detail` kind: `{urlPath}` in `url` and

@@ -6,8 +6,11 @@ import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 
 /** A named route: its path template (`/books/api/books/:pk/`) and parameter names. */
 export interface NamedRoute {
+  /** The route's name (`book-detail`). */
   readonly name: string;
+  /** Its path with `{param}` placeholders (`/api/books/{pk}/`). */
   readonly template: string;
+  /** The names of its path parameters, in order. */
   readonly params: readonly string[];
 }
 
@@ -95,14 +98,17 @@ export class UrlRegistry {
     return null;
   }
 
+  /** True when a route has this name. */
   has(name: string): boolean {
     return this.#routes.has(name);
   }
 
+  /** The route of this name, if any. */
   get(name: string): NamedRoute | undefined {
     return this.#routes.get(name);
   }
 
+  /** Every named route, in registration order. */
   get routes(): NamedRoute[] {
     return [...this.#routes.values()];
   }

@@ -47,20 +47,30 @@ import { addConditionalHeaders, conditionalResponses } from './conditional-opera
 
 /** An OpenAPI document (a plain JSON object). */
 export type OpenAPIDocument = Record<string, unknown> & {
+  /** The OpenAPI version (`3.1.0`). */
   openapi: string;
+  /** Title, version and description of the API. */
   info: Record<string, unknown>;
+  /** The operations, by path and lower-case method. */
   paths: Record<string, Record<string, unknown>>;
+  /** What the operations refer to. */
   components: {
+    /** The bodies: one per serializer and use (response, request, patched, form, errors). */
     schemas: Record<string, JsonSchema>;
+    /** The error answers every view shares (400s aside). */
     responses: Record<string, unknown>;
+    /** The authentication schemes of the views' authentication classes. */
     securitySchemes?: Record<string, unknown>;
   };
 };
 
 /** Options of {@link SchemaGenerator}. */
 export interface SchemaGeneratorOptions {
+  /** The document's `info.title`. */
   readonly title?: string;
+  /** The document's `info.version` (the API's version, not OpenAPI's). */
   readonly version?: string;
+  /** The document's `info.description` (Markdown). */
   readonly description?: string;
   /**
    * The API version the document describes (one document per version): views see it as
@@ -73,7 +83,12 @@ export interface SchemaGeneratorOptions {
    * The document's `servers`; by default one, `/`: paths are relative to the host the document
    * is served from.
    */
-  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly servers?: readonly {
+    /** The server's URL (`https://api.example.com/`, or a path). */
+    readonly url: string;
+    /** What the server is (`Production`). */
+    readonly description?: string;
+  }[];
   /**
    * Keep every component of each serializer described (its response, request, patched and form
    * bodies) even when no operation uses it; by default the unused ones are left out.
@@ -92,7 +107,9 @@ export interface SchemaGeneratorOptions {
 
 /** What the generator reads of an app: `app.restFramework` has it. */
 export interface SchemaSource {
+  /** The resolved settings (the defaults of the views). */
   readonly settings: APISettings;
+  /** Every route the routers registered. */
   readonly endpoints: readonly Endpoint[];
 }
 
@@ -131,6 +148,7 @@ const SUMMARIES: Readonly<Record<string, (one: string, many: string) => string>>
  * ```
  */
 export class SchemaGenerator {
+  /** The options given to the constructor. */
   readonly options: SchemaGeneratorOptions;
 
   constructor(options: SchemaGeneratorOptions = {}) {
@@ -472,15 +490,22 @@ class DocumentBuild {
     const form = ref(
       partial ? component.patchedForm : body === 'create' ? component.createForm : component.form,
     );
+    const urlEncoded = ref(
+      partial
+        ? component.patchedUrlEncoded
+        : body === 'create'
+          ? component.createUrlEncoded
+          : component.urlEncoded,
+    );
     const content: Record<string, unknown> = {};
-    const files = component.files;
+    // Url-encoded bodies and JSON carry no files: offered when a body without one can be valid
+    // (no file required, or a PATCH), with the file fields left out of their shape.
+    const fileless = component.files !== 'required' || partial;
     for (const parser of view.getParsers()) {
       const type = parser.mediaType;
       if (type === MULTIPART) content[type] = { schema: form };
-      // Url-encoded bodies and JSON carry no files: offered when no file is required.
-      else if (type === FORM && files === 'none') content[type] = { schema: form };
-      else if (type === JSON_TYPE && (files !== 'required' || partial))
-        content[type] = { schema: json };
+      else if (type === FORM && fileless) content[type] = { schema: urlEncoded };
+      else if (type === JSON_TYPE && fileless) content[type] = { schema: json };
       else if (type !== FORM && type !== JSON_TYPE && type !== MULTIPART)
         content[type] = { schema: json };
     }
@@ -503,19 +528,28 @@ class DocumentBuild {
       // A create that must send more than a PUT (NOT NULL columns in optional groups) gets
       // bodies of its own.
       const create = withoutFiles(serializer.jsonSchema({ mode: 'request', create: true }));
+      const files = fileUse(fields, true) !== 'none';
+      // A form body in multipart, and its url-encoded twin without the files (its own
+      // component only when the two differ).
+      const forms = (name: string, schema: JsonSchema) => {
+        this.schemas[`${name}FormRequest`] = schema;
+        if (files) this.schemas[`${name}UrlEncodedRequest`] = withoutFiles(schema);
+      };
       if (!isDeepStrictEqual(create, this.schemas[`${base}Request`])) {
         this.schemas[`${base}CreateRequest`] = create;
-        this.schemas[`${base}CreateFormRequest`] = formSchema(serializer, false, true);
+        forms(`${base}Create`, formSchema(serializer, false, true));
       }
       this.schemas[`Patched${base}Request`] = withoutFiles(
         serializer.jsonSchema({ mode: 'request', partial: true }),
       );
-      this.schemas[`${base}FormRequest`] = formSchema(serializer, false, false);
-      this.schemas[`Patched${base}FormRequest`] = formSchema(serializer, true, false);
+      forms(base, formSchema(serializer, false, false));
+      forms(`Patched${base}`, formSchema(serializer, true, false));
       this.schemas[`${base}ValidationError`] = errorSchema(fields);
     }
     const fields = serializerClass.prepare().fields;
     const createRequest = `${base}CreateRequest` in this.schemas ? `${base}Create` : base;
+    const urlEncoded =
+      `${base}UrlEncodedRequest` in this.schemas ? 'UrlEncodedRequest' : 'FormRequest';
     return {
       response: base,
       createRequest: `${createRequest}Request`,
@@ -524,6 +558,9 @@ class DocumentBuild {
       patchedRequest: `Patched${base}Request`,
       form: `${base}FormRequest`,
       patchedForm: `Patched${base}FormRequest`,
+      createUrlEncoded: `${createRequest}${urlEncoded}`,
+      urlEncoded: `${base}${urlEncoded}`,
+      patchedUrlEncoded: `Patched${base}${urlEncoded}`,
       errors: `${base}ValidationError`,
       files: fileUse(fields, true),
       hasUrl: fields.some((f) => f instanceof HyperlinkedIdentityField && f.fieldName === 'url'),
@@ -547,6 +584,10 @@ interface Components {
   readonly patchedRequest: string;
   readonly form: string;
   readonly patchedForm: string;
+  /** The url-encoded bodies: the form bodies without files (the same ones when no field takes one). */
+  readonly createUrlEncoded: string;
+  readonly urlEncoded: string;
+  readonly patchedUrlEncoded: string;
   readonly errors: string;
   /** Whether the writable fields take files: none, optional ones, or a required one. */
   readonly files: 'none' | 'optional' | 'required';

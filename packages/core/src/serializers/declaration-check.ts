@@ -39,17 +39,29 @@ type Listed<M, D, T extends ModelSerializerTraits> = D extends {
 
 type ExtraKwargsOf<D> = D extends { readonly extraKwargs: infer X } ? X : {};
 
+/**
+ * Names `readOnlyFields` or `extraKwargs` also give: `fields` may list them even when the
+ * model's type does not know them, for a reverse relation (`articles` of a `Tag`, named by
+ * `Article`'s relation) is no name of the model's own type. The start-up check asks the same.
+ */
+export type ListedElsewhere<D> =
+  | (D extends { readonly readOnlyFields: readonly (infer R extends string)[] } ? R : never)
+  | (keyof ExtraKwargsOf<D> & string);
+
 type ModelDeclarationCheck<M, D, T extends ModelSerializerTraits> = NoOthers<
   D,
   keyof ModelSerializerDeclaration
 > & {
   readonly fields:
-    | readonly AvailableNames<
-        M,
-        T,
-        DeclaredOf<D>,
-        D extends { readonly nestedProxyField: true } ? true : false
-      >[]
+    | readonly (
+        | AvailableNames<
+            M,
+            T,
+            DeclaredOf<D>,
+            D extends { readonly nestedProxyField: true } ? true : false
+          >
+        | ListedElsewhere<D>
+      )[]
     | '__all__';
   readonly exclude?: readonly Listed<M, D, T>[];
   readonly readOnlyFields?: readonly Listed<M, D, T>[];

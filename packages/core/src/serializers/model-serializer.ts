@@ -78,6 +78,7 @@ export interface ModelSerializerDeclaration<
   F extends readonly string[] | '__all__' = readonly string[] | '__all__',
   D extends Readonly<Record<string, AnyField>> = Readonly<Record<string, AnyField>>,
 > extends ModelSerializerOptions {
+  /** The model whose rows the serializer renders and writes. */
   readonly model: M;
   /** The fields, in output order, or `'__all__'`. */
   readonly fields: F;
@@ -311,10 +312,36 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       }
       const extra: Record<string, unknown> = { ...(extraKwargs?.[name] ?? {}) };
       if (readOnlyFields?.includes(name)) extra.readOnly = true;
+      else if (!extraKwargs || !Object.hasOwn(extraKwargs, name)) this.checkNotReverse(name, model);
       const nested = depth > 0 ? this.buildNestedField(name, model, depth, extra) : undefined;
       fields[name] = nested ?? this.buildField(name, model, extra);
     }
     return fields;
+  }
+
+  /**
+   * Refuses a reverse relation listed in `fields` with nothing else saying what it is: the
+   * model's type does not know the names other models give their relations to it, so the
+   * declaration's types accept such a name only when `readOnlyFields` (or `extraKwargs`) lists
+   * it too, and the run time asks the same (the types and the start-up check agree).
+   */
+  protected static checkNotReverse(name: string, model: AnyModel): void {
+    const own = model.getField(name);
+    if (
+      (own && own.name === name) ||
+      Object.hasOwn(model.properties, name) ||
+      Object.hasOwn(model.manyToMany, name)
+    )
+      return;
+    if (!model.reverseRelations.find(name)) Model.registerPendingRelations();
+    if (!model.reverseRelations.find(name)) return;
+    throw new ImproperlyConfigured(
+      'REST_ERR_SERIALIZER_FIELD',
+      `${this.name}: '${name}' is a reverse relation of ${model.name} (named by another model), ` +
+        `which the types of ${model.name} do not know. List it in readOnlyFields too ` +
+        `(readOnlyFields: ['${name}']: it is read-only, its related keys), or give it extraKwargs, ` +
+        `or declare its field (${name}: PrimaryKeyRelatedField.many({ readOnly: true })).`,
+    );
   }
 
   /**
@@ -555,8 +582,8 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * write returns the row alone, so it is read again, once, with the serializer's related paths
    * (`user` for `user.username`) and prefetched paths (`tags`, `entries__tags` for nested
    * entries with their tags), one statement per path whatever the number of related rows. The
-   * many relations just set keep the rows sent (in the client's order, with no statement),
-   * unless the serializer reads further through them.
+   * many relations just set keep the rows sent (in the client's order, each once, with no
+   * statement), unless the serializer reads further through them.
    */
   protected async withRelated(
     row: Record<string, unknown>,
@@ -567,14 +594,17 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
       (name) => !prefetchPaths.some((path) => path.startsWith(`${name}__`)),
     );
     const prefetch = prefetchPaths.filter((path) => !kept.includes(path));
+    // A key sent twice is one related row, as a GET reads it (the rows of a key sent twice are
+    // the same object: the relation fields look each key up once).
+    const rowsOf = (name: string) => [...new Set(written.get(name) as readonly unknown[])];
     if (relatedPaths.length === 0 && prefetch.length === 0) {
-      for (const name of kept) setPrefetched(row, name, written.get(name) as readonly unknown[]);
+      for (const name of kept) setPrefetched(row, name, rowsOf(name));
       return row;
     }
     let query = this.model.objects.selectRelated(...relatedPaths);
     if (prefetch.length !== 0) query = query.prefetchRelated(...prefetch);
     const saved = await query.get({ pk: row[this.model.pk.attname] });
-    for (const name of kept) setPrefetched(saved, name, written.get(name) as readonly unknown[]);
+    for (const name of kept) setPrefetched(saved, name, rowsOf(name));
     return saved;
   }
 
@@ -584,12 +614,21 @@ export class ModelSerializer<TValue = unknown, TRepr = unknown> extends Serializ
    * holding one: the OpenAPI create body and `CreateInput` say so.
    */
   override requiredInCreate(field: AnyField): boolean {
-    if (field.required) return true;
+    return field.required || this.#suppliesRequiredColumn(field);
+  }
+
+  /**
+   * Whether `field` writes a column a create must supply, itself or (a group over this row)
+   * through one of its fields. A field a group marks `required` is required only when the
+   * group is sent: it makes the group required only when its column must be supplied, as
+   * {@link assertRequiredColumns} checks at run time.
+   */
+  #suppliesRequiredColumn(field: AnyField): boolean {
     if (field.readOnly) return false;
     if (field instanceof Serializer) {
       return (
         field.sourceAttrs.length === 0 &&
-        field.prepared.writable.some((inner) => field.requiredInCreate(inner))
+        field.prepared.writable.some((inner) => this.#suppliesRequiredColumn(inner))
       );
     }
     if (field.sourceAttrs.length !== 1) return false;

@@ -25,9 +25,13 @@ import { compileRepresentation, type RepresentFunction } from './representation-
 
 /** A serializer class, once prepared: bound fields and hooks, built once and shared. */
 export interface PreparedSerializer {
+  /** Every field of the serializer, bound, in declaration order. */
   readonly fields: readonly AnyField[];
+  /** The fields by name. */
   readonly byName: ReadonlyMap<string, AnyField>;
+  /** The fields a representation renders (all but write-only ones). */
   readonly readable: readonly AnyField[];
+  /** The fields a body may send (all but read-only ones). */
   readonly writable: readonly AnyField[];
   /** `validate<Field>` hooks by field name. */
   readonly hooks: ReadonlyMap<string, (value: unknown) => unknown>;
@@ -38,6 +42,7 @@ export interface PreparedSerializer {
    * tag keys, `comments__author` for nested comments with their author).
    */
   readonly prefetchPaths: readonly string[];
+  /** The model of a model serializer; null for a plain serializer. */
   readonly model: AnyModel | null;
   /**
    * The class's default representation, compiled once (see `representation-compiler.ts`):

@@ -66,6 +66,12 @@ export interface WireTypes {
   readonly partial: unknown;
   /** True for a nested proxy serializer: it writes the parent's own row. */
   readonly parentRow: boolean;
+  /**
+   * True when a create must send one of its fields because the field writes a NOT NULL
+   * column without a default (at any depth); a field only marked `required` does not count,
+   * since a nested proxy serializer requires it only when the group is sent.
+   */
+  readonly columns: boolean;
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -81,6 +87,11 @@ type WritableKeys<I> = { [K in keyof I]: I[K] extends { readonly ro: true } ? ne
 type CreateRequiredKeys<I> = {
   [K in WritableKeys<I>]: I[K] extends { readonly req: true } | { readonly col: true } ? K : never;
 }[WritableKeys<I>];
+/** The keys a create must send because they write a NOT NULL column without a default. */
+type ColumnRequiredKeys<I> = {
+  [K in WritableKeys<I>]: I[K] extends { readonly col: true } ? K : never;
+}[WritableKeys<I>];
+type HasColumns<I> = [ColumnRequiredKeys<I>] extends [never] ? false : true;
 type UpdateRequiredKeys<I> = {
   [K in WritableKeys<I>]: I[K] extends { readonly req: true } ? K : never;
 }[WritableKeys<I>];
@@ -120,10 +131,16 @@ export interface SerializerTypes<I, ParentRow extends boolean> {
   readonly representationType: RepresentationOf<I>;
   readonly valueType: ValueOf<I>;
   readonly wireTypes: {
+    /** The body of a create (POST). */
     readonly create: CreateOf<I>;
+    /** The body of a full update (PUT). */
     readonly update: UpdateOf<I>;
+    /** The body of a partial update (PATCH). */
     readonly partial: PartialOf<I>;
+    /** True for a nested proxy serializer: it writes its parent's own row. */
     readonly parentRow: ParentRow;
+    /** True when a create must send one of its fields for a NOT NULL column without a default. */
+    readonly columns: HasColumns<I>;
   };
 }
 
@@ -161,7 +178,7 @@ type DeclaredWire<F, O, RO> = F extends { readonly wireTypes: infer W extends Wi
       ro: RO;
       wo: Flag<O, 'writeOnly'>;
       req: RequiredBy<O, RO>;
-      col: RO extends true ? false : W['parentRow'] extends true ? HasKeys<W['create']> : false;
+      col: RO extends true ? false : W['parentRow'] extends true ? W['columns'] : false;
       nul: Flag<O, 'allowNull'>;
       repr: Representation<F>;
       create: W['create'];
@@ -183,7 +200,6 @@ type DeclaredWire<F, O, RO> = F extends { readonly wireTypes: infer W extends Wi
     };
 
 /** True when an object type has a required key. */
-type HasKeys<T> = {} extends T ? false : true;
 
 /** The descriptions of a plain serializer's declared fields. */
 export type DeclaredWires<D> = { -readonly [K in keyof D]: DeclaredFieldWire<D[K]> };
@@ -331,7 +347,7 @@ type GroupWireOf<I, X, RO> = {
   ro: RO;
   wo: Flag<X, 'writeOnly'>;
   req: RO extends true ? false : Flag<X, 'required'>;
-  col: RO extends true ? false : HasKeys<CreateOf<I>>;
+  col: RO extends true ? false : HasColumns<I>;
   nul: Flag<X, 'allowNull'>;
   repr: RepresentationOf<I>;
   create: CreateOf<I>;
@@ -455,12 +471,41 @@ type ModelNameWire<M, D, T extends ModelSerializerTraits, K> = K extends keyof D
             >
         : K extends 'url'
           ? ReadOnlyWire<string>
-          : GroupWire<
-              FieldsOfModel<M>,
-              PropertiesOfModel<M>,
-              InlineGroupMembers<ModelGroupMembers<M>, K>,
-              ExtraOf<D, K>
-            >;
+          : K extends InlineNames<ModelGroupMembers<M>>
+            ? GroupWire<
+                FieldsOfModel<M>,
+                PropertiesOfModel<M>,
+                InlineGroupMembers<ModelGroupMembers<M>, K>,
+                ExtraOf<D, K>
+              >
+            : ReverseWire<D, K>;
+
+/**
+ * A name of none of the model's own kinds: a reverse relation (`readOnlyFields` or
+ * `extraKwargs` lists it, see `ListedElsewhere`), whose related model the types do not know:
+ * a list of related keys (or, with `depth`, rows), read-only unless `extraKwargs` says
+ * `readOnly: false`.
+ */
+type ReverseWire<D, K> =
+  ListedReadOnly<D, K> extends true
+    ? ReadOnlyWire<unknown[]>
+    : ExtraOf<D, K> extends { readonly readOnly: false }
+      ? WritableListWire<ExtraOf<D, K>>
+      : ReadOnlyWire<unknown[]>;
+
+/** A writable list of related keys of unknown type, optional unless `X` requires it. */
+interface WritableListWire<X> {
+  ro: false;
+  wo: Flag<X, 'writeOnly'>;
+  req: Flag<X, 'required'>;
+  col: false;
+  nul: false;
+  repr: unknown[];
+  create: unknown[];
+  update: unknown[];
+  partial: unknown[];
+  value: unknown[];
+}
 
 /** One less, for `depth` (DRF allows 10 levels). */
 type LessDeep = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];

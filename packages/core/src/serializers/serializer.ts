@@ -75,11 +75,13 @@ export interface SerializerOptions extends FieldOptions<Record<string, unknown>>
   readonly data?: unknown;
   /** PATCH: fields not sent are not required. */
   readonly partial?: boolean;
+  /** The request, the view and anything else the fields may need (DRF's `context`). */
   readonly context?: SerializerContext;
 }
 
 /** What `Serializer.with` accepts. */
 export interface SerializerDeclaration {
+  /** The fields, by the name they have in the data. */
   readonly fields: Readonly<Record<string, AnyField>>;
 }
 
@@ -332,10 +334,16 @@ export class Serializer<TValue = unknown, TRepr = unknown> extends Field<
    * {@link UpdateInput}, {@link PartialInput}); `.with()` gives the declaration's.
    */
   declare readonly wireTypes: {
+    /** The body of a create (POST): {@link CreateInput}. */
     readonly create: unknown;
+    /** The body of a full update (PUT): {@link UpdateInput}. */
     readonly update: unknown;
+    /** The body of a partial update (PATCH): {@link PartialInput}. */
     readonly partial: unknown;
+    /** True for a nested proxy serializer: it writes its parent's own row. */
     readonly parentRow: boolean;
+    /** True when a create must send one of its fields for a NOT NULL column without a default. */
+    readonly columns: boolean;
   };
 
   // Assigned in the constructor: `declare`d, not defined as undefined first (see Field).
@@ -662,10 +670,16 @@ export class ListSerializer<C extends Serializer<any, any> = Serializer> extends
   static override metadataType = 'list';
   /** Type-level only: lists of what the child accepts. */
   declare readonly wireTypes: {
+    /** A list of the child's create bodies. */
     readonly create: CreateInput<C>[];
+    /** A list of the child's PUT bodies. */
     readonly update: UpdateInput<C>[];
+    /** A list of the child's PATCH bodies. */
     readonly partial: PartialInput<C>[];
+    /** A list writes rows of its own, never its parent's. */
     readonly parentRow: false;
+    /** A list is never required by a column of its parent. */
+    readonly columns: false;
   };
   /** The serializer of each item. */
   readonly child: C;

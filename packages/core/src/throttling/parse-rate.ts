@@ -13,7 +13,9 @@ import { processCaches } from '../utils/bounded-cache.ts';
 
 /** A parsed rate: at most `requests` in any window of `seconds`. */
 export interface Rate {
+  /** How many requests the window allows. */
   readonly requests: number;
+  /** The window's length, in seconds. */
   readonly seconds: number;
 }
 

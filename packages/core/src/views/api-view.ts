@@ -261,6 +261,7 @@ export class APIView {
   ): Response | Promise<Response> {
     this.request = request;
     this.kwargs = kwargs;
+    request.bodyParser = this;
     return catchMaybe(
       () =>
         thenMaybe(
@@ -283,7 +284,8 @@ export class APIView {
     const handler = this.handlerFor(request.method);
     if (!handler) throw new MethodNotAllowed(request.method);
     if (request.isSafeMethod) return handler.call(this, request);
-    const body = WITH_BODY.has(request.method) ? this.parseBody(request) : NO_BODY;
+    // Parsed once: session authentication may have read it for a form's CSRF token.
+    const body = WITH_BODY.has(request.method) ? request.readBody() : NO_BODY;
     return thenMaybe(body, (data) => {
       if (data !== NO_BODY) request.data = data;
       // The handler may run again after a deadlock or a lock wait: it builds a response and

@@ -40,7 +40,9 @@ import { integerKey } from './integer-key.ts';
 /** A serializer class as views use it: something to instantiate, with prepared fields. */
 export interface SerializerClass {
   new (options?: SerializerOptions): Serializer<any, any>;
+  /** The class's prepared plan (bound fields, hooks), built once and kept. */
   prepare(): PreparedSerializer;
+  /** The class's name, in messages and in the OpenAPI component names. */
   readonly name: string;
 }
 

@@ -41,6 +41,7 @@ import {
  * ```
  */
 export class CreateAPIView extends CreateModelMixin(GenericAPIView) {
+  /** POST: validates the body and creates a row (`create()`): 201 with it, or 400. */
   post(request: Request): Promise<Response> {
     return this.create(request);
   }
@@ -58,6 +59,7 @@ export class CreateAPIView extends CreateModelMixin(GenericAPIView) {
  * ```
  */
 export class ListAPIView extends ListModelMixin(GenericAPIView) {
+  /** GET: the list of rows, filtered and paginated (`list()`). */
   get(request: Request): Promise<Response> {
     return this.list(request);
   }
@@ -75,6 +77,7 @@ export class ListAPIView extends ListModelMixin(GenericAPIView) {
  * ```
  */
 export class RetrieveAPIView extends RetrieveModelMixin(GenericAPIView) {
+  /** GET: one row, by the URL's lookup (`retrieve()`); 404 when it does not exist. */
   get(request: Request): Response | Promise<Response> {
     return this.retrieve(request);
   }
@@ -91,6 +94,7 @@ export class RetrieveAPIView extends RetrieveModelMixin(GenericAPIView) {
  * ```
  */
 export class DestroyAPIView extends DestroyModelMixin(GenericAPIView) {
+  /** DELETE: removes the row (`destroy()`): 204. */
   delete(request: Request): Promise<Response> {
     return this.destroy(request);
   }
@@ -108,10 +112,12 @@ export class DestroyAPIView extends DestroyModelMixin(GenericAPIView) {
  * ```
  */
 export class UpdateAPIView extends UpdateModelMixin(GenericAPIView) {
+  /** PUT: replaces the row with the validated body (`update()`): 200, or 400. */
   put(request: Request): Promise<Response> {
     return this.update(request);
   }
 
+  /** PATCH: updates the fields the body sends (`partialUpdate()`): 200, or 400. */
   patch(request: Request): Promise<Response> {
     return this.partialUpdate(request);
   }
@@ -129,10 +135,12 @@ export class UpdateAPIView extends UpdateModelMixin(GenericAPIView) {
  * ```
  */
 export class ListCreateAPIView extends CreateModelMixin(ListModelMixin(GenericAPIView)) {
+  /** GET: the list of rows, filtered and paginated (`list()`). */
   get(request: Request): Promise<Response> {
     return this.list(request);
   }
 
+  /** POST: validates the body and creates a row (`create()`): 201 with it, or 400. */
   post(request: Request): Promise<Response> {
     return this.create(request);
   }
@@ -150,14 +158,17 @@ export class ListCreateAPIView extends CreateModelMixin(ListModelMixin(GenericAP
  * ```
  */
 export class RetrieveUpdateAPIView extends UpdateModelMixin(RetrieveModelMixin(GenericAPIView)) {
+  /** GET: one row, by the URL's lookup (`retrieve()`); 404 when it does not exist. */
   get(request: Request): Response | Promise<Response> {
     return this.retrieve(request);
   }
 
+  /** PUT: replaces the row with the validated body (`update()`): 200, or 400. */
   put(request: Request): Promise<Response> {
     return this.update(request);
   }
 
+  /** PATCH: updates the fields the body sends (`partialUpdate()`): 200, or 400. */
   patch(request: Request): Promise<Response> {
     return this.partialUpdate(request);
   }
@@ -175,10 +186,12 @@ export class RetrieveUpdateAPIView extends UpdateModelMixin(RetrieveModelMixin(G
  * ```
  */
 export class RetrieveDestroyAPIView extends DestroyModelMixin(RetrieveModelMixin(GenericAPIView)) {
+  /** GET: one row, by the URL's lookup (`retrieve()`); 404 when it does not exist. */
   get(request: Request): Response | Promise<Response> {
     return this.retrieve(request);
   }
 
+  /** DELETE: removes the row (`destroy()`): 204. */
   delete(request: Request): Promise<Response> {
     return this.destroy(request);
   }
@@ -198,18 +211,22 @@ export class RetrieveDestroyAPIView extends DestroyModelMixin(RetrieveModelMixin
 export class RetrieveUpdateDestroyAPIView extends DestroyModelMixin(
   UpdateModelMixin(RetrieveModelMixin(GenericAPIView)),
 ) {
+  /** GET: one row, by the URL's lookup (`retrieve()`); 404 when it does not exist. */
   get(request: Request): Response | Promise<Response> {
     return this.retrieve(request);
   }
 
+  /** PUT: replaces the row with the validated body (`update()`): 200, or 400. */
   put(request: Request): Promise<Response> {
     return this.update(request);
   }
 
+  /** PATCH: updates the fields the body sends (`partialUpdate()`): 200, or 400. */
   patch(request: Request): Promise<Response> {
     return this.partialUpdate(request);
   }
 
+  /** DELETE: removes the row (`destroy()`): 204. */
   delete(request: Request): Promise<Response> {
     return this.destroy(request);
   }

@@ -294,6 +294,44 @@ for (const dialect of testDialects()) {
       await tags.remove(js);
     });
 
+    it('all() of a prefetched set answers its rows without a statement; a filter on it queries', async () => {
+      const rows = (await articles().prefetchRelated('tags').orderBy('title').execute()) as Rec[];
+      const a01 = rows.find((r) => r.title === 'a01') as Rec;
+      const tags = Article.related(a01, 'tags').using(db);
+      const [read, sent] = await statements(async () => {
+        const all = tags.all();
+        const seen: unknown[] = [];
+        for await (const tag of all) seen.push(tag);
+        return [await all.execute(), await all.count(), await all.exists(), seen];
+      });
+      assert.deepEqual(sent, [], 'all() of prefetched rows sends no statement');
+      assert.deepEqual(names(read[0] as Rec[]), ['web']);
+      assert.equal(read[1], 1);
+      assert.equal(read[2], true);
+      assert.deepEqual(names(read[3] as Rec[]), ['web']);
+      // Each page of rows at once, for every row: still no statement.
+      const [everyRow, none] = await statements(() =>
+        Promise.all(rows.map((row) => Article.related(row, 'tags').using(db).all().execute())),
+      );
+      assert.equal(none.length, 0);
+      assert.equal(everyRow.length, rows.length);
+      // A query set made from it queries, as Django's: one statement each.
+      const [filtered, one] = await statements(() =>
+        tags.all().filter({ name__startswith: 'w' }).execute(),
+      );
+      assert.equal(one.length, 1);
+      assert.deepEqual(names(filtered), ['web']);
+      const [ordered, two] = await statements(() => tags.all().orderBy('-name').execute());
+      assert.equal(two.length, 1);
+      assert.deepEqual(names(ordered), ['web']);
+      // Without a prefetch, all() queries.
+      const plain = (await articles().get({ title: 'a01' })) as Rec;
+      const [, queried] = await statements(() =>
+        Article.related(plain, 'tags').using(db).all().execute(),
+      );
+      assert.equal(queried.length, 1);
+    });
+
     it('runs in chunks past the parameter limit', async () => {
       const adapter = db.adapter as { maxParameters: number };
       const limit = adapter.maxParameters;

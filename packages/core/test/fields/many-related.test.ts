@@ -64,11 +64,12 @@ class SluggedPostSerializer extends ModelSerializer.with({
   },
 }) {}
 
-// A reverse name is not part of the model's type (the relation is declared on Post), so a
-// typed declaration lists it as a declared field; the name alone builds the same at run time.
+// A reverse name is not part of the model's type (the relation is declared on Post): a typed
+// declaration lists it in readOnlyFields too, or declares its field; both build the same.
 class WriterSerializer extends ModelSerializer.with({
   model: Writer,
-  fields: ['id', 'username', 'posts'] as never,
+  fields: ['id', 'username', 'posts'],
+  readOnlyFields: ['posts'],
 }) {}
 
 class TypedWriterSerializer extends ModelSerializer.with({

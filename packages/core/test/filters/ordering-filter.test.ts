@@ -11,14 +11,17 @@ import {
   BrowsableAPIRenderer,
   Database,
   DefaultRouter,
+  F,
   ImproperlyConfigured,
   JSONRenderer,
   ModelViewSet,
   OrderingFilter,
+  OuterRef,
   openApi,
   type QueryEvent,
   restFramework,
   SearchFilter,
+  Subquery,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -55,6 +58,26 @@ class SerializerEntries extends AllEntries {
 class RelatedEntries extends AllEntries {
   override orderingFields = ['rank', 'category', 'category__name'] as never;
   ordering = ['-rank'];
+}
+
+/** Entries annotated: a Subquery (NULL for no category) and arithmetic on a column. */
+const annotatedEntries = () =>
+  Entry.objects.annotate({
+    categoryName: Subquery<string>(Category.objects.filter({ pk: OuterRef('category') }), 'name'),
+    negRank: F('rank').mul(-1),
+  });
+
+/** Annotation names listed as ordering names: a client may order by them, as by fields. */
+class AnnotatedEntries extends AllEntries {
+  override queryset = annotatedEntries();
+  override orderingFields = ['label', 'categoryName'] as never;
+  ordering = ['-categoryName'];
+  orderingStrict = true;
+}
+
+/** '__all__' lists the query set's annotations too, as DRF's. */
+class AllAnnotatedEntries extends AllEntries {
+  override queryset = annotatedEntries();
 }
 
 // --- start-up -------------------------------------------------------------------------
@@ -167,6 +190,8 @@ describe('OrderingFilter start-up check', () => {
       new AllEntries(),
       new SerializerEntries(),
       new RelatedEntries(),
+      new AnnotatedEntries(),
+      new AllAnnotatedEntries(),
       books({ orderingFields: ['pk', 'id'], ordering: '-pk' }),
       books({ ordering: undefined }),
       books({ ordering: [] }),
@@ -176,6 +201,15 @@ describe('OrderingFilter start-up check', () => {
       assert.doesNotThrow(() => filter.check(view), view.constructor.name);
     }
     assert.throws(() => filter.check({ orderingFields: ['-title'] }), /cannot be sent/);
+    // An annotation name is a name of the view's own query set only.
+    assert.throws(
+      () => filter.check(Object.assign(new RelatedEntries(), { orderingFields: ['negRank'] })),
+      /the ordering name "negRank" maps to the path "negRank", which does not resolve: Entry has no field "negRank"/,
+    );
+    assert.throws(
+      () => filter.check(Object.assign(new AnnotatedEntries(), { ordering: ['-negRanks'] })),
+      /AnnotatedEntries\.ordering: the default ordering "-negRanks", which does not resolve/,
+    );
   });
 
   it('runs when routes are registered, also for a filter from DEFAULT_FILTER_BACKENDS', async () => {
@@ -276,7 +310,11 @@ for (const dialect of testDialects()) {
         .register('strict', StrictBooks, { basename: 'strict' })
         .register('all-entries', AllEntries, { basename: 'all-entry' })
         .register('serializer-entries', SerializerEntries, { basename: 'serializer-entry' })
-        .register('related-entries', RelatedEntries, { basename: 'related-entry' });
+        .register('related-entries', RelatedEntries, { basename: 'related-entry' })
+        .register('annotated-entries', AnnotatedEntries, { basename: 'annotated-entry' })
+        .register('all-annotated-entries', AllAnnotatedEntries, {
+          basename: 'all-annotated-entry',
+        });
       await app.register(router.plugin, { prefix: '/api' });
       await app.register(openApi, { title: 'Store', version: '1.0.0' });
       await app.ready();
@@ -316,6 +354,29 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await ids('/api/related-entries/?ordering=category__name'), [2, 3, 1]);
       assert.deepEqual(await ids('/api/related-entries/?ordering=-category__name'), [1, 3, 2]);
       assert.deepEqual(await ids('/api/related-entries/'), [3, 1, 2]);
+    });
+
+    it('orders by annotations the view allows; one it does not is a 400 in strict mode', async () => {
+      // Entries 1 (Fiction), 2 (no category: NULL, the smallest), 3 (Essays).
+      assert.deepEqual(await ids('/api/annotated-entries/?ordering=categoryName'), [2, 3, 1]);
+      assert.deepEqual(await ids('/api/annotated-entries/?ordering=-categoryName'), [1, 3, 2]);
+      // The view's default ordering names an annotation too.
+      assert.deepEqual(await ids('/api/annotated-entries/'), [1, 3, 2]);
+      assert.deepEqual(await ids('/api/annotated-entries/?ordering=label,categoryName'), [2, 1, 3]);
+      const refused = await request(app, {
+        method: 'GET',
+        url: '/api/annotated-entries/?ordering=-negRank',
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.deepEqual(refused.json(), {
+        ordering: ['Unknown ordering name "-negRank". Valid names: label, categoryName.'],
+      });
+      // '__all__': every field and every annotation; the rows carry the annotations.
+      assert.deepEqual(await ids('/api/all-annotated-entries/?ordering=negRank'), [3, 1, 2]);
+      assert.deepEqual(await ids('/api/all-annotated-entries/?ordering=-negRank'), [2, 1, 3]);
+      assert.deepEqual(await ids('/api/all-annotated-entries/?ordering=-categoryName'), [1, 3, 2]);
+      // Not strict: a name that is none is dropped, as DRF.
+      assert.deepEqual(await ids('/api/all-annotated-entries/?ordering=negRanks'), [1, 2, 3]);
     });
 
     it('strict mode answers 400 naming each unknown name and the valid ones', async () => {

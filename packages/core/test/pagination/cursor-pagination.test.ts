@@ -9,10 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import {
   CursorPagination,
   type Database,
+  Exists,
+  F,
   ModelSerializer,
   ModelViewSet,
   OrderingFilter,
+  OuterRef,
   type Row,
+  Subquery,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
@@ -56,6 +60,33 @@ class NarrowEntryViewSet extends ModelViewSet {
   override filterBackends = [OrderingFilter];
   orderingFields = ['rank', 'label', 'score', 'day', 'category__name'];
 }
+
+/** Annotations to order by: text or NULL, a boolean, a whole number. */
+const annotatedEntries = () =>
+  Entry.objects.annotate({
+    categoryName: Subquery<string>(Category.objects.filter({ pk: OuterRef('category') }), 'name'),
+    inA: Exists(Category.objects.filter({ pk: OuterRef('category'), name: 'a' })),
+    doubled: F('rank').mul(2),
+  });
+
+class AnnotatedEntryViewSet extends EntryViewSet {
+  override queryset = annotatedEntries() as never;
+  override orderingFields = [
+    ...new EntryViewSet().orderingFields,
+    'categoryName',
+    'inA',
+    'doubled',
+  ];
+}
+
+const ANNOTATED_ORDERINGS = [
+  'categoryName',
+  '-categoryName,-rank',
+  'inA,label',
+  '-inA,-score',
+  'doubled,-categoryName',
+  '-doubled,inA,-day',
+];
 
 /** A pagination whose own ordering applies when the query set has none. */
 class NewestFirst extends CursorPagination {
@@ -178,6 +209,7 @@ for (const dialect of testDialects()) {
           ['newest', NewestEntryViewSet, { basename: 'newest' }],
           ['newest-ordered', NewestOrderedEntryViewSet, { basename: 'newest-ordered' }],
           ['narrow', NarrowEntryViewSet as unknown as typeof EntryViewSet, { basename: 'narrow' }],
+          ['annotated', AnnotatedEntryViewSet, { basename: 'annotated' }],
         ],
         settings: { PAGE_SIZE },
       });
@@ -217,6 +249,41 @@ for (const dialect of testDialects()) {
         if (ordering) assert.match(forward[0]?.next as string, /&ordering=/);
       });
     }
+
+    for (const ordering of ANNOTATED_ORDERINGS) {
+      it(`walks an ordering by annotations forward and backward, "${ordering}"`, async () => {
+        const { forward, backward } = await walk(`/api/annotated/?ordering=${ordering}`);
+        const order = (
+          await annotatedEntries()
+            .using(db)
+            .orderBy(...ordering.split(','))
+            .withStableOrdering()
+            .execute()
+        ).map((row) => row.id);
+        assert.equal(order.length, ROWS);
+        assert.deepEqual(forward.flatMap(ids), order, 'forward');
+        assert.deepEqual(backward.flatMap(ids), order, 'backward');
+        assert.deepEqual(backward.map(ids), forward.map(ids));
+        assert.equal(forward.at(-1)?.next, null);
+      });
+    }
+
+    it("refuses a cursor whose annotation value is not of the annotation's type", async () => {
+      const first = await page('/api/annotated/?ordering=doubled');
+      const [print, flags, , id] = decode(first.next as string);
+      for (const bad of ['2', 1.5, true, {}, [1]]) {
+        await invalid(`/api/annotated/?ordering=doubled&cursor=${encode([print, flags, bad, id])}`);
+      }
+      const boolean = await page('/api/annotated/?ordering=inA');
+      const [p2, f2, , id2] = decode(boolean.next as string);
+      for (const bad of ['true', 1, 0]) {
+        await invalid(`/api/annotated/?ordering=inA&cursor=${encode([p2, f2, bad, id2])}`);
+      }
+      // A cursor made for the column ordering is not one for the annotation's.
+      const rank = await page('/api/entries/?ordering=rank');
+      const cursor = new URL(rank.next as string).searchParams.get('cursor') as string;
+      await invalid(`/api/annotated/?ordering=doubled&cursor=${cursor}`);
+    });
 
     it("walks every row once when the view's query set loads only() some fields", async () => {
       for (const ordering of ['label,-score,day', 'category__name,-rank']) {

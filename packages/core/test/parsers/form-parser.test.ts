@@ -1,12 +1,13 @@
 /**
  * The url-encoded form parser's splitting and percent-decoding against the platform's
  * `URLSearchParams` (the WHATWG algorithm the parser follows): on generated bodies, each key
- * gets the value `URLSearchParams` gives last for it. Where `URLSearchParams` had to put a
- * U+FFFD for bytes that are not UTF-8, the parser refuses the body (400) instead.
+ * gets the value `URLSearchParams` gives last for it, and `formInputList` every value
+ * `getAll` gives (a repeated key, as a `<select multiple>` sends). Where `URLSearchParams` had
+ * to put a U+FFFD for bytes that are not UTF-8, the parser refuses the body (400) instead.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FormParser, ParseError, type Request } from '@restframework/core';
+import { FormParser, formInputList, ParseError, type Request } from '@restframework/core';
 import fc from 'fast-check';
 
 function requestWith(body: Buffer): Request {
@@ -45,7 +46,7 @@ function asciiOnly(text: string): string {
 }
 
 describe('FormParser', () => {
-  it("gives each key URLSearchParams' last value, and refuses what it could only replace with U+FFFD", () => {
+  it("gives each key URLSearchParams' last value and getAll's list, and refuses what it could only replace with U+FFFD", () => {
     let parsed = 0;
     let refused = 0;
     fc.assert(
@@ -58,7 +59,12 @@ describe('FormParser', () => {
           refused++;
           return;
         }
-        assert.deepEqual({ ...(run() as object) }, Object.fromEntries(expected), text);
+        const data = run() as Record<string, unknown>;
+        assert.deepEqual({ ...data }, Object.fromEntries(expected), text);
+        const params = new URLSearchParams(asciiOnly(text));
+        for (const key of new Set(params.keys()))
+          assert.deepEqual(formInputList(data, key), params.getAll(key), text);
+        assert.deepEqual(formInputList(data, 'never sent'), []);
         parsed++;
       }),
       { numRuns: 3000, seed: 38 },

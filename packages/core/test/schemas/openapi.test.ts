@@ -385,17 +385,32 @@ for (const dialect of testDialects()) {
       const form = (document.components.schemas as Record<string, any>).EntryWithFileFormRequest;
       assert.deepEqual(form.properties.attachment, { type: 'string', format: 'binary' });
       assert.ok(form.required.includes('attachment'));
+      // A PATCH may leave the file out: JSON and url-encoded bodies, whose shapes have no file.
       const patch = (document.paths['/api/entries/{pk}/'] as Record<string, any>).patch;
       assert.deepEqual(Object.keys(patch.requestBody.content), [
         'application/json',
+        'application/x-www-form-urlencoded',
         'multipart/form-data',
       ]);
+      const schemas = document.components.schemas as Record<string, any>;
       assert.equal(
-        (document.components.schemas as Record<string, any>).PatchedEntryWithFileRequest.properties
-          .attachment,
+        schemas.PatchedEntryWithFileRequest.properties.attachment,
         undefined,
         'JSON carries no file',
       );
+      assert.deepEqual(patch.requestBody.content['application/x-www-form-urlencoded'].schema, {
+        $ref: '#/components/schemas/PatchedEntryWithFileUrlEncodedRequest',
+      });
+      const urlEncoded = schemas.PatchedEntryWithFileUrlEncodedRequest;
+      assert.equal(
+        urlEncoded.properties.attachment,
+        undefined,
+        'a url-encoded body carries no file',
+      );
+      assert.deepEqual(Object.keys(urlEncoded.properties), ['rank', 'label', 'category']);
+      assert.ok(schemas.PatchedEntryWithFileFormRequest.properties.attachment);
+      // Without file fields the url-encoded body is the form body: no second component.
+      assert.equal(schemas.BookUrlEncodedRequest, undefined);
     });
 
     it('documents responses: 201 with Location, 204, 400 field errors, 404, 406, 415', () => {

@@ -29,6 +29,7 @@ const Post = defineModel({
   fields: {
     title: models.CharField({ maxLength: 20 }),
     views: models.IntegerField({ default: 0 }),
+    price: models.DecimalField({ maxDigits: 8, decimalPlaces: 2, default: '0.00' }),
     tags: models.ManyToManyField(Tag, { relatedName: 'posts' }),
   },
 });
@@ -69,6 +70,29 @@ export type Stats = Expect<
     { n: number; views: number | null; mean: number | null; top: number | null }
   >
 >;
+
+// A DecimalField's sums and means are text, as its rows' values: named so, the types say so.
+const money = Post.objects.aggregate({
+  total: Sum<string | null>('price'),
+  mean: Avg<string | null>('price'),
+});
+export type Money = Expect<
+  Equal<Awaited<typeof money>, { total: string | null; mean: string | null }>
+>;
+
+// Django's favourite: a flag per row from the outer row's key, then ordered by a count.
+const Favorite = Post.manyToMany.tags!.through;
+const favorited = Post.objects
+  .annotate({
+    favorited: Exists(Favorite.objects.filter({ post: OuterRef('id'), tag: 5 })),
+    favoritesCount: Count('tags'),
+  })
+  .orderBy('-favoritesCount');
+type Favorited = Awaited<ReturnType<typeof favorited.first>>;
+export type FavoritedRows = [
+  Expect<Equal<NonNullable<Favorited>['favorited'], boolean>>,
+  Expect<Equal<NonNullable<Favorited>['favoritesCount'], number>>,
+];
 
 const records = Post.objects.values('title', 'views');
 const lists = Post.objects.valuesList(['title', 'views']);

@@ -62,8 +62,11 @@ export type TagKey = Expect<Equal<PrimaryKey<typeof Tag>, string>>;
 
 declare const event: Row<typeof Event>;
 export const tags: RelatedSet<typeof Tag> = Event.related(event, 'tags');
-export const follows: RelatedSet<AnyModel> = Event.related(event, 'follows');
-// A reverse name is known at run time only: a set of any model.
+export const follows = Event.related(event, 'follows');
+// A many-to-many to 'self' holds rows of the model itself.
+export type FollowsSet = Expect<Equal<typeof follows, RelatedSet<typeof Event>>>;
+// A reverse name of a model left out of the ModelRegistry is known at run time only: a set
+// of any model.
 export const events: RelatedSet<AnyModel> = Tag.related(
   '6f1c7c6e-4b2e-4c5a-9d3e-1a2b3c4d5e6f',
   'events',

@@ -6,6 +6,7 @@
  * compiles fails the check.
  */
 import {
+  type AnyModel,
   Count,
   defineModel,
   F,
@@ -13,6 +14,8 @@ import {
   models,
   OuterRef,
   Q,
+  type QuerySet,
+  type RelatedSet,
   type ReverseRelationsOf,
   type Row,
 } from '@restframework/core';
@@ -133,6 +136,28 @@ counted.filter({ n__gte: 1, n: 2, capacity: 1 });
 counted.filter({ n: 'one' });
 // @ts-expect-error: counts take no text lookup
 counted.filter({ n__icontains: '1' });
+
+// Model.related is typed by the relation: forward many-to-manys, 'self', and reverse names of
+// registered models (foreign keys, many-to-manys, one-to-ones), their rows typed too.
+export type RelatedSets = [
+  Expect<Equal<ReturnType<typeof Room.related<typeof Room, 'labels'>>, RelatedSet<typeof Label>>>,
+  Expect<Equal<typeof memberRooms, RelatedSet<typeof Room>>>,
+  Expect<Equal<typeof labelRooms, RelatedSet<typeof Room>>>,
+  Expect<Equal<typeof followers, RelatedSet<typeof Member>>>,
+  Expect<Equal<typeof badge, RelatedSet<typeof Badge>>>,
+  Expect<Equal<Awaited<ReturnType<typeof memberRooms.execute>>, Row<typeof Room>[]>>,
+  Expect<Equal<Awaited<ReturnType<typeof badge.get>>, Row<typeof Badge>>>,
+];
+const memberRooms = Member.related(1, 'rooms');
+const labelRooms = Label.related(1, 'rooms');
+const followers = Member.related(1, 'followers');
+const badge = Member.related(1, 'types_badge');
+void memberRooms.filter({ capacity__gte: 2 });
+// @ts-expect-error: a room's capacity is a number
+void memberRooms.filter({ capacity: 'big' });
+// A name the types do not know is checked at run time: a set of any model.
+export type Unknown = Expect<Equal<ReturnType<typeof unknownSet.all>, QuerySet<AnyModel>>>;
+const unknownSet = Member.related(1, 'nope');
 
 // A related set's filters are checked on its rows' model.
 void Room.related(1, 'labels').filter({ name__startswith: 'a' }).exists({ rooms__capacity: 2 });

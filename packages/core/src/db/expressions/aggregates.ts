@@ -5,6 +5,7 @@
  */
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { AnyModelField } from '../../models/model-field.ts';
+import { formatDecimal } from '../dialect/decimal-text.ts';
 import { INTEGER_KINDS } from '../lookup-values.ts';
 import { bindPath } from './f.ts';
 import { Q, type QChild } from './q.ts';
@@ -46,9 +47,13 @@ export interface AggregateOptions {
  * ```
  */
 export class Aggregate<T = unknown> extends QueryExpression<T> {
+  /** The SQL function (`COUNT`, `SUM`, ...). */
   readonly fn: AggregateFunction;
+  /** The field path or expression aggregated. */
   readonly source: string | QueryExpression;
+  /** True to aggregate distinct values only. */
   readonly distinct: boolean;
+  /** Only the rows matching it are aggregated (`filter=` of Django). */
   readonly filter: QChild | undefined;
 
   constructor(
@@ -141,11 +146,22 @@ function outputOf(
   field: AnyModelField | undefined,
 ): Pick<BoundExpression, 'output' | 'read'> {
   if (fn === 'COUNT') return { output: 'integer', read: readCount };
+  // A decimal's aggregates are decimals, as its rows' values: text with the field's places.
+  // The drivers differ (SQLite answers a double, PostgreSQL and MariaDB text with more or
+  // fewer places), so each is rounded half up to the field's places here.
+  if (field && field.kind === 'decimal') return { output: 'value', read: decimalReader(field) };
   if (fn === 'AVG') return { output: 'number', read: readNumber };
   if (field && INTEGER_KINDS.has(field.kind))
     return { output: fn === 'SUM' ? 'integer' : 'integer', read: readNumber };
   if (field && field.kind === 'float') return { output: 'number', read: readNumber };
   return { output: 'value', read: undefined };
+}
+
+/** Reads a decimal aggregate as the field's text (see {@link outputOf}); null stays null. */
+function decimalReader(field: AnyModelField): ValueRead {
+  const places = field.extra.decimalPlaces as number;
+  return (value) =>
+    value === null || value === undefined ? null : formatDecimal(value as number | string, places);
 }
 
 /** A count: a number, 0 for none. */
@@ -176,7 +192,18 @@ export function Count(
   return new Aggregate<number>('COUNT', source, options);
 }
 
-/** The sum of a field over related rows or over the rows; null when there are none. */
+/**
+ * The sum of a field over related rows or over the rows; null when there are none. Of an
+ * integer or float field a number; of a `DecimalField` a decimal as its rows hold one, text
+ * with the field's decimal places (`'4.01'`), the same on every database: name it,
+ * `Sum<string | null>('price')`.
+ *
+ * @example
+ * ```ts-fragment
+ * const { pages } = await Book.objects.aggregate({ pages: Sum('pages') }); // number | null
+ * const { total } = await Item.objects.aggregate({ total: Sum<string | null>('price') }); // '12.50'
+ * ```
+ */
 export function Sum<T = number | null>(
   source: string | QueryExpression,
   options?: AggregateOptions,
@@ -184,12 +211,23 @@ export function Sum<T = number | null>(
   return new Aggregate<T>('SUM', source, options);
 }
 
-/** The mean of a field (a number); null when there are no rows. */
-export function Avg(
+/**
+ * The mean of a field; null when there are no rows. Of an integer or float field a number; of
+ * a `DecimalField` text with the field's decimal places, rounded half up (`'1.34'` for 1.00,
+ * 1.00 and 2.01), the same on every database, as Django gives on SQLite: name it,
+ * `Avg<string | null>('price')`.
+ *
+ * @example
+ * ```ts-fragment
+ * const { mean } = await Book.objects.aggregate({ mean: Avg('pages') }); // number | null
+ * const { price } = await Item.objects.aggregate({ price: Avg<string | null>('price') }); // '1.34'
+ * ```
+ */
+export function Avg<T = number | null>(
   source: string | QueryExpression,
   options?: AggregateOptions,
-): Aggregate<number | null> {
-  return new Aggregate<number | null>('AVG', source, options);
+): Aggregate<NoInfer<T>> {
+  return new Aggregate<T>('AVG', source, options);
 }
 
 /** The smallest value of a field; null when there are no rows. */

@@ -10,6 +10,8 @@ import type { Database } from '../database.ts';
 import { type JoinSet, type OrderTerm, resolveOrdering } from '../plan/query-paths.ts';
 import type { RowReader } from '../plan/row-reader.ts';
 import type { Slot } from '../plan/statement-cache.ts';
+import { Aggregate } from './aggregates.ts';
+import { ExistsExpression, SubqueryExpression } from './exists.ts';
 import { bindPath } from './f.ts';
 import type { BindContext, BoundExpression, QueryExpression } from './query-expression.ts';
 
@@ -48,15 +50,22 @@ export function checkAnnotationNames(
   }
 }
 
-/** The annotations bound in `joins` (their paths joined there), by name; undefined for none. */
+/**
+ * The annotations bound in `joins` (their paths joined there), by name; undefined for none.
+ * `lazy` (a count's, an existence check's, a write's keys: no annotation is selected) binds
+ * an annotation only when a filter or another annotation names it, and those that may join
+ * the query's rows to others (`F('author__name')`: see {@link LazyAnnotations.bindJoining});
+ * an unused count or `EXISTS` is neither built nor written into the SQL.
+ */
 export function bindAnnotations(
   model: AnyModel,
   annotations: Annotations | null,
   db: Database,
   joins: JoinSet,
+  lazy = false,
 ): Map<string, BoundExpression> | undefined {
   if (annotations === null || annotations.length === 0) return undefined;
-  const bound = new Map<string, BoundExpression>();
+  const bound = lazy ? new LazyAnnotations(annotations) : new Map<string, BoundExpression>();
   const context: BindContext = {
     db,
     model,
@@ -64,9 +73,66 @@ export function bindAnnotations(
     where: `${model.name}.annotate()`,
     annotations: bound,
   };
+  if (bound instanceof LazyAnnotations) {
+    bound.context = context;
+    return bound;
+  }
   // One after the other: an annotation may use those before it (`F('favorites_count')`).
   for (const [name, expression] of annotations) bound.set(name, expression.bind(context));
   return bound;
+}
+
+/**
+ * Annotations bound when first named (see {@link bindAnnotations}): `has` and `size` count
+ * every annotation, `get` binds one on its first call, iteration gives the bound ones (what
+ * the SQL holds, hence its shape).
+ */
+export class LazyAnnotations extends Map<string, BoundExpression> {
+  readonly #pending: Map<string, QueryExpression>;
+  /** What the annotations are bound in; set right after construction. */
+  context: BindContext | undefined;
+
+  constructor(annotations: Annotations) {
+    super();
+    this.#pending = new Map(annotations);
+  }
+
+  override get size(): number {
+    return super.size + this.#pending.size;
+  }
+
+  override has(name: string): boolean {
+    return super.has(name) || this.#pending.has(name);
+  }
+
+  override get(name: string): BoundExpression | undefined {
+    const bound = super.get(name);
+    if (bound !== undefined) return bound;
+    const expression = this.#pending.get(name);
+    if (expression === undefined) return undefined;
+    this.#pending.delete(name);
+    const made = expression.bind(this.context as BindContext);
+    this.set(name, made);
+    return made;
+  }
+
+  /**
+   * Binds the annotations not bound yet that may add a join to the query (anything but a
+   * correlated subquery: `Count('tags')`, `Exists(...)`, `Subquery(...)`), so that the rows
+   * counted are the rows a SELECT reads, as in Django, where `annotate(F('tags__name'))`
+   * gives a row per tag to `count()` too.
+   */
+  bindJoining(): void {
+    for (const [name, expression] of [...this.#pending]) {
+      if (
+        expression instanceof Aggregate ||
+        expression instanceof ExistsExpression ||
+        expression instanceof SubqueryExpression
+      )
+        continue;
+      this.get(name);
+    }
+  }
 }
 
 /** An ordering term on an expression (an annotation, or a column with NULL placed). */

@@ -4,6 +4,7 @@
  * @module
  */
 import { type Expression, sql } from 'kysely';
+import { ImproperlyConfigured } from '../../errors/improperly-configured.ts';
 import type { AnyModel } from '../../models/model.ts';
 import { bindWhere, EB } from '../plan/bound-where.ts';
 import { integer } from '../plan/prepared-select.ts';
@@ -22,7 +23,9 @@ import { joinAll } from './relation-subquery.ts';
 
 /** What `Exists` and `Subquery` read of a query set: its model and state. */
 export interface InnerQuery {
+  /** The inner query's model. */
   readonly model: AnyModel;
+  /** The inner query's state (filters, ordering, slices). */
   readonly queryState: QueryState;
 }
 
@@ -38,6 +41,7 @@ export interface InnerQuery {
  * ```
  */
 export class OuterReference<T = unknown> extends QueryExpression<T> {
+  /** The outer query's field path (`pk`, `author__id`). */
   readonly path: string;
 
   constructor(path: string) {
@@ -53,7 +57,18 @@ export class OuterReference<T = unknown> extends QueryExpression<T> {
         `OuterRef('${this.path}') refers to the query around this one: use it inside Exists() or Subquery().`,
       );
     }
-    const bound = bindPath(outer, this.path);
+    let bound: BoundExpression;
+    try {
+      bound = bindPath(outer, this.path);
+    } catch (error) {
+      if (!(error instanceof ImproperlyConfigured)) throw error;
+      // The path's own message says what it does not find; say where it was looked for.
+      throw expressionError(
+        context.where,
+        `OuterRef('${this.path}') names no field of ${outer.model.name}, the query around this one (${error.message}). ` +
+          `Name one of its fields, a path across its relations ('author__id') or one of its annotations.`,
+      );
+    }
     return { ...bound, shape: `outer:${bound.shape}` };
   }
 }
@@ -70,21 +85,28 @@ export function OuterRef<T = unknown>(path: string): OuterReference<NoInfer<T>> 
   return new OuterReference<T>(path);
 }
 
-/** The inner query's model, joins and WHERE, bound with `context` as its outer query. */
+/**
+ * The inner query's model, joins and WHERE, bound with `context` as its outer query. Its
+ * table goes by an alias of its depth (`q1`, `q2` inside that...) when a query around it
+ * reads the same table (`User` rows with an older `User`), so that its columns and the outer
+ * row's stay apart; its joins always do (`q1_author`), so that they never hide the outer
+ * query's joins of the same path from an `OuterRef`.
+ */
 function bindInner(context: BindContext, query: InnerQuery, name: string) {
   const model = query.model;
   const state = query.queryState;
   const where = `${context.where} ${name}(${model.name})`;
-  if (model.table === context.joins.model.table) {
-    throw expressionError(
-      where,
-      `reads ${model.name}, the table of the query it is in; a subquery of the same table is not supported yet (query another model, the join model of a many-to-many: Model.manyToMany.<name>.through).`,
-    );
-  }
   if (state.annotations !== null) {
     throw expressionError(where, 'takes a query set without annotations.');
   }
-  const joins = new JoinSet(model);
+  let depth = 1;
+  let sameTable = false;
+  for (let c: BindContext | undefined = context; c !== undefined; c = c.outer) {
+    if (c.joins.model.table === model.table) sameTable = true;
+    if (c.outer !== undefined) depth++;
+  }
+  const alias = `q${depth}`;
+  const joins = new JoinSet(model, sameTable ? alias : model.table, `${alias}_`);
   const bound = bindWhere(model, state.conditions, context.db, joins, undefined, {
     ...context,
     where,
@@ -92,7 +114,8 @@ function bindInner(context: BindContext, query: InnerQuery, name: string) {
   if (!bound.cacheable) {
     throw expressionError(where, 'takes a query set whose where() conditions have a shape.');
   }
-  return { model, state, joins, bound, where };
+  const from = sameTable ? `${model.table} as ${alias}` : model.table;
+  return { model, state, joins, bound, where, from };
 }
 
 /**
@@ -109,6 +132,7 @@ function bindInner(context: BindContext, query: InnerQuery, name: string) {
  * ```
  */
 export class ExistsExpression extends QueryExpression<boolean> {
+  /** The inner query. */
   readonly query: InnerQuery;
 
   constructor(query: InnerQuery) {
@@ -125,14 +149,14 @@ export class ExistsExpression extends QueryExpression<boolean> {
   }
 
   bind(context: BindContext): BoundExpression {
-    const { model, joins, bound } = bindInner(context, this.query, 'Exists');
+    const { joins, bound, from } = bindInner(context, this.query, 'Exists');
     return {
-      shape: `exists(${model.table}|${joins.joins.map((j) => j.path).join(',')}|${bound.shape})`,
+      shape: `exists(${from}|${joins.joins.map((j) => j.path).join(',')}|${bound.shape})`,
       parameters: bound.parameters,
       output: 'boolean',
       read: readBoolean,
       build: (parameters) => {
-        let query = joinAll(EB.selectFrom(model.table), joins);
+        let query = joinAll(EB.selectFrom(from), joins);
         const condition = bound.build((i) => parameters[i]);
         if (condition) query = query.where(condition);
         return EB.exists(query.select(sql.lit(1).as('x')));
@@ -170,7 +194,9 @@ export function Exists(queryset: InnerQuery): ExistsExpression {
  * ```
  */
 export class SubqueryExpression<T = unknown> extends QueryExpression<T> {
+  /** The inner query. */
   readonly query: InnerQuery;
+  /** The inner query's field whose value is taken. */
   readonly field: string;
 
   constructor(query: InnerQuery, field: string) {
@@ -183,19 +209,19 @@ export class SubqueryExpression<T = unknown> extends QueryExpression<T> {
   }
 
   bind(context: BindContext): BoundExpression {
-    const { model, state, joins, bound, where } = bindInner(context, this.query, 'Subquery');
+    const { model, state, joins, bound, where, from } = bindInner(context, this.query, 'Subquery');
     const value = bindPath({ db: context.db, model, joins, where }, this.field);
     const order = resolveOrdering(state.order ?? model.ordering, joins);
     const limit = state.limit === null ? null : integer(state.limit);
     const offset = integer(state.offset);
     const adapter = context.db.adapter;
     return {
-      shape: `subquery(${model.table}|${joins.joins.map((j) => j.path).join(',')}|${bound.shape}|${value.shape}|${order.map((t) => `${t.descending ? '-' : ''}${t.path}`).join(',')}|${limit}:${offset})`,
+      shape: `subquery(${from}|${joins.joins.map((j) => j.path).join(',')}|${bound.shape}|${value.shape}|${order.map((t) => `${t.descending ? '-' : ''}${t.path}`).join(',')}|${limit}:${offset})`,
       parameters: bound.parameters,
       output: value.output,
       read: value.read,
       build: (parameters) => {
-        let query = joinAll(EB.selectFrom(model.table), joins);
+        let query = joinAll(EB.selectFrom(from), joins);
         const condition = bound.build((i) => parameters[i]);
         if (condition) query = query.where(condition);
         for (const term of order)

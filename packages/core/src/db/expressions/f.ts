@@ -25,6 +25,7 @@ import {
  * ```
  */
 export class FieldReference<T = unknown> extends QueryExpression<T> {
+  /** The field path (`pages`, `author__name`). */
   readonly path: string;
 
   constructor(path: string) {

@@ -33,7 +33,9 @@ export type QChild = Filter | QueryExpression<boolean>;
  * ```
  */
 export class QNode extends QueryExpression<boolean> {
+  /** The filters and conditions joined. */
   readonly children: readonly QChild[];
+  /** How they are joined. */
   readonly connector: 'AND' | 'OR';
 
   constructor(children: readonly QChild[], connector: 'AND' | 'OR') {

@@ -105,7 +105,9 @@ export function isQueryExpression(value: unknown): value is QueryExpression {
 
 /** Where NULL goes in an ordering; without either, NULL is the smallest value everywhere. */
 export interface NullsPlacement {
+  /** NULL before every value. */
   readonly nullsFirst?: boolean;
+  /** NULL after every value. */
   readonly nullsLast?: boolean;
 }
 
@@ -120,8 +122,11 @@ export interface NullsPlacement {
  * ```
  */
 export class OrderBy {
+  /** What is ordered by. */
   readonly expression: QueryExpression;
+  /** True for a descending order. */
   readonly descending: boolean;
+  /** Where NULL goes; undefined for the database's default. */
   readonly nulls: 'first' | 'last' | undefined;
 
   constructor(expression: QueryExpression, descending: boolean, options: NullsPlacement = {}) {
@@ -146,6 +151,7 @@ export class OrderBy {
  * ```
  */
 export class ValueExpression<T = unknown> extends QueryExpression<T> {
+  /** The value, sent as a parameter. */
   readonly value: T;
 
   constructor(value: T) {

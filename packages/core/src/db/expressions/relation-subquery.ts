@@ -89,7 +89,7 @@ export function relationAggregate(
   read: (field: AnyModelField | undefined) => Pick<BoundExpression, 'output' | 'read'>,
 ): BoundExpression {
   const outer = context.model;
-  const outerKey = `${context.joins.model.table}.${outer.pk.column}`;
+  const outerKey = `${context.joins.rootAlias}.${outer.pk.column}`;
   const { target, join } = relation;
   const label = `${fn}(${relation.name}${rest ? `__${rest}` : ''})`;
   // Counting the join table's rows alone: no target row to read (the common count).
@@ -111,42 +111,45 @@ export function relationAggregate(
           .where(EB.ref(own), '=', EB.ref(outerKey))})`,
     };
   }
-  if (target.table === outer.table) {
-    throw expressionError(
-      context.where,
-      `${label} reads ${target.name} rows inside a query of ${outer.name}, of the same table; ` +
-        'an aggregate with a filter or a field over a relation to the same model is not supported yet (count the relation without them, or query the related model).',
-    );
+  // The related rows go by an alias of their depth when a query around reads their table
+  // (a user's followers, counted in a query of users), so that theirs and the outer row's
+  // columns stay apart; their joins always do (see `bindInner` of Exists).
+  let depth = 1;
+  let sameTable = false;
+  for (let c: BindContext | undefined = context; c !== undefined; c = c.outer) {
+    if (c.joins.model.table === target.table) sameTable = true;
+    if (c.outer !== undefined) depth++;
   }
-  const joins = new JoinSet(target);
+  const alias = `a${depth}`;
+  const root = sameTable ? alias : target.table;
+  const from = sameTable ? `${target.table} as ${alias}` : target.table;
+  const joins = new JoinSet(target, root, `${alias}_`);
   const where = `${context.where} ${label}`;
   const valueColumn = rest === null ? undefined : joins.resolve(rest, where);
   const inner: BindContext = { db: context.db, model: target, joins, where, outer: context };
   const condition =
     filter === undefined ? undefined : rekey(filter, relation.name, where).bind(inner);
   const { output, read: reader } = read(valueColumn?.field);
-  const value = valueColumn
-    ? EB.ref(valueColumn.ref)
-    : EB.ref(`${target.table}.${target.pk.column}`);
+  const value = valueColumn ? EB.ref(valueColumn.ref) : EB.ref(`${root}.${target.pk.column}`);
   return {
-    shape: `${label}:${distinct}:${condition ? condition.shape : ''}`,
+    shape: `${label}:${distinct}:${sameTable ? alias : ''}:${condition ? condition.shape : ''}`,
     parameters: condition ? condition.parameters : [],
     output,
     read: reader,
     build: (parameters) => {
-      let query = joinAll(EB.selectFrom(target.table), joins);
+      let query = joinAll(EB.selectFrom(from), joins);
       let link: Expression<SqlBool>;
       if (join) {
         const table = join.model.table;
         query = query.innerJoin(
           table,
           `${table}.${join.other.column}`,
-          `${target.table}.${target.pk.column}`,
+          `${root}.${target.pk.column}`,
         );
         link = EB(EB.ref(`${table}.${join.own.column}`), '=', EB.ref(outerKey));
       } else {
         const key = relation.key as AnyModelField;
-        link = EB(EB.ref(`${target.table}.${key.column}`), '=', EB.ref(outerKey));
+        link = EB(EB.ref(`${root}.${key.column}`), '=', EB.ref(outerKey));
       }
       query = query.where(link);
       if (condition) query = query.where(condition.build(parameters) as Expression<SqlBool>);

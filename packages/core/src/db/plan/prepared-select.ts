@@ -15,6 +15,7 @@ import {
   type ExpressionOrderTerm,
   expressionOrder,
   isExpressionTerm,
+  LazyAnnotations,
   resolveAnnotatedOrdering,
   selectAnnotation,
 } from '../expressions/annotations.ts';
@@ -171,8 +172,10 @@ export function prepareSelect(
   const related = options.related ? state.related : NO_RELATED;
   for (let i = 0; i < related.length; i++)
     joins.join(related[i] as string, `${model.name}.selectRelated()`);
-  const annotated = bindAnnotations(model, state.annotations, db, joins);
+  // A count or an existence check selects no annotation: it binds those its filters name.
+  const annotated = bindAnnotations(model, state.annotations, db, joins, !options.related);
   const where = bindWhere(model, state.conditions, db, joins, annotated);
+  if (annotated instanceof LazyAnnotations) annotated.bindJoining();
   // Loops and concatenation below rather than spreads and joins: this runs for every query.
   // The parameters of the conditions are this query's own: the paging ones go after them.
   const parameters = where.parameters;
@@ -186,11 +189,8 @@ export function prepareSelect(
     order = options.ordered ? resolveOrdering(terms, joins) : NO_ORDER;
   } else {
     // Annotations are selected by a SELECT of rows only (not by a count's or a write's keys).
-    if (annotated !== undefined) {
-      if (options.related) selections = annotationSelections(annotated, parameters);
-      for (const [name, bound] of annotated) annotationKey += `${name}=${bound.shape};`;
-      if (options.related) annotationKey += 'selected';
-    }
+    if (annotated !== undefined && options.related)
+      selections = annotationSelections(annotated, parameters);
     order = options.ordered
       ? resolveAnnotatedOrdering(
           terms,
@@ -199,6 +199,11 @@ export function prepareSelect(
           parameters,
         )
       : NO_ORDER;
+    // After the ordering: lazily bound annotations (a count's) may be bound by it.
+    if (annotated !== undefined) {
+      for (const [name, bound] of annotated) annotationKey += `${name}=${bound.shape};`;
+      if (options.related) annotationKey += 'selected';
+    }
   }
   const { limit, offset } = state;
   const paged = options.paged === true;

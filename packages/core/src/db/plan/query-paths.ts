@@ -34,6 +34,7 @@ export interface Join {
 export interface ResolvedColumn {
   /** `table.column` or `alias.column`, ready for Kysely. */
   readonly ref: string;
+  /** The model field of the column. */
   readonly field: AnyModelField;
   /** True when the value may be NULL (a nullable column, or reached through a LEFT JOIN). */
   readonly nullable: boolean;
@@ -209,7 +210,9 @@ export function applyJoins<Q extends SelectQueryBuilder<any, any, any>>(
 export interface OrderTerm {
   /** The path as written, without `-` (`user__email`). */
   readonly path: string;
+  /** True for a descending order. */
   readonly descending: boolean;
+  /** The column the path leads to. */
   readonly column: ResolvedColumn;
 }
 

@@ -13,7 +13,9 @@ import { modelPlans } from './model-plans.ts';
 
 /** SQL and its parameters, ready to run. */
 export interface CompiledStatement {
+  /** The SQL text. */
   readonly sql: string;
+  /** Its parameters, in order. */
   readonly parameters: readonly unknown[];
   /** Where the dialect keeps its prepared statement of this SQL (compiled shapes only). */
   readonly slot?: StatementSlot;
@@ -26,7 +28,9 @@ export interface CompiledStatement {
  * statement of another (closed, reopened) connection is prepared again.
  */
 export interface StatementSlot {
+  /** The connection the statement belongs to. */
   owner: unknown;
+  /** The dialect's prepared statement. */
   prepared: unknown;
 }
 

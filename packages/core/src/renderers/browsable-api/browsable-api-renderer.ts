@@ -26,6 +26,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { defaultAuth } from '../../accounts/auth.ts';
+import { sessionCsrfToken } from '../../accounts/sessions.ts';
 import { SessionLoginView, SessionLogoutView } from '../../accounts/views/session-views.ts';
 import { APIException } from '../../errors/api-exception.ts';
 import type { Request } from '../../http/request.ts';
@@ -190,6 +191,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
       return {
         user: typeof name === 'string' || typeof name === 'number' ? String(name) : 'user',
         logout: routes.logout && routes.logout + next,
+        csrfToken: sessionCsrfToken(request),
       };
     }
     if (routes.login === undefined || request.path === routes.login) return undefined;

@@ -8,6 +8,8 @@
 import type { AnyField } from '../../fields/field.ts';
 import { FileField } from '../../fields/file-field.ts';
 import { isHiddenField } from '../../fields/hidden-field.ts';
+import { ManyRelatedField } from '../../fields/many-related-field.ts';
+import { MultipleChoiceField } from '../../fields/multiple-choice-field.ts';
 import type { PreparedSerializer } from '../../serializers/serializer.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { ownPlan } from '../../utils/bounded-cache.ts';
@@ -71,7 +73,12 @@ function rawTemplate(fields: readonly AnyField[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.readOnly || field instanceof FileField || isHiddenField(field)) continue;
-    if (field instanceof ListSerializer) {
+    // A list starts empty (a multiple choice field's first choice would be one value, not a list).
+    if (
+      field instanceof ListSerializer ||
+      field instanceof ManyRelatedField ||
+      field instanceof MultipleChoiceField
+    ) {
       out[field.fieldName] = [];
       continue;
     }

@@ -3,10 +3,13 @@
  * a form post sent (dotted keys, `stock_information.price`), the one before the other.
  * @module
  */
-import { isFormInput } from '../../fields/form-input.ts';
+import { formInputList, isFormInput } from '../../fields/form-input.ts';
 
-/** Reads the value to show for a field path (`['stock_information', 'price']`). */
-export type ValueLookup = (path: readonly string[]) => unknown;
+/**
+ * Reads the value to show for a field path (`['stock_information', 'price']`); `many` for a
+ * control of several values (a `<select multiple>`), which reads every value a form sent.
+ */
+export type ValueLookup = (path: readonly string[], many?: boolean) => unknown;
 
 /**
  * Values from a representation (nested objects) or from form input (dotted keys).
@@ -17,7 +20,9 @@ export type ValueLookup = (path: readonly string[]) => unknown;
  * ```
  */
 export function valueLookup(data: unknown): ValueLookup {
-  if (isFormInput(data)) return (path) => data[path.join('.')];
+  if (isFormInput(data))
+    // A select of several values sends each as the same key, and nothing when none is chosen.
+    return (path, many) => (many ? formInputList(data, path.join('.')) : data[path.join('.')]);
   return (path) => {
     let node: unknown = data;
     for (const key of path) {
@@ -30,8 +35,8 @@ export function valueLookup(data: unknown): ValueLookup {
 
 /** `primary`'s value, or `secondary`'s where `primary` has none (what was sent, then the stored). */
 export function fallback(primary: ValueLookup, secondary: ValueLookup): ValueLookup {
-  return (path) => {
-    const value = primary(path);
-    return value === undefined ? secondary(path) : value;
+  return (path, many) => {
+    const value = primary(path, many);
+    return value === undefined ? secondary(path, many) : value;
   };
 }

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { sessionCsrfToken } from '../../accounts/sessions.ts';
 import { DoesNotExist } from '../../db/database-errors.ts';
 import { APIException, type ErrorTree, NotFound } from '../../errors/api-exception.ts';
 import type { AnyField } from '../../fields/field.ts';
@@ -24,6 +25,7 @@ import { formSkeleton } from './form-skeleton.ts';
 import { fallback, type ValueLookup, valueLookup } from './form-values.ts';
 import type { FormBlock, FormsSpec } from './forms-section.ts';
 import type { HtmlFormSpec } from './html-form.ts';
+import { type RelatedOptionsMap, relatedOptions } from './related-options.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
@@ -50,6 +52,18 @@ export interface FormProbes {
     fn: (probe: Request) => Promise<T>,
   ): Promise<T>;
   serializerFor(view: FormsView, method: string, instance?: unknown): Serializer<any, any>;
+}
+
+/**
+ * The hidden inputs of the page's HTML form: the view's own, and the session's CSRF token as
+ * `csrfmiddlewaretoken` (Django's `{% csrf_token %}`), so that a browser without script can
+ * post the form of a session-authenticated page.
+ */
+function hiddenFields(view: FormsView, request: Request): readonly (readonly [string, string])[] {
+  const own = view.formHiddenFields?.(request) ?? [];
+  const token = sessionCsrfToken(request);
+  if (token === undefined || own.some(([name]) => name === 'csrfmiddlewaretoken')) return own;
+  return [...own, ['csrfmiddlewaretoken', token]];
 }
 
 /**
@@ -104,8 +118,9 @@ export async function formsContext(
       sentForm ? errors : undefined,
       parsers,
       false,
+      await optionsOf(serializer),
     );
-    const hidden = view.formHiddenFields?.(request);
+    const hidden = hiddenFields(view, request);
     blocks.push({
       id: 'create',
       title: 'POST: create',
@@ -166,6 +181,7 @@ export async function formsContext(
         sentForm ? errors : undefined,
         parsers,
         true,
+        await optionsOf(serializer),
       ),
       raw: rawTypes.length
         ? {
@@ -196,11 +212,21 @@ function htmlFormSpec(
   errors: ErrorTree | undefined,
   parsers: readonly string[],
   needsScript: boolean,
+  related: RelatedOptionsMap,
 ): HtmlFormSpec | undefined {
   const multipart = hasFile || !parsers.includes(FORM);
   // A form the view cannot parse is no use: raw data only.
   if (multipart && !parsers.includes(MULTIPART)) return undefined;
-  return { id, action, methods, fields, values, errors, needsScript, multipart };
+  return { id, action, methods, fields, values, errors, needsScript, multipart, related };
+}
+
+/** The rows the serializer's many relations offer, read with its context (links need the request). */
+function optionsOf(serializer: Serializer<any, any>): Promise<RelatedOptionsMap> {
+  return relatedOptions(serializer.prepared.fields, {
+    partial: false,
+    context: serializer.context,
+    instance: undefined,
+  });
 }
 
 function pretty(data: unknown): string {

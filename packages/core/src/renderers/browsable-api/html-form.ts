@@ -2,7 +2,9 @@
  * HTML forms generated from a serializer's fields, from the same self-descriptions that
  * drive OPTIONS (`field.describe()`): one control per field, nested serializers as fieldsets
  * at any depth, inputs named with dotted keys (`stock_information.price`), validation errors
- * beside the fields they belong to.
+ * beside the fields they belong to. Many relations and multiple choice fields are a
+ * `<select multiple>` (each chosen value sent as the same key, as DRF's forms); lists of other
+ * values, dictionaries and lists of nested serializers are left to the raw data form.
  * @module
  */
 
@@ -14,6 +16,7 @@ import { ManyRelatedField } from '../../fields/many-related-field.ts';
 import { ListSerializer, Serializer } from '../../serializers/serializer.ts';
 import { attrs, html, type SafeHtml } from '../html.ts';
 import type { ValueLookup } from './form-values.ts';
+import type { RelatedOptions, RelatedOptionsMap } from './related-options.ts';
 
 /** A form to render. */
 export interface HtmlFormSpec {
@@ -33,6 +36,11 @@ export interface HtmlFormSpec {
   readonly multipart: boolean;
   /** Hidden inputs the view adds (`next` and the CSRF token of a login form). */
   readonly hidden?: readonly (readonly [string, string])[];
+  /**
+   * The rows each writable many relation offers (`relatedOptions`): a relation without an
+   * entry is left to the raw data form.
+   */
+  readonly related?: RelatedOptionsMap;
 }
 
 /** The form: fields, an error summary, and one submit button per method. */
@@ -129,12 +137,17 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
   const messages = messagesOf(tree);
   const helpId = `${id}-help`;
   const errorId = `${id}-errors`;
-  const help = helpText(field, description, readOnly);
+  const kind = controlKind(field, description);
+  const value = spec.values(path, kind.multiple === true);
+  const help = [
+    helpText(field, description, readOnly),
+    kind.multiple && !readOnly ? 'Ctrl-click (⌘-click on a Mac) to choose more than one.' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const describedBy = [help ? helpId : '', messages.length ? errorId : '']
     .filter(Boolean)
     .join(' ');
-  const value = spec.values(path);
-  const kind = controlKind(field, description);
   const common = {
     id,
     name: readOnly ? undefined : path.join('.'),
@@ -143,10 +156,14 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
     'aria-required': field.required && !readOnly ? 'true' : undefined,
     // A control shows null as empty: the script leaves it out of the body while it stays
     // empty, so an edit does not turn an untouched null into "".
-    'data-null': value === null && !readOnly ? 'true' : undefined,
+    'data-null': value === null && !readOnly && !kind.multiple ? 'true' : undefined,
   };
+  const related = field instanceof ManyRelatedField ? spec.related?.get(field) : undefined;
   let control: SafeHtml;
-  if (kind.element === 'unsupported') {
+  if (
+    kind.element === 'unsupported' ||
+    (field instanceof ManyRelatedField && !readOnly && !related)
+  ) {
     control = html`<p class="unsupported" id="${id}">Lists are not supported in HTML forms; use the raw data form.</p>`;
   } else if (kind.element === 'checkbox') {
     control = html`<input${attrs({
@@ -156,6 +173,8 @@ ${field.prepared.fields.filter(shown).map((child) => fieldHtml(child, spec, path
       checked: value === true || value === 'true' || value === 'on',
       disabled: readOnly,
     })}>`;
+  } else if (kind.element === 'select' && kind.multiple) {
+    control = multipleSelectHtml(field, description, common, value, readOnly, related);
   } else if (kind.element === 'select') {
     control = selectHtml(field, description, common, value, readOnly);
   } else if (kind.element === 'textarea') {
@@ -209,6 +228,8 @@ ${help ? html`<p class="help" id="${helpId}">${help}</p>` : ''}${errorList(error
 
 interface ControlKind {
   readonly element: 'input' | 'textarea' | 'select' | 'checkbox' | 'file' | 'unsupported';
+  /** A `<select multiple>`: the field takes a list of its choices. */
+  readonly multiple?: boolean;
   readonly type?: string;
   readonly inputmode?: string;
   readonly step?: string;
@@ -227,7 +248,7 @@ const INPUTS: Readonly<Record<string, ControlKind>> = {
   time: { element: 'input', type: 'time', step: '1' },
   boolean: { element: 'checkbox' },
   choice: { element: 'select' },
-  'multiple choice': { element: 'select' },
+  'multiple choice': { element: 'select', multiple: true },
   'file upload': { element: 'file' },
   'image upload': { element: 'file' },
   list: { element: 'unsupported' },
@@ -244,8 +265,12 @@ function controlKind(field: AnyField, description: FieldDescription): ControlKin
     typeof style.baseTemplate === 'string' ? style.baseTemplate.replace(/\.html$/, '') : '';
   if (base === 'textarea') return { element: 'textarea' };
   if (field instanceof FileField) return { element: 'file' };
-  if (field instanceof ListSerializer || field instanceof ManyRelatedField)
-    return { element: 'unsupported' };
+  if (field instanceof ListSerializer) return { element: 'unsupported' };
+  // A read-only relation lists no rows: its keys show as text.
+  if (field instanceof ManyRelatedField)
+    return field.readOnly
+      ? { element: 'input', type: 'text' }
+      : { element: 'select', multiple: true };
   const kind = INPUTS[description.type] ?? { element: 'input', type: 'text' };
   if (typeof style.inputType === 'string' && kind.element === 'input')
     return { ...kind, type: style.inputType };
@@ -281,6 +306,46 @@ function selectHtml(
   }${options}</select>`;
 }
 
+/**
+ * A `<select multiple>` of a many relation's rows (at most `HTML_CUTOFF`, 1000, then DRF's disabled
+ * "More than 1000 items..." option) or of a multiple choice field's choices, the current
+ * values selected. A current value the list does not hold (past the cutoff) is still offered,
+ * selected, so that saving the form keeps it.
+ */
+function multipleSelectHtml(
+  field: AnyField,
+  description: FieldDescription,
+  common: Record<string, string | undefined>,
+  value: unknown,
+  readOnly: boolean,
+  related: RelatedOptions | undefined,
+): SafeHtml {
+  const choices = related
+    ? related.choices.map((c) => ({ value: c.value, display_name: c.display }))
+    : Array.isArray(description.choices)
+      ? (description.choices as { value: unknown; display_name: unknown }[])
+      : ((field as { choices?: readonly (readonly [unknown, string])[] }).choices ?? []).map(
+          ([v, name]) => ({ value: v, display_name: name }),
+        );
+  const current = new Set(
+    (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).map(
+      (item) => String(item),
+    ),
+  );
+  const listed = new Set(choices.map((choice) => String(choice.value)));
+  const options = choices.map(
+    (choice) =>
+      html`<option${attrs({ value: String(choice.value), selected: current.has(String(choice.value)) })}>${String(choice.display_name)}</option>`,
+  );
+  const unlisted = [...current]
+    .filter((item) => !listed.has(item))
+    .map((item) => html`<option${attrs({ value: item, selected: true })}>${item}</option>`);
+  const more = related?.more
+    ? html`<option value="n/a" disabled>More than ${related.choices.length} items...</option>`
+    : '';
+  return html`<select${attrs({ ...common, multiple: true, disabled: readOnly })}>${options}${unlisted}${more}</select>`;
+}
+
 function requiredMark(field: AnyField, readOnly: boolean): SafeHtml | string {
   if (!field.required || readOnly) return '';
   return html`<span class="required" aria-hidden="true">*</span><span class="visually-hidden"> (required)</span>`;
@@ -291,7 +356,12 @@ function helpText(field: AnyField, description: FieldDescription, readOnly: bool
   if (field.helpText) parts.push(field.helpText);
   if (readOnly) parts.push('Set by the server.');
   else {
-    if (typeof description.max_length === 'number' && !(field instanceof FileField))
+    // A relation's max_length counts rows, and the select offers no more than it lists.
+    if (
+      typeof description.max_length === 'number' &&
+      !(field instanceof FileField) &&
+      !(field instanceof ManyRelatedField)
+    )
       parts.push(`At most ${description.max_length} characters.`);
     if (typeof description.max_digits === 'number')
       parts.push(

@@ -27,6 +27,8 @@ export interface AccountLinks {
   readonly login?: string | undefined;
   /** Where the logout button POSTs, with `?next=` back to this page. */
   readonly logout?: string | undefined;
+  /** The session's CSRF token, posted by the logout form as `csrfmiddlewaretoken`. */
+  readonly csrfToken?: string | undefined;
 }
 
 /** Everything the page shows. */
@@ -144,7 +146,12 @@ function accountHtml(account: AccountLinks): SafeHtml {
     }</nav>`;
   return html`<nav class="account" aria-label="Account"><span class="user">${account.user}</span>${
     account.logout
-      ? html`<form class="logout-form" action="${account.logout}" method="post" data-api-form data-method="POST"><button type="submit" class="btn btn-secondary needs-js" data-method="POST" disabled>Log out</button></form>`
+      ? html`<form class="logout-form" action="${account.logout}" method="post" data-api-form data-method="POST">${
+          // The token as Django's {% csrf_token %}: a browser without script logs out too.
+          account.csrfToken
+            ? html`<input${attrs({ type: 'hidden', name: 'csrfmiddlewaretoken', value: account.csrfToken })}>`
+            : ''
+        }<button type="submit" class="btn btn-secondary" data-method="POST">Log out</button></form>`
       : ''
   }</nav>`;
 }

@@ -17,6 +17,7 @@ import {
   ScryptPasswordHasher,
   SessionLoginView,
 } from '@restframework/core';
+import { multipartBody } from '@restframework/core/testing';
 import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -100,6 +101,91 @@ describe('session authentication', () => {
       assert.equal(response.statusCode, status, `${JSON.stringify(headers)}: ${response.body}`);
       if (detail) assert.deepEqual(response.json(), { detail });
     }
+  });
+
+  it('takes the token from the form field csrfmiddlewaretoken of a form body, as Django', async () => {
+    const { session, csrf } = await login();
+    const cookie = `sessionid=${session}`;
+    const host = 'localhost';
+    const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/notes/',
+        headers: { host, cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: new URLSearchParams(fields).toString(),
+      });
+    const multipart = (fields: Record<string, string>) => {
+      const body = multipartBody(fields);
+      return app.inject({
+        method: 'POST',
+        url: '/api/notes/',
+        headers: { host, cookie, ...body.headers },
+        payload: body.payload,
+      });
+    };
+    assert.equal((await form({ csrfmiddlewaretoken: csrf })).statusCode, 201);
+    assert.equal((await multipart({ csrfmiddlewaretoken: csrf, note: 'x' })).statusCode, 201);
+    const table: [Promise<{ statusCode: number; json(): unknown }>, string][] = [
+      [form({}), 'CSRF token missing.'],
+      [form({ csrfmiddlewaretoken: '' }), 'CSRF token missing.'],
+      [multipart({ note: 'x' }), 'CSRF token missing.'],
+      [form({ csrfmiddlewaretoken: 'a'.repeat(64) }), 'CSRF token incorrect.'],
+      // The header, when sent, is the token: a right field does not mend a wrong header.
+      [
+        form({ csrfmiddlewaretoken: csrf }, { 'x-csrftoken': 'b'.repeat(64) }),
+        'CSRF token incorrect.',
+      ],
+      [
+        form({ csrfmiddlewaretoken: csrf }, { origin: 'https://evil.example' }),
+        'Origin checking failed - https://evil.example does not match any trusted origins.',
+      ],
+    ];
+    for (const [answer, reason] of table) {
+      const response = await answer;
+      assert.equal(response.statusCode, 403);
+      assert.deepEqual(response.json(), { detail: `CSRF Failed: ${reason}` });
+    }
+    // A JSON body is no form: its key is not a token (a script sends the header).
+    const json = await app.inject({
+      method: 'POST',
+      url: '/api/notes/',
+      headers: { host, cookie },
+      payload: { csrfmiddlewaretoken: csrf },
+    });
+    assert.equal(json.statusCode, 403);
+    assert.deepEqual(json.json(), { detail: 'CSRF Failed: CSRF token missing.' });
+    // Generated wrong tokens (other lengths, near misses, after a right one): 403, never a 5xx.
+    const nearMiss = fc
+      .tuple(fc.nat({ max: 63 }), fc.constantFrom(...'0123456789abcdef'))
+      .map(([at, c]) => csrf.slice(0, at) + c + csrf.slice(at + 1))
+      .filter((t) => t !== csrf);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          nearMiss,
+          fc.string({ maxLength: 100 }).filter((t) => t !== csrf),
+        ),
+        fc.boolean(),
+        fc.boolean(),
+        async (token, asMultipart, repeated) => {
+          const response = asMultipart
+            ? await multipart({ csrfmiddlewaretoken: token })
+            : await app.inject({
+                method: 'POST',
+                url: '/api/notes/',
+                headers: { host, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+                // Repeated, the last value counts (Django's QueryDict): the right one first.
+                payload: `${repeated ? `csrfmiddlewaretoken=${csrf}&` : ''}csrfmiddlewaretoken=${encodeURIComponent(token)}`,
+              });
+          assert.equal(
+            response.statusCode,
+            403,
+            `${JSON.stringify(token)}: ${response.statusCode}`,
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('answers anonymous callers 403 (no challenge), as DRF', async () => {

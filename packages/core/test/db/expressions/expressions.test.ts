@@ -10,6 +10,7 @@ import {
   type Database,
   defineModel,
   Exists,
+  ExistsExpression,
   F,
   ImproperlyConfigured,
   InvalidLookupValueError,
@@ -60,6 +61,7 @@ const Comment = defineModel({
     article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: 'comments' }),
     score: models.IntegerField(),
     approved: models.BooleanField({ default: true }),
+    amount: models.DecimalField({ maxDigits: 8, decimalPlaces: 2, default: '0.00' }),
   },
 });
 
@@ -107,13 +109,13 @@ for (const dialect of testDialects()) {
       await Article.related(c, 'favorited_by').using(db).add(ann!);
       await User.related(ann!, 'following').using(db).add(bob!, cyd!);
       await User.related(bob!, 'following').using(db).add(ann!);
-      for (const [article, score, approved] of [
-        [a, 5, true],
-        [a, 3, false],
-        [a, 5, true],
-        [c, 1, true],
+      for (const [article, score, approved, amount] of [
+        [a, 5, true, '1.00'],
+        [a, 3, false, '1.00'],
+        [a, 5, true, '2.01'],
+        [c, 1, true, '0.01'],
       ] as const) {
-        await Comment.objects.using(db).create({ article_id: article.id, score, approved });
+        await Comment.objects.using(db).create({ article_id: article.id, score, approved, amount });
       }
     });
     after(() => dialect.drop(db));
@@ -569,6 +571,153 @@ for (const dialect of testDialects()) {
         ),
         ['a', 'c'],
       );
+    });
+
+    it("takes Django's spelling: OuterRef('id'), camelCase names, orderBy('-favoritesCount')", async () => {
+      const Favorite = Article.manyToMany.favorited_by!.through;
+      const bob = await User.objects.using(db).get({ username: 'bob' });
+      const rows = await articles()
+        .annotate({
+          favorited: Exists(Favorite.objects.filter({ article: OuterRef('id'), user: bob.id })),
+          favoritesCount: Count('favorited_by'),
+        })
+        .orderBy('-favoritesCount', 'title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.favorited, r.favoritesCount]),
+        [
+          ['a', true, 2],
+          ['c', false, 1],
+          ['b', false, 0],
+        ],
+      );
+    });
+
+    it('sums and averages a DecimalField as text with its places, the same on every database', async () => {
+      const comments = Comment.objects.using(db);
+      const stats = await comments.aggregate({
+        total: Sum<string | null>('amount'),
+        mean: Avg<string | null>('amount'),
+        low: Min<string>('amount'),
+        high: Max<string>('amount'),
+      });
+      // 4.02 / 4 = 1.005: rounded half up, where SQLite's double alone would give 1.00.
+      assert.deepEqual(stats, { total: '4.02', mean: '1.01', low: '0.01', high: '2.01' });
+      const none = await comments
+        .filter({ score: 99 })
+        .aggregate({ total: Sum<string | null>('amount'), mean: Avg<string | null>('amount') });
+      assert.deepEqual(none, { total: null, mean: null });
+      const rows = await articles()
+        .annotate({
+          total: Sum<string | null>('comments__amount'),
+          mean: Avg<string | null>('comments__amount'),
+        })
+        .orderBy('title')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.title, r.total, r.mean]),
+        [
+          ['a', '4.01', '1.34'],
+          ['b', null, null],
+          ['c', '0.01', '0.01'],
+        ],
+      );
+      // Integers stay numbers.
+      assert.deepEqual(await comments.aggregate({ s: Sum('score'), m: Avg('score') }), {
+        s: 14,
+        m: 3.5,
+      });
+    });
+
+    it('runs Exists, Subquery and filtered counts over the table of the query around them', async () => {
+      const users = User.objects.using(db);
+      const rows = await users
+        .annotate({
+          earlier: Exists(User.objects.filter({ pk__lt: OuterRef('pk') })),
+          previous: Subquery<string>(
+            User.objects
+              .filter({ pk__lt: OuterRef('pk') })
+              .orderBy('-pk')
+              .slice(0, 1),
+            'username',
+          ),
+          followed_by_ann: Count('followers', { filter: Q({ followers__username: 'ann' }) }),
+        })
+        .orderBy('pk')
+        .execute();
+      // The users were created concurrently: their keys' order is the database's.
+      assert.deepEqual(
+        rows.map((r) => [r.username, r.earlier, r.previous]),
+        rows.map((r, i) => [r.username, i > 0, rows[i - 1]?.username ?? null]),
+      );
+      assert.deepEqual(Object.fromEntries(rows.map((r) => [r.username, r.followed_by_ann])), {
+        ann: 0,
+        bob: 1,
+        cyd: 1,
+      });
+      // An article of the same author with more views: the inner Article goes by an alias.
+      const outdone = Exists(
+        Article.objects.filter({ author: OuterRef('author'), views__gt: OuterRef('views') }),
+      );
+      assert.deepEqual(titles(await articles().filter(outdone).execute()), ['b']);
+      // Two levels: users with an outdone article (Article inside Article inside User).
+      const withOutdone = await users
+        .filter(Exists(Article.objects.filter({ author: OuterRef('pk') }).filter(outdone)))
+        .execute();
+      assert.deepEqual(
+        withOutdone.map((u) => u.username),
+        ['ann'],
+      );
+    });
+
+    it('names an unknown OuterRef when the query is built, saying what to write', async () => {
+      const query = articles().annotate({
+        mine: Exists(Comment.objects.filter({ article: OuterRef('artcle') })),
+      });
+      await assert.rejects(query.execute(), (error: unknown) => {
+        assert.ok(error instanceof ImproperlyConfigured);
+        assert.equal((error as { code?: string }).code, 'REST_ERR_QUERY_EXPRESSION');
+        assert.match(
+          String(error),
+          /OuterRef\('artcle'\) names no field of Article.*has no field "artcle".*Name one of its fields/,
+        );
+        return true;
+      });
+    });
+
+    it('counts without building or writing the annotations its filters do not name', async () => {
+      let binds = 0;
+      class CountedExists extends ExistsExpression {
+        override bind(context: Parameters<ExistsExpression['bind']>[0]) {
+          binds++;
+          return super.bind(context);
+        }
+      }
+      const annotated = articles().annotate({
+        n: Count('favorited_by'),
+        mine: new CountedExists(Comment.objects.filter({ article: OuterRef('pk') })),
+      });
+      const statements: string[] = [];
+      const stop = db.onQuery((event) => statements.push(event.sql));
+      assert.equal(await annotated.count(), 3);
+      assert.equal(await annotated.filter({ n__gte: 1 }).count(), 2);
+      assert.equal(await annotated.filter({ mine: true }).count(), 2);
+      assert.equal(await annotated.exists(), true);
+      stop();
+      assert.equal(binds, 1, 'the EXISTS is built for the count that filters on it only');
+      assert.doesNotMatch(statements[0] as string, /exists|ex_comment|ex_article_favorited_by/i);
+      assert.match(statements[1] as string, /ex_article_favorited_by/);
+      assert.doesNotMatch(statements[1] as string, /exists/i);
+      assert.match(statements[2] as string, /exists/i);
+      assert.doesNotMatch(statements[2] as string, /ex_article_favorited_by/);
+      assert.doesNotMatch(statements[3] as string, /exists \(|ex_article_favorited_by/i);
+      // Selecting the rows still builds every annotation.
+      assert.equal((await annotated.execute()).length, 3);
+      assert.equal(binds > 1, true);
+      // An annotation across a many-valued relation keeps its join: a row per tag, as Django.
+      const perTag = articles().annotate({ tag: F('tags__name') });
+      assert.equal(await perTag.count(), (await perTag.execute()).length);
+      assert.equal(await perTag.count(), 5);
     });
 
     it('refuses mistakes with ImproperlyConfigured REST_ERR_QUERY_EXPRESSION', async () => {

@@ -235,6 +235,7 @@ describe('browsable API code loading', () => {
         'html-form.ts',
         'json-html.ts',
         'page.ts',
+        'related-options.ts',
         'static-assets.ts',
       ].sort(),
     );

@@ -1,6 +1,7 @@
 /**
  * The browsable API's forms for the fields of issue 40: hidden fields are not shown (their
- * value is their default), lists, dictionaries and many relations send the raw data form, and
+ * value is their default), lists and dictionaries send the raw data form (many relations and
+ * multiple choices are a `<select multiple>`: `many-select.test.ts`), and
  * read-only computed values show without a name, so they are never sent.
  */
 import assert from 'node:assert/strict';

@@ -37,6 +37,7 @@ import {
   type ColumnTypes,
   columnTypeOf,
   DialectAdapterBase,
+  type DialectCapabilities,
   fieldsForColumns,
   migrationLockTimeout,
   SESSION_LOCK_HELD,
@@ -202,7 +203,11 @@ const POSTGRES_TYPES: ColumnTypes = {
 export class PostgresAdapter extends DialectAdapterBase {
   readonly vendor = 'postgres';
   override readonly maxParameters = 65_535;
-  override readonly capabilities = { regex: true, fullTextSearch: true, accentFolding: true };
+  override readonly capabilities: DialectCapabilities = {
+    regex: true,
+    fullTextSearch: true,
+    accentFolding: true,
+  };
   readonly #options: PostgresAdapterOptions;
 
   constructor(options: PostgresAdapterOptions) {

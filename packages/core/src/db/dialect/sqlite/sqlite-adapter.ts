@@ -38,6 +38,7 @@ import {
   type ColumnTypes,
   columnTypeOf,
   DialectAdapterBase,
+  type DialectCapabilities,
   fieldsForColumns,
   likePattern,
   type OpenTransaction,
@@ -154,7 +155,11 @@ export class SqliteAdapter extends DialectAdapterBase {
   // JavaScript would run a client's pattern on the event loop); full-text search matches
   // every word with LIKE (an FTS5 table is not created by the migrations). Accents fold in
   // JavaScript, through a function of the connection.
-  override readonly capabilities = { regex: false, fullTextSearch: false, accentFolding: true };
+  override readonly capabilities: DialectCapabilities = {
+    regex: false,
+    fullTextSearch: false,
+    accentFolding: true,
+  };
 
   /** SQLite has no FOR UPDATE: a transaction that writes holds the whole database. */
   override lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q {
