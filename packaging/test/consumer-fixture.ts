@@ -167,8 +167,10 @@ class BookViewSet extends ModelViewSet {
 class AuthorBooks extends ModelViewSet {
   override serializerClass = BookSerializer;
   override permissionClasses = [AllowAny];
+  // The parent's lookupValueConverter is 'int': its lookup is a number.
+  declare kwargs: { readonly author_pk: number; readonly pk?: string };
   override getQueryset() {
-    return Book.objects.filter({ author_id: Number(this.kwargs['author_pk']) });
+    return Book.objects.filter({ author_id: this.kwargs.author_pk });
   }
 }
 
@@ -455,8 +457,9 @@ class ArticleViewSet extends ModelViewSet {
 class CommentViewSet extends ModelViewSet {
   override serializerClass = CommentSerializer;
   override permissionClasses = [AllowAny];
+  declare kwargs: { readonly article_slug: string; readonly pk?: string };
   override getQueryset() {
-    return Comment.objects.filter({ article__slug: this.kwargs['article_slug'] ?? '' });
+    return Comment.objects.filter({ article__slug: this.kwargs.article_slug });
   }
 }
 

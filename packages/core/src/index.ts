@@ -556,11 +556,18 @@ export type { Endpoint } from './routers/endpoint.ts';
 export {
   LOOKUP_CONVERTERS,
   type LookupConverter,
+  type ParamPattern,
 } from './routers/lookup-patterns.ts';
 export {
   type NestedRouterOptions,
   NestedSimpleRouter,
 } from './routers/nested-simple-router.ts';
+export type {
+  ConverterValues,
+  Kwargs,
+  KwargsFit,
+  PathKwargs,
+} from './routers/path-kwargs.ts';
 export {
   type PathOptions,
   type RegisterOptions,

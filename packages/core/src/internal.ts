@@ -72,6 +72,7 @@ export { jsonToHtml } from './renderers/browsable-api/json-html.ts';
 export { relatedOptions } from './renderers/browsable-api/related-options.ts';
 export { staticUrl } from './renderers/browsable-api/static-assets.ts';
 export { STATIC_ROUTE } from './renderers/browsable-api/static-route.ts';
+export { parseRoute, routeKwargs } from './routers/lookup-patterns.ts';
 export type { RoutePlan } from './routers/route-plan.ts';
 export {
   buildModelField,

@@ -4,6 +4,7 @@
  * browsable API's breadcrumbs).
  * @module
  */
+import type { ParamPattern } from './lookup-patterns.ts';
 import type { ViewSetClass } from './simple-router.ts';
 
 /** One route of a router. */
@@ -34,4 +35,6 @@ export interface Endpoint {
   readonly initkwargs?: Readonly<Record<string, unknown>>;
   /** True for a view mounted with `router.path()`; its `actionMap` names DRF's actions of its methods. */
   readonly plain?: boolean;
+  /** The patterns and converters of the path's parameters that have one (`<int:pk>`). */
+  readonly params?: Readonly<Record<string, ParamPattern>>;
 }

@@ -27,6 +27,7 @@
  * @module
  */
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
+import type { ParamPattern } from './lookup-patterns.ts';
 import {
   lookupOf,
   type RegisterOptions,
@@ -58,7 +59,7 @@ export interface NestedRouterOptions extends RouterOptions {
  */
 export class NestedSimpleRouter extends SimpleRouter {
   readonly #prefix: string;
-  readonly #patterns: Readonly<Record<string, RegExp>>;
+  readonly #patterns: Readonly<Record<string, ParamPattern>>;
   /** The URL parameter of the parent's lookup (`article_slug`). */
   readonly parentLookupKwarg: string;
 

@@ -18,6 +18,7 @@ import { isPromiseLike } from '../utils/maybe-promise.ts';
 import { type APIView, allowHeaderOf } from '../views/api-view.ts';
 import { respondToException } from '../views/exception-response.ts';
 import { logUnhandled } from '../views/unhandled-error-log.ts';
+import { routeKwargs } from './lookup-patterns.ts';
 import type { RoutePlan } from './route-plan.ts';
 import type { UrlAliases, ViewSetClass } from './simple-router.ts';
 
@@ -75,12 +76,14 @@ export function routeErrorHandler(
     const api = fastifyErrorToApi(error);
     const config = req.routeOptions.config as Partial<RouteConfig>;
     const view = config.plan ? makeView(config.plan, req.method) : null;
+    const params = (req.params ?? {}) as Record<string, string>;
+    const patterns = config.plan?.patterns;
     const context = {
       view,
       // Set when the error escaped a view that had started.
       request: req.restRequest ?? null,
       raw: req,
-      kwargs: (req.params ?? {}) as Record<string, string>,
+      kwargs: (patterns && routeKwargs(patterns, params)) ?? params,
     };
     const response = respondToException(api ?? error, context, state.settings.EXCEPTION_HANDLER);
     const headers = response.headers;
@@ -111,7 +114,8 @@ function handleRequest(
   const db = state.database;
   const params = req.params as Record<string, string>;
   const patterns = plan.patterns;
-  if (patterns !== undefined && !paramsMatch(patterns, params)) {
+  const kwargs = patterns === undefined ? params : routeKwargs(patterns, params);
+  if (kwargs === undefined) {
     // The route does not match (a lookup that is no `int`): 404, as a URL no route has.
     const refused = refuse(view, request, params, new NotFound());
     return renderResponse(request, view, refused, reply, view.getRenderers());
@@ -121,10 +125,10 @@ function handleRequest(
   // An app of several databases records per request what it wrote (its routers read it).
   const response =
     db.routing !== undefined
-      ? db.runRequest(() => view.dispatch(request, params))
+      ? db.runRequest(() => view.dispatch(request, kwargs))
       : Database.current() === db
-        ? view.dispatch(request, params)
-        : db.run(() => view.dispatch(request, params));
+        ? view.dispatch(request, kwargs)
+        : db.run(() => view.dispatch(request, kwargs));
   // A view that answered at once read no body, so it has no uploads to remove.
   if (!isPromiseLike(response) && request.uploadedFiles.length === 0)
     return renderResponse(request, view, response, reply, view.getRenderers());
@@ -185,18 +189,6 @@ function discardAll(files: readonly UploadedFile[]): Promise<unknown> {
 function handlerFailed(req: FastifyRequest, reply: FastifyReply, error: unknown): void {
   if (reply.sent) logUnhandled(req, req.log, 'error after the response was sent', error);
   else reply.send(error instanceof Error ? error : new Error(String(error)));
-}
-
-/** Whether every parameter with a pattern matches it. */
-function paramsMatch(
-  patterns: Readonly<Record<string, RegExp>>,
-  params: Readonly<Record<string, string>>,
-): boolean {
-  for (const name in patterns) {
-    const value = params[name];
-    if (value === undefined || !(patterns[name] as RegExp).test(value)) return false;
-  }
-  return true;
 }
 
 /** The view's answer to `error` before anything else ran (but content negotiation). */

@@ -9,6 +9,7 @@
 import type { Database } from '../db/database.ts';
 import { CacheSet } from '../utils/bounded-cache.ts';
 import { allowedMethodsOf, defaultViewName } from '../views/api-view.ts';
+import type { ParamPattern } from './lookup-patterns.ts';
 import type { ViewSetClass } from './simple-router.ts';
 
 /** The methods a router's routes answer (Fastify's upper-case names). */
@@ -43,9 +44,10 @@ export interface RoutePlan {
   readonly viewName: string;
   /**
    * The patterns URL parameters must match (a `lookupValueRegex`, a converter, a parent's
-   * lookup): a value that does not is a 404 before the view runs. Undefined when none.
+   * lookup) with their converters: a value that does not match is a 404 before the view
+   * runs, one that does is converted for `this.kwargs`. Undefined when none.
    */
-  readonly patterns: Readonly<Record<string, RegExp>> | undefined;
+  readonly patterns: Readonly<Record<string, ParamPattern>> | undefined;
   /**
    * What serving the route keeps beyond a request, bounded (the OPTIONS bodies, see
    * `metadata/simple-metadata.ts`): it lives and dies with the route.
@@ -70,7 +72,7 @@ export function buildRoutePlan(
   viewset: ViewSetClass,
   extra: Readonly<Record<string, unknown>>,
   database: Database,
-  patterns?: Readonly<Record<string, RegExp>>,
+  patterns?: Readonly<Record<string, ParamPattern>>,
   initkwargs?: Readonly<Record<string, unknown>>,
 ): RoutePlan {
   // A subclass rather than assigning the extras to each view: its prototype holds them once.

@@ -24,7 +24,8 @@ import type { APIView } from '../views/api-view.ts';
 import { extraActionsOf } from '../views/extra-actions.ts';
 import { GenericAPIView } from '../views/generic-api-view.ts';
 import type { Endpoint } from './endpoint.ts';
-import { lookupPattern, parseRoute } from './lookup-patterns.ts';
+import { lookupPattern, type ParamPattern, parseRoute } from './lookup-patterns.ts';
+import type { KwargsFit } from './path-kwargs.ts';
 import { type RouteConfig, routeErrorHandler, viewRouteHandler } from './request-adapter.ts';
 import { buildRoutePlan, ROUTE_METHODS } from './route-plan.ts';
 import { checkLinks, checkViewSet, type PreparedViewSet } from './startup-checks.ts';
@@ -67,7 +68,7 @@ export interface Registration {
   readonly viewset: ViewSetClass;
   readonly basename: string;
   /** The patterns of the prefix's parameters (a nested registration's parent lookups). */
-  readonly patterns: Readonly<Record<string, RegExp>>;
+  readonly patterns: Readonly<Record<string, ParamPattern>>;
 }
 
 interface PathRegistration {
@@ -75,7 +76,7 @@ interface PathRegistration {
   readonly url: string;
   readonly view: ViewSetClass;
   readonly name: string | undefined;
-  readonly patterns: Readonly<Record<string, RegExp>>;
+  readonly patterns: Readonly<Record<string, ParamPattern>>;
 }
 
 /** One route shape: its URL (relative to the registration prefix) and its method → action map. */
@@ -182,7 +183,8 @@ export class SimpleRouter {
   /**
    * Adds a view set under `prefix` (`books`). The prefix may hold parameters
    * (`articles/:article_slug/comments`), passed to the view in `this.kwargs`; see also
-   * `NestedSimpleRouter`.
+   * `NestedSimpleRouter`. The detail routes' lookup is in `this.kwargs` too, a number behind
+   * `lookupValueConverter = 'int'`.
    */
   register(prefix: string, viewset: ViewSetClass, options: RegisterOptions = {}): this {
     return this.addRegistration(prefix, viewset, options, {});
@@ -193,7 +195,7 @@ export class SimpleRouter {
     prefix: string,
     viewset: ViewSetClass,
     options: RegisterOptions,
-    patterns: Readonly<Record<string, RegExp>>,
+    patterns: Readonly<Record<string, ParamPattern>>,
   ): this {
     const clean = prefix.replace(/^\/+|\/+$/g, '');
     if (!/^([\w.~-]+|:\w+)(\/([\w.~-]+|:\w+))*$/.test(clean) || clean.startsWith(':')) {
@@ -214,18 +216,25 @@ export class SimpleRouter {
   /**
    * Mounts a view (an `APIView`, a generic view such as `ListCreateAPIView`) at `route`, as
    * Django's `path()`: `:name` or `<converter:name>` parameters (`int`, `slug`, `uuid`,
-   * `str`) go to `this.kwargs`; `name` is its route name for `reverse()`.
+   * `str`) go to `this.kwargs`, an `int` as a number; `name` is its route name for
+   * `reverse()`. A view that declares its kwargs (`declare kwargs: PathKwargs<'…'>`) only
+   * compiles with a route that gives them.
    *
    * @example
    * ```ts
    * class BookDetail extends RetrieveUpdateDestroyAPIView {
    *   override queryset = Book.objects.all();
    *   override serializerClass = BookSerializer;
+   *   declare kwargs: PathKwargs<'books/<int:pk>/'>; // this.kwargs.pk is a number
    * }
    * router.path('books/<int:pk>/', BookDetail, { name: 'book-detail' });
    * ```
    */
-  path(route: string, view: ViewSetClass, options: PathOptions = {}): this {
+  path<R extends string, V extends ViewSetClass>(
+    route: R,
+    view: V & KwargsFit<R, InstanceType<V>['kwargs']>,
+    options: PathOptions = {},
+  ): this {
     const parsed = parseRoute(route, `router.path(${JSON.stringify(route)})`);
     this.#paths.push({ url: parsed.url, view, name: options.name, patterns: parsed.patterns });
     return this;
@@ -327,6 +336,7 @@ export class SimpleRouter {
           inSchema: true,
           basename: registration.basename,
           extraAction: route.extraAction,
+          ...(plan.patterns ? { params: plan.patterns } : {}),
           ...(route.initkwargs ? { initkwargs: route.initkwargs } : {}),
           ...(typeof route.extra.name === 'string' ? { viewName: route.extra.name } : {}),
         });
@@ -341,7 +351,7 @@ export class SimpleRouter {
       checked.push([where as Registration, await checkViewSet(probe, where, [], state)]);
       const url = this.withSlash(mounted.url);
       const extra = ns === undefined ? {} : { urlNamespace: ns };
-      this.#route(instance, url, mounted.view, extra, mounted.patterns, state);
+      const plan = this.#route(instance, url, mounted.view, extra, mounted.patterns, state);
       if (mounted.name !== undefined) state.urls.add(namespaced(mounted.name), `${base}${url}`);
       state.endpoints.push({
         path: `${base}${url}`,
@@ -353,6 +363,7 @@ export class SimpleRouter {
         prefix: mounted.url.split('/').find((s) => s && !s.startsWith(':')) ?? '',
         inSchema: true,
         plain: true,
+        ...(plan.patterns ? { params: plan.patterns } : {}),
         basename:
           probe instanceof GenericAPIView && probe.queryset
             ? probe.queryset.model.name.toLowerCase()
@@ -474,11 +485,11 @@ export class SimpleRouter {
     url: string,
     viewset: ViewSetClass,
     extra: Readonly<Record<string, unknown>>,
-    prefixPatterns: Readonly<Record<string, RegExp>>,
+    prefixPatterns: Readonly<Record<string, ParamPattern>>,
     state: RestFrameworkState,
     initkwargs?: Readonly<Record<string, unknown>>,
   ) {
-    const { lookupPatterns, ...rest } = extra as { lookupPatterns?: Record<string, RegExp> };
+    const { lookupPatterns, ...rest } = extra as { lookupPatterns?: Record<string, ParamPattern> };
     const patterns = { ...prefixPatterns, ...lookupPatterns };
     const plan = buildRoutePlan(
       viewset,
@@ -535,7 +546,7 @@ export class SimpleRouter {
 export function lookupOf(
   viewset: ViewSetClass,
   where: string,
-): { probe: APIView; lookup: string; pattern: RegExp | undefined } {
+): { probe: APIView; lookup: string; pattern: ParamPattern | undefined } {
   const probe = new viewset();
   const generic = probe instanceof GenericAPIView ? probe : undefined;
   const lookup = generic ? (generic.lookupUrlKwarg ?? generic.lookupField) : 'pk';

@@ -37,6 +37,7 @@ import { ListField } from '../fields/list-field.ts';
 import { ANONYMOUS_USER, type Request } from '../http/request.ts';
 import { AllowAny } from '../permissions/permissions.ts';
 import type { Endpoint } from '../routers/endpoint.ts';
+import type { ParamPattern } from '../routers/lookup-patterns.ts';
 import { ListSerializer, Serializer } from '../serializers/serializer.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import { pascalCase } from '../utils/text.ts';
@@ -247,7 +248,7 @@ class DocumentBuild {
     const params = [...endpoint.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
     if (params.length) {
       const view = this.#view(endpoint, Object.values(endpoint.actionMap)[0]);
-      item.parameters = params.map((name) => pathParameter(view, name));
+      item.parameters = params.map((name) => pathParameter(view, name, endpoint.params?.[name]));
     }
   }
 
@@ -613,8 +614,15 @@ function jsonResponse(description: string, schema: JsonSchema): Record<string, u
   return { description: description || 'OK.', content: { [JSON_TYPE]: { schema } } };
 }
 
-/** A path parameter, typed by the model field the view looks rows up by. */
-function pathParameter(view: APIView, name: string): Record<string, unknown> {
+/**
+ * A path parameter, typed by its converter when it has one (`<int:pk>`: the integers a
+ * request may name), else by the model field the view looks rows up by.
+ */
+function pathParameter(
+  view: APIView,
+  name: string,
+  param: ParamPattern | undefined,
+): Record<string, unknown> {
   let schema: JsonSchema = { type: 'string' };
   let description = `The ${name} of the record.`;
   if (view instanceof GenericAPIView) {
@@ -640,7 +648,22 @@ function pathParameter(view: APIView, name: string): Record<string, unknown> {
       description = `A unique value identifying this ${model.verboseName}.`;
     }
   }
+  if (param !== undefined) schema = paramSchema(param);
   return { name, in: 'path', required: true, description, schema };
+}
+
+/** What a converter or a `lookupValueRegex` lets through, as JSON Schema. */
+function paramSchema(param: ParamPattern): JsonSchema {
+  switch (param.converter) {
+    case 'int':
+      return { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+    case 'uuid':
+      return { type: 'string', format: 'uuid' };
+    case 'str':
+      return { type: 'string' };
+    default:
+      return { type: 'string', pattern: param.pattern.source };
+  }
 }
 
 function allowsAny(view: APIView): boolean {

@@ -21,11 +21,12 @@
  */
 import { NotAcceptable, NotFound } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
+import type { Kwargs } from '../routers/path-kwargs.ts';
 
 /** What `dispatch` asks of a versioning scheme. */
 export interface Versioning {
   /** The version the request asks for (the default when it names none); throws when not allowed. */
-  determineVersion(request: Request, kwargs: Readonly<Record<string, string>>): string | null;
+  determineVersion(request: Request, kwargs: Kwargs): string | null;
   /** The absolute URL of a named route, keeping the request's version. */
   reverse(name: string, params: Readonly<Record<string, unknown>>, request: Request): string;
 }
@@ -53,10 +54,7 @@ export abstract class BaseVersioning implements Versioning {
   /** Overrides `VERSION_PARAM` for this scheme. */
   declare versionParam: string | undefined;
 
-  abstract determineVersion(
-    request: Request,
-    kwargs: Readonly<Record<string, string>>,
-  ): string | null;
+  abstract determineVersion(request: Request, kwargs: Kwargs): string | null;
 
   /** The URL as any request builds it; the schemes that carry the version override it. */
   reverse(name: string, params: Readonly<Record<string, unknown>>, request: Request): string {
@@ -129,8 +127,10 @@ export class AcceptHeaderVersioning extends BaseVersioning {
 export class URLPathVersioning extends BaseVersioning {
   static readonly invalidVersionMessage = 'Invalid version in URL path.';
 
-  determineVersion(request: Request, kwargs: Readonly<Record<string, string>>): string | null {
-    const version = kwargs[this.param(request)] ?? this.defaultFor(request);
+  determineVersion(request: Request, kwargs: Kwargs): string | null {
+    const given = kwargs[this.param(request)];
+    // A version behind `<int:version>` is a number in the kwargs; versions are compared as text.
+    const version = given === undefined ? this.defaultFor(request) : String(given);
     if (!this.isAllowedVersion(version, request))
       throw new NotFound(URLPathVersioning.invalidVersionMessage);
     return version;

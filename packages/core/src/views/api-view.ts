@@ -36,6 +36,7 @@ import type { Metadata, MetadataClass } from '../metadata/simple-metadata.ts';
 import type { Parser, ParserClass, ParserContext } from '../parsers/parser.ts';
 import type { Permission, PermissionClass } from '../permissions/permissions.ts';
 import type { Renderer, RendererClass } from '../renderers/renderer.ts';
+import type { Kwargs } from '../routers/path-kwargs.ts';
 import type { RoutePlan } from '../routers/route-plan.ts';
 import type { APISettings } from '../settings/api-settings.ts';
 import type { Throttle, ThrottleClass } from '../throttling/throttles.ts';
@@ -197,12 +198,15 @@ export class APIView {
   /** Headers added to every response of this view (`Allow`, `Vary`). */
   headers: Record<string, string> = {};
   /**
-   * The route's parameters, by name (DRF's `self.kwargs`): `{ pk: '1' }`, a nested route's
-   * `{ article_slug: 'hello', pk: '2' }`. Values stay strings behind a converter too
-   * (`<int:pk>`, `lookupValueConverter = 'int'`: it only refuses a value that does not match,
-   * with a 404 before the view runs); convert them where a number is needed.
+   * The route's parameters, by name (DRF's `self.kwargs`), typed as Django's path converters
+   * make them: `{ pk: 1 }` behind `<int:pk>` or `lookupValueConverter = 'int'` (a value that
+   * does not match, or an `int` past `Number.MAX_SAFE_INTEGER`, is a 404 before the view
+   * runs), the text for `uuid`, `slug`, `str`, `:name` and a `lookupValueRegex`: a nested
+   * route's `{ article_slug: 'hello', pk: 2 }`. A view narrows the type with
+   * `declare kwargs: PathKwargs<'articles/<slug:article_slug>/comments/<int:pk>/'>`, which
+   * `router.path()` checks against its route.
    */
-  declare kwargs: Readonly<Record<string, string>>;
+  declare kwargs: Kwargs;
   /** `List` or `Instance` for view set routes; added to the view name. */
   declare suffix: string | undefined;
   /** The plan of the route serving this view (set by the router, on the route's view class). */
@@ -255,10 +259,7 @@ export class APIView {
    * and query answered at once is answered without a promise; a write always waits for its
    * transaction.
    */
-  dispatch(
-    request: Request,
-    kwargs: Readonly<Record<string, string>> = {},
-  ): Response | Promise<Response> {
+  dispatch(request: Request, kwargs: Kwargs = {}): Response | Promise<Response> {
     this.request = request;
     this.kwargs = kwargs;
     request.bodyParser = this;

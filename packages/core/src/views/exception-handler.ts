@@ -35,6 +35,7 @@ import {
 } from '../errors/api-exception.ts';
 import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
+import type { Kwargs } from '../routers/path-kwargs.ts';
 import type { APIView } from './api-view.ts';
 import { warningLogger } from './unhandled-error-log.ts';
 
@@ -46,8 +47,8 @@ export interface ExceptionContext {
   readonly request: Request | null;
   /** Fastify's request; null for bytes that never became one (a request Node could not parse). */
   readonly raw: FastifyRequest | null;
-  /** The route parameters (`{ pk: '1' }`); empty outside a route. */
-  readonly kwargs: Readonly<Record<string, string>>;
+  /** The route parameters as the view gets them (`{ pk: 1 }` behind `<int:pk>`); empty outside a route. */
+  readonly kwargs: Kwargs;
 }
 
 /**

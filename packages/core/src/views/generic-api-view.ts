@@ -330,8 +330,16 @@ function objectIn(
       field.kind === 'small_integer' ||
       field.kind === 'positive_small_integer' ||
       field.kind === 'big_integer');
-  // A value that cannot be a key is no row, not a database error.
-  const lookup = integral ? integerKey(value) : value;
+  // A value that cannot be a key is no row, not a database error. A number is an `int`
+  // converter's, already a safe integer.
+  const lookup =
+    typeof value === 'number'
+      ? integral
+        ? value
+        : String(value)
+      : integral
+        ? integerKey(value)
+        : value;
   if (lookup === -1) throw new NotFound();
   // Not a computed key in a literal: V8 defines those through a runtime call.
   const filter: Record<string, unknown> = {};

@@ -8,13 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  type AnyModel,
   type Database,
-  defineModel,
   ImproperlyConfigured,
   ModelSerializer,
   ModelViewSet,
-  models,
   PageNumberPagination,
   Prefetch,
   type Row,
@@ -22,69 +19,14 @@ import {
 import { getPrefetched } from '@restframework/core/internal';
 import { testDialects } from '@restframework/core/testing';
 import { buildApp, request } from '../fixtures/http-app.ts';
-
-const Person = defineModel({
-  name: 'Person',
-  table: 'pf_person',
-  fields: {
-    username: models.CharField({ maxLength: 30, unique: true }),
-    follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
-  },
-  ordering: ['username'],
-});
-
-const Profile = defineModel({
-  name: 'Profile',
-  table: 'pf_profile',
-  fields: {
-    person: models.OneToOneField(Person, { onDelete: 'CASCADE', relatedName: 'profile' }),
-    bio: models.TextField({ blank: true }),
-  },
-});
-
-const Tag = defineModel({
-  name: 'Tag',
-  table: 'pf_tag',
-  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
-  ordering: ['name'],
-});
-
-const Article = defineModel({
-  name: 'Article',
-  table: 'pf_article',
-  fields: {
-    title: models.CharField({ maxLength: 50 }),
-    author: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: 'articles' }),
-    tags: models.ManyToManyField(Tag, { relatedName: 'articles' }),
-    favorited_by: models.ManyToManyField(() => Person, {
-      relatedName: 'favorites',
-      through: (): AnyModel => Favorite,
-    }),
-  },
-  ordering: ['title'],
-});
-
-const Favorite = defineModel({
-  name: 'Favorite',
-  table: 'pf_favorite',
-  fields: {
-    person: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: '+' }),
-    article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: '+' }),
-  },
-});
-
-const Comment = defineModel({
-  name: 'Comment',
-  table: 'pf_comment',
-  fields: {
-    article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: 'comments' }),
-    author: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: 'comments' }),
-    body: models.CharField({ maxLength: 50 }),
-  },
-  ordering: ['body'],
-});
-
-const ALL = [Person, Profile, Tag, Article, Favorite, Comment];
+import {
+  Article,
+  Comment,
+  Person,
+  Profile,
+  SOCIAL_MODELS,
+  Tag,
+} from '../fixtures/social-models.ts';
 
 class ArticleSerializer extends ModelSerializer.with({ model: Article, fields: ['id', 'title'] }) {}
 
@@ -124,7 +66,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       db = await dialect.create();
-      await db.migrate(ALL);
+      await db.migrate(SOCIAL_MODELS);
       const people = Person.objects.using(db);
       ann = await people.create({ username: 'ann' });
       bob = await people.create({ username: 'bob' });

@@ -7,88 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  type AnyModel,
-  type Database,
-  defineModel,
-  ImproperlyConfigured,
-  models,
-  type Row,
-  UniqueConstraint,
-} from '@restframework/core';
+import { type Database, ImproperlyConfigured, type Row } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
-
-const Person = defineModel({
-  name: 'Person',
-  table: 'path_person',
-  fields: {
-    username: models.CharField({ maxLength: 30, unique: true }),
-    follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
-  },
-});
-
-const Profile = defineModel({
-  name: 'Profile',
-  table: 'path_profile',
-  fields: {
-    person: models.OneToOneField(Person, { onDelete: 'CASCADE', relatedName: 'profile' }),
-    bio: models.TextField({ blank: true }),
-  },
-});
-
-const Tag = defineModel({
-  name: 'Tag',
-  table: 'path_tag',
-  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
-});
-
-const Article = defineModel({
-  name: 'Article',
-  table: 'path_article',
-  fields: {
-    title: models.CharField({ maxLength: 50 }),
-    author: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: 'articles' }),
-    tags: models.ManyToManyField(Tag, { relatedName: 'articles' }),
-    favorited_by: models.ManyToManyField(() => Person, {
-      relatedName: 'favorites',
-      through: (): AnyModel => Favorite,
-    }),
-  },
-});
-
-const Favorite = defineModel({
-  name: 'Favorite',
-  table: 'path_favorite',
-  fields: {
-    person: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: '+' }),
-    article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: '+' }),
-  },
-  constraints: [UniqueConstraint({ fields: ['person', 'article'] })],
-});
-
-const Comment = defineModel({
-  name: 'Comment',
-  table: 'path_comment',
-  fields: {
-    article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: 'comments' }),
-    author: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: 'comments' }),
-    body: models.CharField({ maxLength: 50 }),
-  },
-});
-
-const ALL = [Person, Profile, Tag, Article, Favorite, Comment];
-
-// Registered so that the reverse names (`articles`, `followers`, `profile`...) are typed in the
-// filters below; keys of their own, as the registry is one for the whole program.
-declare module '@restframework/core' {
-  interface ModelRegistry {
-    PathPerson: typeof Person;
-    PathProfile: typeof Profile;
-    PathArticle: typeof Article;
-    PathFavorite: typeof Favorite;
-    PathComment: typeof Comment;
-  }
-}
+import {
+  Article,
+  Comment,
+  Person,
+  Profile,
+  SOCIAL_MODELS,
+  Tag,
+} from '../fixtures/social-models.ts';
 
 const titles = (rows: readonly { title: string }[]) => rows.map((r) => r.title).sort();
 const usernames = (rows: readonly { username: string }[]) => rows.map((r) => r.username).sort();
@@ -106,7 +34,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       db = await dialect.create();
-      await db.migrate(ALL);
+      await db.migrate(SOCIAL_MODELS);
       ann = await people().create({ username: 'ann' });
       bob = await people().create({ username: 'bob' });
       cy = await people().create({ username: 'cy' });

@@ -7,16 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  type AnyModel,
   CharFilter,
   type Database,
   DjangoFilterBackend,
-  defineModel,
   FilterSet,
   ModelMultipleChoiceFilter,
   ModelSerializer,
   ModelViewSet,
-  models,
   NumberFilter,
   OrderingFilter,
   SearchFilter,
@@ -25,44 +22,7 @@ import { testDialects } from '@restframework/core/testing';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, request } from '../fixtures/http-app.ts';
-
-const Person = defineModel({
-  name: 'Person',
-  table: 'relf_person',
-  fields: {
-    username: models.CharField({ maxLength: 30, unique: true }),
-    follows: models.ManyToManyField('self', { symmetrical: false, relatedName: 'followers' }),
-  },
-});
-
-const Tag = defineModel({
-  name: 'Tag',
-  table: 'relf_tag',
-  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
-});
-
-const Article = defineModel({
-  name: 'Article',
-  table: 'relf_article',
-  fields: {
-    title: models.CharField({ maxLength: 50 }),
-    author: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: 'articles' }),
-    tags: models.ManyToManyField(Tag, { relatedName: 'articles' }),
-    favorited_by: models.ManyToManyField(() => Person, {
-      relatedName: 'favorites',
-      through: (): AnyModel => Favorite,
-    }),
-  },
-});
-
-const Favorite = defineModel({
-  name: 'Favorite',
-  table: 'relf_favorite',
-  fields: {
-    person: models.ForeignKey(Person, { onDelete: 'CASCADE', relatedName: '+' }),
-    article: models.ForeignKey(Article, { onDelete: 'CASCADE', relatedName: '+' }),
-  },
-});
+import { Article, Favorite, Person, Tag } from '../fixtures/social-models.ts';
 
 class ArticleFilters extends FilterSet.with({
   model: Article,

@@ -9,38 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   type Database,
-  defineModel,
   ModelSerializer,
   ModelViewSet,
-  models,
   PrimaryKeyRelatedField,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
+import { Author, BLOG_MODELS, Entry, Tag } from '../fixtures/blog-models.ts';
 import { buildApp, json, request } from '../fixtures/http-app.ts';
-
-const Author = defineModel({
-  name: 'Author',
-  table: 'wrr_author',
-  fields: { name: models.CharField({ maxLength: 30 }) },
-});
-
-const Tag = defineModel({
-  name: 'Tag',
-  table: 'wrr_tag',
-  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
-});
-
-const Entry = defineModel({
-  name: 'Entry',
-  table: 'wrr_entry',
-  fields: {
-    title: models.CharField({ maxLength: 50 }),
-    author: models.ForeignKey(Author, { onDelete: 'CASCADE', relatedName: 'entries' }),
-    tags: models.ManyToManyField(Tag, { relatedName: 'entries', blank: true }),
-  },
-  ordering: ['id'],
-});
 
 class TagSerializer extends ModelSerializer.with({ model: Tag, fields: ['id', 'name'] }) {}
 
@@ -89,7 +65,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       db = await dialect.create();
-      await db.migrate([Author, Tag, Entry]);
+      await db.migrate(BLOG_MODELS);
       for (const name of ['a', 'b', 'c'])
         tagIds.push((await Tag.objects.using(db).create({ name })).id as number);
       app = await buildApp({

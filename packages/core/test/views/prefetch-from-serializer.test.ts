@@ -8,39 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   type Database,
-  defineModel,
   ModelSerializer,
   ModelViewSet,
-  models,
   PageNumberPagination,
   PrimaryKeyRelatedField,
 } from '@restframework/core';
 import { testDialects } from '@restframework/core/testing';
 import type { FastifyInstance } from 'fastify';
+import { Author, BLOG_MODELS, Entry, Tag } from '../fixtures/blog-models.ts';
 import { buildApp, request } from '../fixtures/http-app.ts';
-
-const Author = defineModel({
-  name: 'Author',
-  table: 'pfs_author',
-  fields: { name: models.CharField({ maxLength: 30 }) },
-});
-
-const Tag = defineModel({
-  name: 'Tag',
-  table: 'pfs_tag',
-  fields: { name: models.CharField({ maxLength: 20, unique: true }) },
-});
-
-const Entry = defineModel({
-  name: 'Entry',
-  table: 'pfs_entry',
-  fields: {
-    title: models.CharField({ maxLength: 50 }),
-    author: models.ForeignKey(Author, { onDelete: 'CASCADE', relatedName: 'entries' }),
-    tags: models.ManyToManyField(Tag, { relatedName: 'entries', blank: true }),
-  },
-  ordering: ['id'],
-});
 
 class TagSerializer extends ModelSerializer.with({ model: Tag, fields: ['id', 'name'] }) {}
 
@@ -86,7 +62,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       db = await dialect.create();
-      await db.migrate([Author, Tag, Entry]);
+      await db.migrate(BLOG_MODELS);
       const tags = [];
       for (const name of ['a', 'b', 'c']) tags.push(await Tag.objects.using(db).create({ name }));
       for (let i = 0; i < 24; i++) {
