@@ -5,7 +5,7 @@
  * opening the action's own page.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,15 +22,13 @@ import {
   restFramework,
 } from '@restframework/core';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ALL_MODELS, Book } from '../src/models/index.ts';
 import { seed } from '../src/seed.ts';
 import { BookSerializer } from '../src/serializers/book-serializers.ts';
+import { ARTIFACTS, launchChromium, SKIP } from './fixtures/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots, kept as test artifacts at the repository root (ignored by git). */
-const ARTIFACTS = join(import.meta.dirname, '..', '..', '..', 'test-artifacts');
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser tests skipped`;
 
 class ShelfViewSet extends ModelViewSet {
   override queryset = Book.objects.all();
@@ -76,11 +74,7 @@ describe('the Extra Actions menu in Chromium', { skip: SKIP }, () => {
     );
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

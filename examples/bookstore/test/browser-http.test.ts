@@ -9,7 +9,7 @@
  * Screenshots are kept in /test-artifacts/ at the repository root (ignored by git).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,11 +27,8 @@ import {
   restFramework,
 } from '@restframework/core';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser tests skipped`;
-const ARTIFACTS = join(import.meta.dirname, '..', '..', '..', 'test-artifacts');
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchChromium, SKIP } from './fixtures/chromium.ts';
 
 const Note = defineModel({
   name: 'Note',
@@ -91,11 +88,7 @@ describe('versions and preconditions in the browsable API, in Chromium', { skip:
     }
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

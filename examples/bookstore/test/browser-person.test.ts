@@ -10,25 +10,21 @@
  * Screenshots are kept in /test-artifacts/ at the repository root (ignored by git).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Database } from '@restframework/core';
 import type { FastifyInstance } from 'fastify';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
 import { auth } from '../src/auth.ts';
 import { ALL_MODELS, Book } from '../src/models/index.ts';
 import { seed } from '../src/seed.ts';
+import { ARTIFACTS, launchChromiumProfile, SKIP } from './fixtures/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const PASSWORD = 'a person passphrase';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed: browser tests skipped`;
-if (SKIP) console.log(`# ${SKIP}`);
-
-const ARTIFACTS = join(import.meta.dirname, '..', '..', '..', 'test-artifacts');
 
 describe('the browsable API for a person, in Chromium', { skip: SKIP }, () => {
   let dir: string;
@@ -53,12 +49,7 @@ describe('the browsable API for a person, in Chromium', { skip: SKIP }, () => {
     app = await buildApp({ database: db, mediaRoot: join(dir, 'media') });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchChromiumProfile(join(dir, 'profile'));
     context.on('page', (page) => {
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
       page.on('console', (message) => {
