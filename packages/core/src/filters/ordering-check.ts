@@ -180,6 +180,8 @@ export function checkDefaultOrdering(
  * ```
  */
 export function annotationNames(queryset: QuerySet<any> | undefined): string[] {
-  const annotations = queryset?.queryState.annotations;
+  // Only a query set has a query state: a view may name its rows by anything with a `model`.
+  const annotations = (queryset?.queryState as QuerySet<any>['queryState'] | undefined)
+    ?.annotations;
   return annotations ? annotations.map(([name]) => name) : [];
 }
