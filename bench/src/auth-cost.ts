@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuTimeOf } from './contenders.ts';
+import { median } from './report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -200,12 +201,4 @@ async function loop(): Promise<void> {
   console.log(`Book.objects.lookup({ pk: 1 }):   ${lookup.toFixed(2)} µs CPU per call (median)`);
   console.log(`authenticate / lookup: ${(authenticate / lookup).toFixed(2)}`);
   await app.close();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

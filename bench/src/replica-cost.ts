@@ -28,6 +28,7 @@ import {
   startReplicaPair,
 } from '../../packages/core/test/fixtures/postgres-replica.ts';
 import { cpuTimeOf } from './contenders.ts';
+import { median } from './report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -139,12 +140,4 @@ try {
   for (const server of servers) server.kill();
   await new Promise((resolve) => setTimeout(resolve, 500));
   await pair.remove();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
