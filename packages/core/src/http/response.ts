@@ -8,8 +8,8 @@
 export interface RenderedBody {
   /** The `Content-Type` header it was sent with. */
   readonly contentType: string;
-  /** The rendered text. */
-  readonly body: string;
+  /** The rendered body: its text, or its bytes (what per-view caching sends). */
+  readonly body: string | Buffer;
 }
 
 /**

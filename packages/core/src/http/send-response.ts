@@ -61,7 +61,10 @@ export function renderResponse(
       reply.code(304).send();
       return;
     }
-    reply.header('content-type', rendered.contentType).serializer(asItIs).send(rendered.body);
+    reply.header('content-type', rendered.contentType);
+    // Bytes go out as they are (Fastify sets their Content-Length without measuring text).
+    if (typeof rendered.body === 'string') reply.serializer(asItIs);
+    reply.send(rendered.body);
     return;
   }
   const renderer: Renderer = request

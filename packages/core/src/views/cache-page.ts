@@ -40,7 +40,8 @@ import type { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import type { AnyModel } from '../models/model.ts';
 import type { APISettings } from '../settings/api-settings.ts';
-import { catchMaybe, type MaybePromise, thenMaybe } from '../utils/maybe-promise.ts';
+import { BoundedCache, ownPlan } from '../utils/bounded-cache.ts';
+import { catchMaybe, thenMaybe } from '../utils/maybe-promise.ts';
 
 /** Options of {@link cachePage}. */
 export interface CachePageOptions {
@@ -124,9 +125,10 @@ function versionKey(table: string): string {
 }
 
 /**
- * This process's part of the versions it makes: random once, so that two processes sharing a
- * cache (or one restarted) never make the same version, while each write pays only a counter
- * (a write to a cached view's table makes two versions: 9 random bytes each cost 5 % of a PATCH).
+ * This process's part of the versions (and entry ids) it makes: random once, so that two
+ * processes sharing a cache (or one restarted) never make the same one, while each write pays
+ * only a counter (a write to a cached view's table makes two versions: 9 random bytes each
+ * cost 5 % of a PATCH).
  */
 const PROCESS_TAG = randomBytes(9).toString('base64url');
 let versionsMade = 0;
@@ -151,26 +153,79 @@ function cacheable(request: Request, policy: CachePolicy): boolean {
   return !cookie || policy.varyOn.includes('cookie');
 }
 
-/** The versions of `tables`, a new one set for any that has none (never reused). */
-function versionsOf(cache: Cache, tables: readonly string[]): MaybePromise<string> {
-  return thenMaybe(cache.getMany(tables.map(versionKey)), (found) => {
-    const missing = tables.filter((table) => found[versionKey(table)] === undefined);
-    if (missing.length === 0) return tables.map((t) => found[versionKey(t)]).join('.');
-    // Another process may set one at the same moment: each then stores under its own
-    // version, which only costs a miss.
-    const made = Object.fromEntries(missing.map((table) => [versionKey(table), newVersion()]));
-    return thenMaybe(cache.setMany(made, null), () =>
-      tables.map((t) => found[versionKey(t)] ?? made[versionKey(t)]).join('.'),
-    );
-  });
-}
-
 /** The tables whose writes invalidate the view's entries. */
 export function cachedTables(view: object, policy: CachePolicy): string[] {
   const model = (view as { queryset?: { model?: AnyModel } }).queryset?.model;
   const tables = policy.dependsOn.map((m) => m.table);
   if (model) tables.unshift(model.table);
   return [...new Set(tables)];
+}
+
+/** An entry as this process sends it: its bytes and headers, decoded once. */
+interface DecodedEntry {
+  readonly contentType: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+/**
+ * What a cached view class prepares once (kept on the route's class with `ownPlan`): the
+ * version keys of the tables it reads (the same tables `watchCachedViews` watches, taken from
+ * the class's `queryset` and the policy), and the entries this process decoded, by entry id.
+ */
+interface CachePlan {
+  readonly versionKeys: readonly string[];
+  readonly decoded: BoundedCache<string, DecodedEntry>;
+}
+
+const PLAN = Symbol('cache plan');
+
+/**
+ * How many decoded entries a cached view class keeps: the hot ones (a few URLs and media
+ * types); an entry pushed out is decoded again from the cache's text when next read.
+ */
+const DECODED_ENTRIES = 32;
+
+function planOf(view: object, policy: CachePolicy): CachePlan {
+  return ownPlan(view.constructor, PLAN, () => ({
+    versionKeys: cachedTables(view, policy).map(versionKey),
+    decoded: new BoundedCache<string, DecodedEntry>('decoded cached answers', DECODED_ENTRIES),
+  }));
+}
+
+/** What one read of the cache found: the entry's key, the current versions and the entry. */
+interface Lookup {
+  readonly key: string;
+  readonly versions: string;
+  readonly entry: CacheValue | undefined;
+}
+
+/**
+ * One read of the cache for the versions of the view's tables and the entry (one `MGET` on
+ * Redis): the entry carries the versions it was made under, and is only a hit when they are
+ * the current ones. A table without a version gets a new one (never reused), and the read is
+ * a miss.
+ */
+function lookUp(cache: Cache, plan: CachePlan, key: string): Lookup | Promise<Lookup> {
+  const versionKeys = plan.versionKeys;
+  return thenMaybe(cache.getMany([...versionKeys, key]), (found) => {
+    let versions = '';
+    let made: Record<string, string> | undefined;
+    for (let i = 0; i < versionKeys.length; i++) {
+      const name = versionKeys[i] as string;
+      const stored = found[name];
+      let version: string;
+      if (stored === undefined) {
+        version = newVersion();
+        (made ??= {})[name] = version;
+      } else version = String(stored);
+      versions = i === 0 ? version : `${versions}.${version}`;
+    }
+    if (made === undefined) return { key, versions, entry: found[key] };
+    // Another process may set one at the same moment: each then stores under its own
+    // version, which only costs a miss.
+    return thenMaybe(cache.setMany(made, null), () => ({ key, versions, entry: undefined }));
+  });
 }
 
 /**
@@ -186,18 +241,15 @@ export function cachedDispatch(
   if (!cacheable(request, policy)) return handle();
   const cache = request.settings.CACHES?.[policy.cache];
   if (cache === undefined) return handle();
+  const plan = planOf(view, policy);
   const lookup = catchMaybe(
-    () =>
-      thenMaybe(versionsOf(cache, cachedTables(view, policy)), (versions) => {
-        const key = entryKey(request, policy, versions);
-        return thenMaybe(cache.get<string>(key), (entry) => ({ key, entry }));
-      }),
+    () => lookUp(cache, plan, entryKey(request, policy)),
     () => null,
   );
   return thenMaybe(lookup, (found) => {
     if (found === null) return handle();
     if (typeof found.entry === 'string') {
-      const hit = fromEntry(found.entry);
+      const hit = fromEntry(plan, found.entry, found.versions);
       if (hit) {
         if (cacheEvents.hasSubscribers) cacheEvents.publish({ cache: policy.cache, result: 'hit' });
         return hit;
@@ -209,7 +261,11 @@ export function cachedDispatch(
       response.headers.Vary ??= policy.vary;
       response.headers['Cache-Control'] ??= `max-age=${policy.seconds}`;
       response.onRendered = (contentType, body) => {
-        const entry = `${JSON.stringify([contentType, response.headers])}\n${body}`;
+        const id = newVersion();
+        const headers = { ...response.headers };
+        plan.decoded.set(id, { contentType, headers, body: Buffer.from(body) });
+        const head = JSON.stringify([contentType, headers]);
+        const entry = `${found.versions}\n${id}\n${head}\n${body}`;
         // A cache that fails to store only costs the next request a miss.
         catchMaybe(
           () => cache.set(found.key, entry as CacheValue, policy.seconds),
@@ -221,38 +277,80 @@ export function cachedDispatch(
   });
 }
 
-function entryKey(request: Request, policy: CachePolicy, versions: string): string {
+/** Keys longer than this are hashed (a long cookie or query string), shorter ones kept. */
+const PLAIN_KEY_LENGTH = 200;
+
+/**
+ * The entry's key: scheme, host, URL (path and query), negotiated media type and the values of
+ * the headers the policy varies on, joined with NUL (which none of them can hold: a part that
+ * does is hashed with the rest). Short keys are kept as they are, which costs less than the
+ * SHA-256 of a long one. The versions are not in the key but in the entry (see `lookUp`).
+ */
+function entryKey(request: Request, policy: CachePolicy): string {
   const raw = request.raw;
   const headers = raw.headers;
-  const parts: string[] = [
-    raw.protocol,
-    headers.host ?? '',
-    raw.url,
-    request.acceptedMediaType,
-    versions,
-  ];
-  for (const name of policy.varyOn) {
-    const value = headers[name];
-    parts.push(value === undefined ? '' : String(value));
+  let key = `${raw.protocol}\u0000${headers.host ?? ''}\u0000${raw.url}\u0000${request.acceptedMediaType}`;
+  const varyOn = policy.varyOn;
+  for (let i = 0; i < varyOn.length; i++) {
+    const value = headers[varyOn[i] as string];
+    key += value === undefined ? '\u0000' : `\u0000${value}`;
   }
-  return `restframework.cache_page.${hash('sha256', JSON.stringify(parts), 'base64url')}`;
+  if (key.length <= PLAIN_KEY_LENGTH && count(key, '\u0000') === 3 + varyOn.length)
+    return `restframework.cache_page.${key}`;
+  return `restframework.cache_page#${hash('sha256', key, 'base64url')}`;
 }
 
-/** The stored answer as a response, or undefined for an entry that is not one. */
-function fromEntry(entry: string): Response | undefined {
-  const newline = entry.indexOf('\n');
+/** How many times `char` occurs in `text`. */
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++;
+  return n;
+}
+
+/**
+ * The stored answer as a response, or undefined for an entry made under other versions or not
+ * one at all. An entry is `versions`, its id, `[contentType, headers]` as JSON and the body,
+ * on lines of their own; it is decoded once per process and id, then sent as bytes.
+ */
+function fromEntry(plan: CachePlan, entry: string, versions: string): Response | undefined {
+  const idStart = versions.length + 1;
+  if (!entry.startsWith(versions) || entry.charCodeAt(versions.length) !== 10) return undefined;
+  const idEnd = entry.indexOf('\n', idStart);
+  if (idEnd === -1) return undefined;
+  const id = entry.slice(idStart, idEnd);
+  let decoded = plan.decoded.get(id);
+  if (decoded === undefined) {
+    decoded = decode(entry, idEnd + 1);
+    if (decoded === undefined) return undefined;
+    plan.decoded.set(id, decoded);
+  }
+  const response = new Response(null, 200, { ...decoded.headers });
+  response.rendered = { contentType: decoded.contentType, body: decoded.body };
+  return response;
+}
+
+/** The head and body of an entry from `start`, or undefined when they are not an answer. */
+function decode(entry: string, start: number): DecodedEntry | undefined {
+  const newline = entry.indexOf('\n', start);
   if (newline === -1) return undefined;
   let head: unknown;
   try {
-    head = JSON.parse(entry.slice(0, newline));
+    head = JSON.parse(entry.slice(start, newline));
   } catch {
     return undefined;
   }
-  if (!Array.isArray(head) || typeof head[0] !== 'string' || typeof head[1] !== 'object')
+  if (
+    !Array.isArray(head) ||
+    typeof head[0] !== 'string' ||
+    typeof head[1] !== 'object' ||
+    head[1] === null
+  )
     return undefined;
-  const response = new Response(null, 200, { ...(head[1] as Record<string, string>) });
-  response.rendered = { contentType: head[0], body: entry.slice(newline + 1) };
-  return response;
+  return {
+    contentType: head[0],
+    headers: head[1] as Record<string, string>,
+    body: Buffer.from(entry.slice(newline + 1)),
+  };
 }
 
 /**
