@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { applyMigrations, Database } from '@restframework/core';
 import { Redis } from 'ioredis';
 import {
@@ -85,6 +86,7 @@ export class ScaleCluster {
   #pair: ReplicaPair | undefined;
   #s3: S3TestServer | null = null;
   #haproxy: ChildProcess | undefined;
+  #s3Client: S3Client | undefined;
   readonly #log: (line: string) => void;
 
   constructor(log: (line: string) => void) {
@@ -236,6 +238,7 @@ export class ScaleCluster {
         await exited;
       }),
     );
+    this.#s3Client?.destroy();
     await this.#s3?.close().catch(() => {});
     await this.#pair?.remove().catch((error) => this.#log(`removing the clusters: ${error}`));
     await this.#deleteRedisKeys().catch((error) => this.#log(`redis cleanup: ${error}`));
@@ -268,6 +271,23 @@ export class ScaleCluster {
 
   async #deleteRedisKeys(): Promise<void> {
     await this.deleteRedisKeys();
+  }
+
+  /** The content of the bucket's object `name`, or undefined when there is none. */
+  async readObject(name: string): Promise<string | undefined> {
+    this.#s3Client ??= new S3Client({
+      endpoint: this.#s3?.endpoint as string,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: TEST_CREDENTIALS,
+    });
+    try {
+      const object = await this.#s3Client.send(new GetObjectCommand({ Bucket: BUCKET, Key: name }));
+      return await object.Body?.transformToString();
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
   }
 
   /** Kills every child synchronously (the process is exiting). */

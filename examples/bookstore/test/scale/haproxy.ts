@@ -24,18 +24,25 @@ export function haproxyConfig(port: number, workers: ReadonlyMap<string, number>
   return [
     'global',
     '  maxconn 4096',
+    // Server state changes (UP, DOWN and why) and failed requests (dontlog-normal).
+    '  log stderr format short local0 info',
     `  stats socket ${join(dir, 'haproxy.sock')} mode 600 level admin`,
     'defaults',
     '  mode http',
+    '  log global',
+    '  option httplog',
+    '  option dontlog-normal',
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout queue 60s',
-    // A request is sent again, to another worker, when its connection failed or the worker
-    // closed it without answering (a worker stopping or killed): nothing reached a view then.
-    '  retries 3',
+    // A request is sent again, to another worker, when its connection failed, the worker
+    // closed it without answering (a worker stopping or killed) or answered 503: Fastify
+    // answers 503 to a request that arrives on a connection it accepted once it is closing
+    // (its return503OnClosing), before any view runs.
+    '  retries 5',
     '  option redispatch 1',
-    '  retry-on conn-failure empty-response',
+    '  retry-on conn-failure empty-response 503',
     '  option http-buffer-request',
     // One connection per request to the workers: a stopping worker closes no kept-alive
     // connection under a request HAProxy is sending.
@@ -48,7 +55,12 @@ export function haproxyConfig(port: number, workers: ReadonlyMap<string, number>
     '  option httpchk',
     '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1',
     '  http-check expect status 200',
-    '  default-server inter 300ms fall 2 rise 1 maxconn 20',
+    // Fewer requests at a worker than its pool has connections: the rest wait in HAProxy's
+    // queue, not for a pool connection in the worker, where /readyz would wait behind them.
+    '  timeout check 3s',
+    // A connection a worker refuses takes it out at once (not at the next checks): the retry
+    // of that request, and the requests queued for it, go to the other workers.
+    '  default-server inter 300ms fall 3 rise 1 maxconn 4 observe layer4 error-limit 1 on-error mark-down',
     ...servers,
     '',
   ].join('\n');

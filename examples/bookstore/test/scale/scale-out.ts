@@ -6,24 +6,57 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type ScaleCluster as Cluster, ScaleCluster, scaleSkipReason } from './cluster.ts';
+import { ScaleCluster, scaleSkipReason } from './cluster.ts';
 import { closeConnections, send } from './http.ts';
+import {
+  acknowledged,
+  assertKept,
+  type Outcome,
+  patchBook,
+  requestCount,
+  runClients,
+  upload,
+  waitState,
+} from './load.ts';
 
 const skip = scaleSkipReason();
 if (skip) console.log(`# ${skip}`);
 const log = (line: string) => console.log(`# ${line}`);
 const HOST = '127.0.0.1';
+const BOOKS = 1000; // seeded
+const BOOK_ROUTE = '/books/api/books/:pk/';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The acknowledged and the failed outcomes, for messages. */
+function tally(outcomes: readonly Outcome[]) {
+  const failed = outcomes.filter((o) => !acknowledged(o));
+  return {
+    acknowledged: outcomes.length - failed.length,
+    failed,
+    text: `${outcomes.length - failed.length}/${outcomes.length} acknowledged${
+      failed.length
+        ? `; failed: ${failed
+            .slice(0, 5)
+            .map((o) => `${o.kind} ${o.key} ${o.status} ${o.error ?? ''}`)
+            .join(' | ')}`
+        : ''
+    }`,
+  };
+}
 
 describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, () => {
-  let cluster: Cluster;
-  // The whole run is bounded: whatever hangs, the children are killed and the run fails.
+  let cluster: ScaleCluster;
+  // The whole run is bounded: whatever hangs, everything started is stopped and the run fails.
   const guard = setTimeout(() => {
-    console.error('# scale-out test: over 5 minutes, killing its processes');
-    cluster?.killAllNow();
-    process.exit(1);
-  }, 300_000);
+    console.error('# scale-out test: over 4.5 minutes, stopping its processes');
+    const exit = () => process.exit(1);
+    setTimeout(exit, 30_000).unref();
+    void cluster?.close().then(exit, exit);
+  }, 270_000);
   guard.unref();
   process.once('exit', () => cluster?.killAllNow());
+  const kept = (outcomes: readonly Outcome[]) =>
+    assertKept(cluster.primaryUrl, outcomes, (name) => cluster.readObject(name));
 
   before(async () => {
     const started = Date.now();
@@ -33,12 +66,16 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
   });
 
   after(async () => {
+    const states = cluster?.haproxyOutput
+      .split('\n')
+      .filter((line) => /Server workers\/| web workers\//.test(line));
+    for (const line of states ?? []) log(`haproxy: ${line.replace(/^.*?(Server )/, '$1')}`);
     closeConnections();
     await cluster?.close();
     clearTimeout(guard);
   });
 
-  it('answers a PATCH through the balancer, and the replica has it', async () => {
+  it('answers a PATCH through the balancer, and a read on the next request sees it', async () => {
     const res = await send(cluster.baseUrl, {
       method: 'PATCH',
       url: '/books/api/books/1/',
@@ -52,5 +89,140 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
       headers: { host: HOST },
     });
     assert.equal(read.json().title, 'Through the balancer');
+  });
+
+  it('loses none of 2,000 concurrent PATCHes and uploads, spread over every worker', async () => {
+    const before = await Promise.all(
+      [...cluster.workers.values()].map((w) => requestCount(w.port, 'PATCH', BOOK_ROUTE, '200')),
+    );
+    const started = Date.now();
+    const outcomes = await Promise.all([
+      ...Array.from({ length: BOOKS }, (_, i) =>
+        patchBook(cluster.baseUrl, i + 1, `load ${i + 1}`),
+      ),
+      ...Array.from({ length: 1000 }, (_, i) => upload(cluster.baseUrl, `load-${i}`)),
+    ]);
+    const counts = tally(outcomes);
+    log(`2,000 requests at once in ${Date.now() - started} ms: ${counts.text}`);
+    assert.equal(counts.failed.length, 0, counts.text);
+    const result = await kept(outcomes);
+    assert.deepEqual(result, { patches: BOOKS, uploads: 1000 });
+    // Each worker answered some of them (its own metrics), and together all of them.
+    const served = await Promise.all(
+      [...cluster.workers.values()].map(
+        async (w, i) =>
+          (await requestCount(w.port, 'PATCH', BOOK_ROUTE, '200')) - (before[i] as number),
+      ),
+    );
+    log(`PATCHes per worker: ${served.join(', ')}`);
+    for (const n of served) assert.ok(n > 0, `a worker served no PATCH: ${served}`);
+    assert.equal(
+      served.reduce((a, b) => a + b, 0),
+      BOOKS,
+    );
+  });
+
+  it('holds the login throttle across workers: the 11th login in a minute is 429', async () => {
+    await cluster.deleteRedisKeys('*throttle*');
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await send(cluster.baseUrl, {
+        method: 'POST',
+        url: '/manage/api/token/',
+        headers: { host: HOST },
+        payload: { username: 'nobody', password: 'wrong password' },
+      });
+      statuses.push(res.statusCode);
+    }
+    // 10 a minute per address (all of them come from HAProxy's): refused once over, whichever
+    // worker counts it.
+    assert.deepEqual(statuses, [...Array(10).fill(400), 429]);
+    const perWorker = await Promise.all(
+      [...cluster.workers.values()].map((w) =>
+        requestCount(w.port, 'POST', '/manage/api/token/', '400'),
+      ),
+    );
+    for (const n of perWorker) assert.ok(n > 0, `a worker counted no login: ${perWorker}`);
+    await cluster.deleteRedisKeys('*throttle*');
+  });
+
+  it('loses no acknowledged write when a worker is killed mid-load, and routes around it', async () => {
+    let n = 0;
+    const total = 900;
+    let killedAt = 0;
+    let detectedAt = 0;
+    const load = runClients(30, () => {
+      if (n >= total) return undefined;
+      n++;
+      const book = ((n - 1) % BOOKS) + 1;
+      return n % 3 === 0
+        ? upload(cluster.baseUrl, `kill-${n}`)
+        : patchBook(cluster.baseUrl, book, `kill ${n}`);
+    });
+    while (n < total / 3) await sleep(10);
+    killedAt = Date.now();
+    assert.equal(await cluster.stopWorker('w2', 'SIGKILL'), null);
+    const took = await waitState(cluster.dir, 'w2', /DOWN/);
+    detectedAt = Date.now();
+    log(`w2 killed after ${total / 3} requests; HAProxy saw it down ${took} ms later`);
+    const outcomes = await load;
+    const counts = tally(outcomes);
+    log(`while killing: ${counts.text}`);
+    // Requests sent once HAProxy had taken it out all succeeded.
+    const late = counts.failed.filter((o) => o.startedAt >= detectedAt);
+    assert.deepEqual(late, []);
+    // A request may fail only if it was at the killed worker then.
+    for (const o of counts.failed) assert.ok(o.startedAt <= detectedAt && killedAt > 0);
+    await kept(outcomes);
+    await cluster.replaceWorker('w2');
+    await waitState(cluster.dir, 'w2', /^UP/);
+  });
+
+  it('drops no request during a rolling restart (SIGTERM, new worker, /readyz)', async () => {
+    let n = 0;
+    let stop = false;
+    const load = runClients(20, () => {
+      if (stop) return undefined;
+      n++;
+      const book = ((n - 1) % BOOKS) + 1;
+      if (n % 4 === 0) return upload(cluster.baseUrl, `roll-${n}`);
+      if (n % 4 === 1)
+        return send(cluster.baseUrl, {
+          url: `/books/api/books/${book}/`,
+          headers: { host: HOST },
+        }).then(
+          (res) => ({
+            kind: 'patch' as const,
+            key: 'read',
+            value: '',
+            startedAt: 0,
+            status: res.statusCode,
+          }),
+          (error) => ({
+            kind: 'patch' as const,
+            key: 'read',
+            value: '',
+            startedAt: 0,
+            status: 0,
+            error: String(error),
+          }),
+        );
+      return patchBook(cluster.baseUrl, book, `roll ${n}`);
+    });
+    for (const name of [...cluster.workers.keys()]) {
+      await sleep(300);
+      const code = await cluster.stopWorker(name, 'SIGTERM');
+      assert.equal(code, 0, `${name} did not stop cleanly`);
+      await cluster.replaceWorker(name);
+      await waitState(cluster.dir, name, /^UP/);
+      log(`${name} restarted after ${n} requests`);
+    }
+    await sleep(300);
+    stop = true;
+    const outcomes = await load;
+    const counts = tally(outcomes);
+    log(`during the rolling restart: ${counts.text}`);
+    assert.equal(counts.failed.length, 0, counts.text);
+    await kept(outcomes.filter((o) => o.key !== 'read'));
   });
 });
