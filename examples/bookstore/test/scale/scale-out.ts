@@ -6,6 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Database } from '@restframework/core';
+import { auth } from '../../src/auth.ts';
+import { replay } from '../openapi/replay.ts';
+import { REFERENCE_CASES, replayCase } from '../reference-exchanges.ts';
 import { ScaleCluster, scaleSkipReason } from './cluster.ts';
 import { closeConnections, send } from './http.ts';
 import {
@@ -23,7 +27,7 @@ const skip = scaleSkipReason();
 if (skip) console.log(`# ${skip}`);
 const log = (line: string) => console.log(`# ${line}`);
 const HOST = '127.0.0.1';
-const BOOKS = 1000; // seeded
+const BOOKS = 1000; // PATCHed at once: as many existing books
 const BOOK_ROUTE = '/books/api/books/:pk/';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,6 +50,8 @@ function tally(outcomes: readonly Outcome[]) {
 
 describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, () => {
   let cluster: ScaleCluster;
+  /** Ids of books that exist once the replays ran (they delete some), in id order. */
+  let books: number[] = [];
   // The whole run is bounded: whatever hangs, everything started is stopped and the run fails.
   const guard = setTimeout(() => {
     console.error('# scale-out test: over 4.5 minutes, stopping its processes');
@@ -75,17 +81,82 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
     clearTimeout(guard);
   });
 
+  it("replays the original's recorded exchanges through the balancer", async () => {
+    // In their order, on the freshly seeded database: each case as reference-replay.test.ts
+    // checks it in process.
+    for (const ref of REFERENCE_CASES) await replayCase(cluster.baseUrl, ref);
+    const db = Database.connect(cluster.primaryUrl, { poolSize: 1 });
+    try {
+      // 15 books were created and one deleted on top of the seeded 1000.
+      const [row] = (await db.query('select count(*) as n from books_book', [])) as { n: string }[];
+      assert.equal(Number(row?.n), 1014);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('answers as its OpenAPI document says, through the balancer', async () => {
+    const password = 'the stacks are quiet tonight';
+    const db = Database.connect(cluster.primaryUrl, { poolSize: 1 });
+    try {
+      await db.run(() =>
+        auth.createUser({ username: 'scale-admin', password, is_superuser: true } as never),
+      );
+    } finally {
+      await db.close();
+    }
+    await cluster.deleteRedisKeys('*throttle*');
+    const document = (
+      await send(cluster.baseUrl, { url: '/schema/', headers: { host: HOST } })
+    ).json();
+    const login = await send(cluster.baseUrl, {
+      method: 'POST',
+      url: '/manage/api/token/',
+      headers: { host: HOST },
+      payload: { username: 'scale-admin', password },
+    });
+    assert.equal(login.statusCode, 200, login.body);
+    const token = login.json().token as string;
+    const result = await replay(cluster.baseUrl, document, {
+      credentials: (path) =>
+        path.startsWith('/manage/') ? { authorization: `Token ${token}` } : undefined,
+      // Rows the replay may read, change and delete: none of the other tests uses them.
+      existing: (path) =>
+        path.startsWith('/api/upload/')
+          ? '1'
+          : path.startsWith('/api/profile/')
+            ? '150'
+            : path.includes('/authors/')
+              ? '40'
+              : '999',
+    });
+    assert.ok(result.operations >= 40, `${result.operations} operations`);
+    for (const status of ['200', '201', '204', '400', '401', '404', '406', '415'])
+      assert.ok(result.statuses.has(status), `no ${status} among ${[...result.statuses]}`);
+    await cluster.deleteRedisKeys('*throttle*');
+  });
+
   it('answers a PATCH through the balancer, and a read on the next request sees it', async () => {
+    const db = Database.connect(cluster.primaryUrl, { poolSize: 1 });
+    try {
+      const rows = (await db.query('select id from books_book order by id limit 1000', [])) as {
+        id: number;
+      }[];
+      books = rows.map((row) => Number(row.id));
+    } finally {
+      await db.close();
+    }
+    assert.equal(books.length, BOOKS);
     const res = await send(cluster.baseUrl, {
       method: 'PATCH',
-      url: '/books/api/books/1/',
+      url: `/books/api/books/${books[0]}/`,
       headers: { host: HOST },
       payload: { title: 'Through the balancer' },
     });
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers['x-request-id']), /\S/);
     const read = await send(cluster.baseUrl, {
-      url: '/books/api/books/1/',
+      url: `/books/api/books/${books[0]}/`,
       headers: { host: HOST },
     });
     assert.equal(read.json().title, 'Through the balancer');
@@ -97,9 +168,7 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
     );
     const started = Date.now();
     const outcomes = await Promise.all([
-      ...Array.from({ length: BOOKS }, (_, i) =>
-        patchBook(cluster.baseUrl, i + 1, `load ${i + 1}`),
-      ),
+      ...books.map((book) => patchBook(cluster.baseUrl, book, `load ${book}`)),
       ...Array.from({ length: 1000 }, (_, i) => upload(cluster.baseUrl, `load-${i}`)),
     ]);
     const counts = tally(outcomes);
@@ -154,7 +223,7 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
     const load = runClients(30, () => {
       if (n >= total) return undefined;
       n++;
-      const book = ((n - 1) % BOOKS) + 1;
+      const book = books[(n - 1) % BOOKS] as number;
       return n % 3 === 0
         ? upload(cluster.baseUrl, `kill-${n}`)
         : patchBook(cluster.baseUrl, book, `kill ${n}`);
@@ -184,7 +253,7 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
     const load = runClients(20, () => {
       if (stop) return undefined;
       n++;
-      const book = ((n - 1) % BOOKS) + 1;
+      const book = books[(n - 1) % BOOKS] as number;
       if (n % 4 === 0) return upload(cluster.baseUrl, `roll-${n}`);
       if (n % 4 === 1)
         return send(cluster.baseUrl, {
@@ -196,6 +265,7 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
             key: 'read',
             value: '',
             startedAt: 0,
+            finishedAt: 0,
             status: res.statusCode,
           }),
           (error) => ({
@@ -203,6 +273,7 @@ describe('three bookstore workers behind HAProxy', { skip, timeout: 300_000 }, (
             key: 'read',
             value: '',
             startedAt: 0,
+            finishedAt: 0,
             status: 0,
             error: String(error),
           }),
