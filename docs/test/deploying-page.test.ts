@@ -15,9 +15,10 @@ const page = readFileSync(join(ROOT, 'docs/deploying.md'), 'utf8');
 function blockAfter(marker: string): string {
   const at = page.indexOf(marker);
   assert.notEqual(at, -1, `${marker} not on the page`);
-  const match = /^```[\w-]*\n([\s\S]*?)^```$/m.exec(page.slice(at + marker.length));
+  // Three backticks or more (four around a file whose comments hold a fenced example).
+  const match = /^(`{3,})[\w-]*\n([\s\S]*?)^\1$/m.exec(page.slice(at + marker.length));
   assert.ok(match, `no fenced block after ${marker}`);
-  return match[1] as string;
+  return match[2] as string;
 }
 
 describe('docs/deploying.md', () => {
