@@ -219,6 +219,7 @@ export {
   RequestHeaderFieldsTooLarge,
   RequestTimeout,
   ServiceUnavailable,
+  StorageUnavailable,
   Throttled,
   UnsupportedMediaType,
   ValidationError,
