@@ -357,6 +357,7 @@ export {
   DateTimeFilter,
   FieldFilter,
   type FieldFilterOptions,
+  type FilterChoice,
   type FilterMethod,
   FilterValueError,
   ModelChoiceFilter,

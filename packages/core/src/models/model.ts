@@ -90,13 +90,20 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
  * ```
  */
 export interface ModelIndex {
+  /** The fields indexed, in the index's order (names of the model's fields). */
   readonly fields: readonly string[];
+  /**
+   * The index's name in the database; default `<table>_<columns>_idx` (`_uniq` for a unique
+   * constraint).
+   */
   readonly name?: string;
 }
 
 /** A {@link ModelIndex} with its name resolved. */
 export interface NamedIndex {
+  /** The index's name in the database, given or made. */
   readonly name: string;
+  /** The fields indexed, in order. */
   readonly fields: readonly string[];
 }
 
@@ -242,7 +249,11 @@ export class Model<
   F extends DeclaredFields = DeclaredFields,
   P extends DeclaredProperties = DeclaredProperties,
 > {
+  /** The model's name as declared (`Book`): in messages, the schema, the migrations. */
   readonly name: string;
+  /**
+   * The database table: the declared `table`, else the name in snake case (`book`, `order_line`).
+   */
   readonly table: string;
   /** See {@link ModelDefinition.appLabel}. */
   readonly appLabel: string;
@@ -254,10 +265,19 @@ export class Model<
   readonly #byKey: Map<string, AnyModelField>;
   /** Computed properties by name (a group's `get` returns an object typed from its members). */
   readonly properties: BoundProperties<F, P>;
+  /** The default order of its query sets (paths, `-` for descending); empty for none. */
   readonly ordering: readonly string[];
   /** The declared string form of a row, if any (see {@link Model.str}). */
   readonly #str: ((row: never) => string) | undefined;
+  /**
+   * The name people read for one row: the declared `verboseName`, else the name with spaces (`order
+   * line`).
+   */
   readonly verboseName: string;
+  /**
+   * The name people read for several rows: the declared `verboseNamePlural`, else the `verboseName`
+   * plus `s`.
+   */
   readonly verboseNamePlural: string;
   /** The primary key field. */
   readonly pk: AnyModelField;
@@ -593,7 +613,14 @@ export class Model<
   resolvePath(
     path: string,
     where: string,
-  ): { relations: string[]; field: AnyModelField; multiValued: boolean } {
+  ): {
+    /** The relations crossed, by name, in order (`['author']` for `author__name`). */
+    relations: string[];
+    /** The field at the end of the path (the related row's key for a path ending on a relation). */
+    field: AnyModelField;
+    /** True when a relation crossed holds many rows for one (many-to-many, reverse foreign key). */
+    multiValued: boolean;
+  } {
     const parts = path.split('__');
     const relations: string[] = [];
     let model: AnyModel = this as AnyModel;
