@@ -137,16 +137,28 @@ type MemberValue<F, P, K> = K extends keyof F
     : unknown;
 
 /** The value of a property: a group's object typed from its members, else what `get` returns. */
-export type PropertyValue<F, P, X> = X extends { readonly memberTypes: infer N }
+export type PropertyValue<F, P, X> = X extends {
+  /** A group property's members (type-level only). */
+  readonly memberTypes: infer N;
+}
   ? GroupValue<F, P, N>
-  : X extends { get(row: any): infer T }
+  : X extends {
+        /** A computed property's getter. */
+        get(row: any): infer T;
+      }
     ? T
     : unknown;
 
 /** A model's properties as the model holds them: a group's `get` typed from its members. */
 export type BoundProperties<F, P> = {
-  readonly [K in keyof P]: P[K] extends { readonly memberTypes: infer N }
-    ? { get(row: any): GroupValue<F, P, N> } & P[K]
+  readonly [K in keyof P]: P[K] extends {
+    /** A group property's members (type-level only). */
+    readonly memberTypes: infer N;
+  }
+    ? {
+        /** The group's value of `row`: an object of its members' values. */
+        get(row: any): GroupValue<F, P, N>;
+      } & P[K]
     : P[K];
 };
 
@@ -174,11 +186,22 @@ type CheckedProperties<F, P> = {
 /** The row type of a model: every column by attribute name (`user_id` for a relation `user`). */
 export type Row<M> =
   M extends Model<infer F, any>
-    ? ([DeclaredKey<F>] extends [never] ? { id: number } : {}) & {
+    ? ([DeclaredKey<F>] extends [never]
+        ? {
+            /** The automatic primary key, when no field is declared `primaryKey: true`. */
+            id: number;
+          }
+        : {}) & {
         -readonly [K in keyof F as K extends string
-          ? F[K] extends { readonly __manyToMany: any }
+          ? F[K] extends {
+              /** A many-to-many field (type-level mark): its rows are not in the row. */
+              readonly __manyToMany: any;
+            }
             ? never
-            : F[K] extends { readonly __relatedModel: any }
+            : F[K] extends {
+                  /** A foreign key or one-to-one (type-level mark): the row holds `<name>_id`. */
+                  readonly __relatedModel: any;
+                }
               ? `${K}_id`
               : K
           : never]: FieldValue<F[K]>;
