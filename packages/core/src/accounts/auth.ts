@@ -49,7 +49,12 @@ const stopListening = new FinalizationRegistry<() => void>((stop) => stop());
 const TOKEN_CACHE_SIZE = 10_000;
 
 /** A stored user, as the user model's row. */
-export type UserRow = Record<string, unknown> & { id: number; password: string };
+export type UserRow = Record<string, unknown> & {
+  /** The user's primary key. */
+  id: number;
+  /** The password's hash (`scrypt$…`), or an unusable one (`!…`). */
+  password: string;
+};
 
 /** The user a request carries once authenticated: the row without its password hash. */
 export interface AuthenticatedUser extends RequestUser {
@@ -105,7 +110,10 @@ export interface AuthOptions {
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
-export type NewUser = Record<string, unknown> & { password?: string | null };
+export type NewUser = Record<string, unknown> & {
+  /** The raw password, hashed before it is stored; null or absent gives an unusable one. */
+  password?: string | null;
+};
 
 /** The standard per-model actions (Django's default permissions). */
 export const MODEL_ACTIONS = ['add', 'change', 'delete', 'view'] as const;
@@ -577,7 +585,10 @@ export class Auth {
  * What {@link createAuth} returns for `options`: an `Auth` whose `jwt` is a `Jwt`, not
  * `Jwt | null`, when the options give `jwt` (so `auth.jwt.pair(user)` needs no `!`).
  */
-export type AuthFor<O extends AuthOptions> = O extends { readonly jwt: JwtOptions }
+export type AuthFor<O extends AuthOptions> = O extends {
+  /** The JWT options given to `createAuth`. */
+  readonly jwt: JwtOptions;
+}
   ? Auth & {
       /** JWT signing and verification, made from the options' `jwt`. */
       readonly jwt: Jwt;
@@ -603,7 +614,9 @@ export const defaultAuth: Auth = new Auth();
 
 /** Options of {@link createSuperuser}. */
 export interface CreateSuperuserOptions {
+  /** The new user's username. */
   readonly username: string;
+  /** The new user's e-mail address (checked as an e-mail address); default empty. */
   readonly email?: string;
   /** The raw password; null gives an unusable one (Django's `--noinput` without a password). */
   readonly password: string | null;

@@ -85,6 +85,10 @@ export abstract class LoginView extends GenericViewSet {
   /** The answer for a user whose credentials were good. */
   abstract login(request: Request, auth: Auth, user: UserRow): Promise<Response>;
 
+  /**
+   * POST: the user of the body's credentials ({@link getUser}), then the view's {@link login}
+   * answer.
+   */
   async create(request: Request): Promise<Response> {
     const auth = authOf(request);
     return this.login(request, auth, await this.getUser(request, auth));
