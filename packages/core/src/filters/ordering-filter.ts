@@ -80,7 +80,10 @@ export interface OrderingView {
    * The view's serializer: without `orderingFields`, its readable fields that are columns are the
    * names allowed.
    */
-  readonly getSerializerClass?: () => { prepare(): PreparedSerializer };
+  readonly getSerializerClass?: () => {
+    /** The serializer class's plan: its fields, read once per class. */
+    prepare(): PreparedSerializer;
+  };
   /** The request, when the view is serving one (the schema and `describe` read its settings). */
   readonly request?: Request | undefined;
 }
