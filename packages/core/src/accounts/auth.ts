@@ -229,14 +229,20 @@ export class Auth {
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
-      fields: { name: models.CharField({ maxLength: 150, unique: true }) },
+      fields: {
+        /** The group's name, unique (`editors`). */
+        name: models.CharField({ maxLength: 150, unique: true }),
+      },
     });
     const Permission = defineModel({
       name: 'Permission',
       table: 'auth_permission',
       fields: {
+        /** What people read (`Can change book`). */
         name: models.CharField({ maxLength: 255 }),
+        /** The name `hasPerm` takes, unique (`books.change_book`). */
         codename: models.CharField({ maxLength: 100, unique: true }),
+        /** The model it is about (`Book`). */
         model: models.CharField({ maxLength: 100 }),
       },
     });
@@ -246,7 +252,9 @@ export class Auth {
       name: 'UserGroup',
       table: 'auth_user_groups',
       fields: {
+        /** The member. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The group. */
         group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
       },
     });
@@ -254,7 +262,9 @@ export class Auth {
       name: 'UserPermission',
       table: 'auth_user_user_permissions',
       fields: {
+        /** The user who has the permission. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The permission. */
         permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
       },
     });
@@ -262,7 +272,9 @@ export class Auth {
       name: 'GroupPermission',
       table: 'auth_group_permissions',
       fields: {
+        /** The group whose members have the permission. */
         group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
+        /** The permission. */
         permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
       },
     });
@@ -270,8 +282,11 @@ export class Auth {
       name: 'Token',
       table: 'authtoken_token',
       fields: {
+        /** The SHA-256 digest of the key (hex); the key itself is never stored. */
         digest: models.CharField({ maxLength: 64, unique: true }),
+        /** The user the token authenticates. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** When it was made. */
         created: models.DateTimeField({ autoNowAdd: true }),
       },
     });
@@ -279,9 +294,13 @@ export class Auth {
       name: 'Session',
       table: 'auth_session',
       fields: {
+        /** The SHA-256 digest of the session key (hex); the key is only in the cookie. */
         digest: models.CharField({ maxLength: 64, unique: true }),
+        /** The logged-in user. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The secret the session's CSRF tokens are masked from. */
         csrf_secret: models.CharField({ maxLength: 64 }),
+        /** When the session ends. */
         expires_at: models.DateTimeField(),
       },
     });
@@ -289,7 +308,9 @@ export class Auth {
       name: 'BlacklistedToken',
       table: 'auth_blacklisted_token',
       fields: {
+        /** The refused refresh token's id (its `jti` claim). */
         jti: models.CharField({ maxLength: 64, unique: true }),
+        /** When the token expires anyway: the row is useless after it. */
         expires_at: models.DateTimeField(),
       },
     });
@@ -533,7 +554,15 @@ export class Auth {
   }
 
   /** Puts a user in a group (created when missing); returns the group. */
-  async addToGroup(user: { id: number }, name: string): Promise<{ id: number; name: string }> {
+  async addToGroup(
+    user: { id: number },
+    name: string,
+  ): Promise<{
+    /** The group's primary key. */
+    id: number;
+    /** The group's name. */
+    name: string;
+  }> {
     const group =
       (await this.Group.objects.filter({ name }).first()) ??
       (await this.Group.objects.create({ name }));
