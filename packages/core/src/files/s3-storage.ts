@@ -443,11 +443,12 @@ const NETWORK_CODES = new Set([
 ]);
 
 /**
- * `error` as {@link StorageUnavailable} when it says the server cannot serve now: an error of
- * the SDK without an HTTP answer (the connection refused, reset or timed out) or with a 5xx
- * (S3's `InternalError`, `SlowDown`, `ServiceUnavailable`). Anything else is returned as it is:
- * a 404 or 412 the callers handle, a refusal of the credentials or the bucket (a bug of the
- * deployment, answered 500 and logged), a {@link FileTooLarge} or a failing source stream.
+ * `error` as {@link StorageUnavailable} when it says the server cannot serve now: the
+ * connection refused, reset or timed out (no HTTP answer), or a 5xx (S3's `InternalError`,
+ * `SlowDown`, `ServiceUnavailable`). Anything else is returned as it is: a 404 or 412 the
+ * callers handle, a refusal of the credentials or the bucket, missing credentials or a TLS
+ * error (bugs of the deployment, answered 500 and logged), a {@link FileTooLarge} or a failing
+ * source stream.
  */
 function asUnavailable(error: unknown): unknown {
   if (error instanceof StorageUnavailable || error instanceof FileTooLarge) return error;
@@ -458,7 +459,7 @@ function asUnavailable(error: unknown): unknown {
   };
   const status = $metadata?.httpStatusCode;
   const unavailable =
-    ($metadata !== undefined && (status === undefined || status >= 500)) ||
+    (status !== undefined && status >= 500) ||
     (typeof code === 'string' && NETWORK_CODES.has(code)) ||
     name === 'TimeoutError';
   return unavailable ? Object.assign(new StorageUnavailable(), { cause: error }) : error;

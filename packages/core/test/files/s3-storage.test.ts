@@ -246,12 +246,14 @@ describe('S3Storage', {
     assert.deepEqual((await bucketContents()).keys, []);
   });
 
-  it('a server answering 5xx is unavailable; a refusal of the request is not', async () => {
+  it('a server answering 5xx or timing out is unavailable; a refusal of the request is not', async () => {
     const answers: Record<string, [number, string]> = {
       '/restframework-media/media/down.txt': [503, 'SlowDown'],
       '/restframework-media/media/denied.txt': [403, 'AccessDenied'],
     };
     const fake = createHttpServer((request, response) => {
+      // A server that stops answering: the request times out.
+      if (request.url?.includes('/silent.txt')) return;
       const [status, code] = answers[request.url?.split('?')[0] ?? ''] ?? [500, 'InternalError'];
       response.writeHead(status, { 'content-type': 'application/xml' });
       response.end(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>m</Message></Error>`);
@@ -268,6 +270,22 @@ describe('S3Storage', {
       await assert.rejects(s.getObject('denied.txt'), (error) => {
         assert.ok(!(error instanceof StorageUnavailable), String(error));
         assert.equal((error as { name?: string }).name, 'AccessDenied');
+        return true;
+      });
+      // The timeout docs/deploying.md recommends, given as the SDK's handler options.
+      const timed = new S3Storage({
+        bucket: BUCKET,
+        endpoint: `http://127.0.0.1:${port}`,
+        credentials: TEST_CREDENTIALS,
+        clientOptions: {
+          requestHandler: { requestTimeout: 300, throwOnRequestTimeout: true },
+          maxAttempts: 1,
+        },
+      });
+      made.push(timed);
+      await assert.rejects(timed.getObject('silent.txt'), (error) => {
+        assert.ok(error instanceof StorageUnavailable, String(error));
+        assert.equal((error.cause as { name?: string }).name, 'TimeoutError');
         return true;
       });
     } finally {

@@ -40,7 +40,9 @@ import { MAX_PASSWORD_LENGTH } from '../password-hashers.ts';
  */
 export class LoginSerializer extends Serializer.with({
   fields: {
+    /** The username, as the user model stores it. */
     username: new CharField({ maxLength: 150 }),
+    /** The raw password: never trimmed, never in a response. */
     password: new CharField({
       maxLength: MAX_PASSWORD_LENGTH,
       writeOnly: true,
