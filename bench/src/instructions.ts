@@ -29,7 +29,7 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,6 +49,7 @@ const HELP = `Options:
   --json FILE         also write the counts as JSON (for \`npm run bench -- --instructions FILE\`)
   --warmup N          requests before the counted ones (default 15000)
   --requests N        requests counted (default 3000)
+  --keep DIR          keep the callgrind files in DIR (for callgrind_annotate) instead of deleting them
   --connections N     concurrent keep-alive connections of the client (default 1): above 1
                       the server works with requests interleaved, as under load
   --database D        sqlite (default), postgres:// or mysql://user@host:port/name (copies are
@@ -68,6 +69,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '3000' },
     database: { type: 'string', default: 'sqlite' },
     connections: { type: 'string', default: '1' },
+    keep: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -86,7 +88,8 @@ for (const c of contenders) {
 const checkouts = [values.a, ...(values.b ? [values.b] : [])].map((dir) => resolve(dir));
 const client = join(import.meta.dirname, 'servers', 'instruction-client.ts');
 
-const work = mkdtempSync(join(tmpdir(), 'rf-instructions-'));
+if (values.keep) mkdirSync(values.keep, { recursive: true });
+const work = values.keep ? resolve(values.keep) : mkdtempSync(join(tmpdir(), 'rf-instructions-'));
 const databases = await prepareDatabases(values.database, async (db) => {
   await seed(db);
   await seedArticles(db);
@@ -198,7 +201,7 @@ try {
   for (const [scenario, request] of requestsToCount) {
     for (const checkout of checkouts) {
       for (const contender of contenders) {
-        const tag = `${rows.length}`;
+        const tag = `${rows.length}-${scenario.replace(/\W+/g, '_')}-${contender}`;
         // Both runs at once: each is single-threaded, and counts do not depend on timing.
         const [shortDb, longDb] = [await databases.fresh(), await databases.fresh()];
         const [short, long] = await Promise.all([
@@ -216,7 +219,7 @@ try {
     }
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
   await databases.cleanup();
 }
 for (const [scenario, request] of requestsToCount) {

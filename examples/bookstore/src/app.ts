@@ -15,6 +15,7 @@
 import {
   BrowsableAPIRenderer,
   type Database,
+  type DatabaseRouter,
   DefaultRouter,
   JSONRenderer,
   ObtainAuthToken,
@@ -38,7 +39,12 @@ import { UploadViewSet } from './viewsets/upload-viewset.ts';
 
 /** Options of {@link buildApp}. */
 export interface BookstoreOptions {
-  readonly database: Database;
+  /** The database; or give `databases` (a primary and replicas). */
+  readonly database?: Database;
+  /** Named databases (`default` the primary) with `databaseRouters`, in place of `database`. */
+  readonly databases?: Readonly<Record<string, Database>>;
+  /** Where each query of `databases` goes (a `PrimaryReplicaRouter`). */
+  readonly databaseRouters?: readonly DatabaseRouter[];
   /** Where uploads are stored (default `media`). */
   readonly mediaRoot?: string;
   /** Hosts the service answers for (default 127.0.0.1, localhost, [::1]). */
@@ -101,7 +107,9 @@ export async function buildApp(options: BookstoreOptions): Promise<FastifyInstan
   // The throttle store is closed with the app by the plugin; the session store here.
   if (redis) app.addHook('onClose', () => redis.sessions.close());
   await app.register(restFramework, {
-    database: options.database,
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.databases ? { databases: options.databases } : {}),
+    ...(options.databaseRouters ? { databaseRouters: options.databaseRouters } : {}),
     settings: {
       DEFAULT_RENDERER_CLASSES: [JSONRenderer, BrowsableAPIRenderer],
       DEFAULT_PAGINATION_CLASS: PageNumberPagination,

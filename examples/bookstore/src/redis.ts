@@ -8,13 +8,11 @@
  */
 import {
   type Auth,
-  createAuth,
   RedisSessionStore,
   RedisThrottleStore,
   type ThrottleStore,
 } from '@restframework/core';
-import { auth } from './auth.ts';
-import { User } from './models/user.ts';
+import { bookstoreAuth } from './auth.ts';
 
 /** Where the bookstore's Redis is, and the prefix of its keys. */
 export interface BookstoreRedis {
@@ -43,12 +41,6 @@ export function redisStores(redis: BookstoreRedis): RedisStores {
   return {
     throttles: new RedisThrottleStore({ url: redis.url, keyPrefix: `${prefix}throttle:` }),
     sessions,
-    auth: createAuth({
-      userModel: User,
-      usernameField: auth.usernameField,
-      hashers: auth.hashers,
-      passwordValidators: auth.passwordValidators,
-      session: { store: sessions },
-    }),
+    auth: bookstoreAuth({ sessions }),
   };
 }

@@ -7,8 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { OpenAPIBackend } from 'openapi-backend';
+import { request as sendTo, type Target } from '../target.ts';
 
 type Json = Record<string, any>;
 
@@ -62,9 +63,12 @@ export interface ReplayResult {
   readonly statuses: ReadonlySet<string>;
 }
 
-/** Replays the requests and validates every answer; fails with every mismatch at once. */
+/**
+ * Replays the requests at `target` (the app, or the base URL of a running one) and validates
+ * every answer; fails with every mismatch at once.
+ */
 export async function replay(
-  app: FastifyInstance,
+  target: Target,
   document: Json,
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
@@ -97,7 +101,7 @@ export async function replay(
       operations++;
       for (const request of requestsFor(template, method, operation, document, options)) {
         exchanges++;
-        const response = await app.inject(request);
+        const response = await sendTo(target, request);
         const status = String(response.statusCode);
         statuses.add(status);
         const where = `${request.method} ${request.url} (${request.headers?.accept ?? 'json'}) → ${status}`;

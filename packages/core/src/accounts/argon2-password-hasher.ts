@@ -24,6 +24,7 @@ const ARGON2ID = 2;
  * name an optional package (a consumer without it still type-checks).
  */
 export interface Argon2Library {
+  /** Hashes `password` with the given parameters; resolves to the PHC string. */
   hash(
     password: string,
     options: {
@@ -35,6 +36,7 @@ export interface Argon2Library {
       salt: Uint8Array;
     },
   ): Promise<string>;
+  /** Whether `password` matches the PHC string `hashed`. */
   verify(hashed: string, password: string): Promise<boolean>;
 }
 

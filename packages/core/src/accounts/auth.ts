@@ -49,7 +49,12 @@ const stopListening = new FinalizationRegistry<() => void>((stop) => stop());
 const TOKEN_CACHE_SIZE = 10_000;
 
 /** A stored user, as the user model's row. */
-export type UserRow = Record<string, unknown> & { id: number; password: string };
+export type UserRow = Record<string, unknown> & {
+  /** The user's primary key. */
+  id: number;
+  /** The password's hash (`scrypt$…`), or an unusable one (`!…`). */
+  password: string;
+};
 
 /** The user a request carries once authenticated: the row without its password hash. */
 export interface AuthenticatedUser extends RequestUser {
@@ -105,7 +110,10 @@ export interface AuthOptions {
 }
 
 /** What {@link Auth.createUser} takes: the model's fields, and the raw password. */
-export type NewUser = Record<string, unknown> & { password?: string | null };
+export type NewUser = Record<string, unknown> & {
+  /** The raw password, hashed before it is stored; null or absent gives an unusable one. */
+  password?: string | null;
+};
 
 /** The standard per-model actions (Django's default permissions). */
 export const MODEL_ACTIONS = ['add', 'change', 'delete', 'view'] as const;
@@ -221,14 +229,20 @@ export class Auth {
     const Group = defineModel({
       name: 'Group',
       table: 'auth_group',
-      fields: { name: models.CharField({ maxLength: 150, unique: true }) },
+      fields: {
+        /** The group's name, unique (`editors`). */
+        name: models.CharField({ maxLength: 150, unique: true }),
+      },
     });
     const Permission = defineModel({
       name: 'Permission',
       table: 'auth_permission',
       fields: {
+        /** What people read (`Can change book`). */
         name: models.CharField({ maxLength: 255 }),
+        /** The name `hasPerm` takes, unique (`books.change_book`). */
         codename: models.CharField({ maxLength: 100, unique: true }),
+        /** The model it is about (`Book`). */
         model: models.CharField({ maxLength: 100 }),
       },
     });
@@ -238,7 +252,9 @@ export class Auth {
       name: 'UserGroup',
       table: 'auth_user_groups',
       fields: {
+        /** The member. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The group. */
         group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
       },
     });
@@ -246,7 +262,9 @@ export class Auth {
       name: 'UserPermission',
       table: 'auth_user_user_permissions',
       fields: {
+        /** The user who has the permission. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The permission. */
         permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
       },
     });
@@ -254,7 +272,9 @@ export class Auth {
       name: 'GroupPermission',
       table: 'auth_group_permissions',
       fields: {
+        /** The group whose members have the permission. */
         group: models.ForeignKey(Group, { onDelete: 'CASCADE' }),
+        /** The permission. */
         permission: models.ForeignKey(Permission, { onDelete: 'CASCADE' }),
       },
     });
@@ -262,8 +282,11 @@ export class Auth {
       name: 'Token',
       table: 'authtoken_token',
       fields: {
+        /** The SHA-256 digest of the key (hex); the key itself is never stored. */
         digest: models.CharField({ maxLength: 64, unique: true }),
+        /** The user the token authenticates. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** When it was made. */
         created: models.DateTimeField({ autoNowAdd: true }),
       },
     });
@@ -271,9 +294,13 @@ export class Auth {
       name: 'Session',
       table: 'auth_session',
       fields: {
+        /** The SHA-256 digest of the session key (hex); the key is only in the cookie. */
         digest: models.CharField({ maxLength: 64, unique: true }),
+        /** The logged-in user. */
         user: models.ForeignKey(User, { onDelete: 'CASCADE' }),
+        /** The secret the session's CSRF tokens are masked from. */
         csrf_secret: models.CharField({ maxLength: 64 }),
+        /** When the session ends. */
         expires_at: models.DateTimeField(),
       },
     });
@@ -281,7 +308,9 @@ export class Auth {
       name: 'BlacklistedToken',
       table: 'auth_blacklisted_token',
       fields: {
+        /** The refused refresh token's id (its `jti` claim). */
         jti: models.CharField({ maxLength: 64, unique: true }),
+        /** When the token expires anyway: the row is useless after it. */
         expires_at: models.DateTimeField(),
       },
     });
@@ -525,7 +554,15 @@ export class Auth {
   }
 
   /** Puts a user in a group (created when missing); returns the group. */
-  async addToGroup(user: { id: number }, name: string): Promise<{ id: number; name: string }> {
+  async addToGroup(
+    user: { id: number },
+    name: string,
+  ): Promise<{
+    /** The group's primary key. */
+    id: number;
+    /** The group's name. */
+    name: string;
+  }> {
     const group =
       (await this.Group.objects.filter({ name }).first()) ??
       (await this.Group.objects.create({ name }));
@@ -577,7 +614,10 @@ export class Auth {
  * What {@link createAuth} returns for `options`: an `Auth` whose `jwt` is a `Jwt`, not
  * `Jwt | null`, when the options give `jwt` (so `auth.jwt.pair(user)` needs no `!`).
  */
-export type AuthFor<O extends AuthOptions> = O extends { readonly jwt: JwtOptions }
+export type AuthFor<O extends AuthOptions> = O extends {
+  /** The JWT options given to `createAuth`. */
+  readonly jwt: JwtOptions;
+}
   ? Auth & {
       /** JWT signing and verification, made from the options' `jwt`. */
       readonly jwt: Jwt;
@@ -603,7 +643,9 @@ export const defaultAuth: Auth = new Auth();
 
 /** Options of {@link createSuperuser}. */
 export interface CreateSuperuserOptions {
+  /** The new user's username. */
   readonly username: string;
+  /** The new user's e-mail address (checked as an e-mail address); default empty. */
   readonly email?: string;
   /** The raw password; null gives an unusable one (Django's `--noinput` without a password). */
   readonly password: string | null;

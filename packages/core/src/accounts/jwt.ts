@@ -50,7 +50,11 @@ export interface JwtOptions {
   readonly rotateRefreshTokens?: boolean;
   /** A rotated refresh token is blacklisted, so it cannot be used again (default true). */
   readonly blacklistAfterRotation?: boolean;
+  /** The `iss` claim tokens are signed with and must carry (simplejwt's `ISSUER`); default none. */
   readonly issuer?: string;
+  /**
+   * The `aud` claim tokens are signed with and must carry (simplejwt's `AUDIENCE`); default none.
+   */
   readonly audience?: string;
   /** Clock skew allowed when checking `exp` (default 0). */
   readonly leewaySeconds?: number;
@@ -64,7 +68,9 @@ export interface JwtOptions {
 
 /** An access token and a refresh token. */
 export interface TokenPair {
+  /** The access token, for `Authorization: Bearer <token>`. */
   readonly access: string;
+  /** The refresh token, for a new access token at the refresh view. */
   readonly refresh: string;
 }
 
@@ -90,9 +96,13 @@ type VerificationKey = KeyObject | Awaited<ReturnType<typeof Jose.importSPKI>>;
 
 /** The claims of a verified token (its own type: jose's stay out of the public types). */
 export interface JwtClaims {
+  /** `access` or `refresh`: what the token may be used for. */
   readonly token_type?: unknown;
+  /** The user's primary key (simplejwt's `USER_ID_CLAIM`). */
   readonly user_id?: unknown;
+  /** The token's unique id, by which a refresh token is blacklisted. */
   readonly jti?: string;
+  /** When the token expires, in seconds since 1970. */
   readonly exp?: number;
   readonly [claim: string]: unknown;
 }
@@ -112,12 +122,13 @@ type Keys = { sign: VerificationKey; verify: VerificationKey };
  * ```
  */
 export class Jwt {
+  /** The options given, with their defaults filled in. */
   readonly options: Required<
     Omit<JwtOptions, 'verifyingKey' | 'issuer' | 'audience' | 'authHeaderTypes'>
-  > & { readonly authHeaderTypes: readonly string[] } & Pick<
-      JwtOptions,
-      'verifyingKey' | 'issuer' | 'audience'
-    >;
+  > & {
+    /** The keywords `Authorization` may start with (`['Bearer']` by default). */
+    readonly authHeaderTypes: readonly string[];
+  } & Pick<JwtOptions, 'verifyingKey' | 'issuer' | 'audience'>;
   readonly #auth: Auth;
   #keys: Promise<Keys> | undefined;
 
@@ -303,7 +314,12 @@ export class Jwt {
    * A new access token for a refresh token (and, with rotation, a new refresh token, the old
    * one blacklisted). 401 "Token is invalid or expired" / "Token is blacklisted".
    */
-  async refresh(refresh: unknown): Promise<{ access: string; refresh?: string }> {
+  async refresh(refresh: unknown): Promise<{
+    /** A new access token. */
+    access: string;
+    /** A new refresh token, when they rotate (`rotateRefreshTokens`). */
+    refresh?: string;
+  }> {
     const claims = await this.#validRefresh(refresh);
     const blacklisted = 'Token is blacklisted';
     const { rotateRefreshTokens, blacklistAfterRotation } = this.options;

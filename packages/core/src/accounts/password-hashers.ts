@@ -116,7 +116,9 @@ export class ScryptPasswordHasher implements PasswordHasher {
   readonly algorithm = 'scrypt';
   /** The work factor N (a power of two; Django's default 2^14). */
   readonly workFactor: number;
+  /** The block size r (Django's default 8). */
   readonly blockSize: number;
+  /** The parallelism p (Django's default 1). */
   readonly parallelism: number;
 
   constructor(options: { workFactor?: number; blockSize?: number; parallelism?: number } = {}) {
@@ -171,6 +173,7 @@ export class ScryptPasswordHasher implements PasswordHasher {
 
 /** The outcome of {@link PasswordHashers.check}. */
 export interface PasswordCheck {
+  /** The password matches the stored hash. */
   readonly valid: boolean;
   /** Valid, but made by another hasher or at a lower cost than the preferred one: store anew. */
   readonly mustUpdate: boolean;
@@ -187,6 +190,7 @@ export interface PasswordCheck {
  * ```
  */
 export class PasswordHashers {
+  /** The first hasher: it hashes every new password; a hash of another is upgraded at login. */
   readonly preferred: PasswordHasher;
   readonly #byAlgorithm: Map<string, PasswordHasher>;
   #dummy: Promise<string> | undefined;

@@ -20,6 +20,10 @@ export type UserAttributes = Readonly<Record<string, unknown>>;
 
 /** A password validator: the messages of what is wrong, none when the password is fine. */
 export interface PasswordValidator {
+  /**
+   * The messages of the rules `password` breaks (empty when it passes); `user` holds the attributes
+   * of the user it is for, when known.
+   */
   validate(password: string, user?: UserAttributes): string[];
   /** A sentence for help texts ("Your password must contain at least 8 characters."). */
   helpText(): string;
@@ -35,11 +39,13 @@ export interface PasswordValidator {
  * ```
  */
 export class MinimumLengthValidator implements PasswordValidator {
+  /** The fewest characters accepted (Django's default 8). */
   readonly minLength: number;
   constructor(minLength = 8) {
     this.minLength = minLength;
   }
 
+  /** `This password is too short. It must contain at least N characters.` when it is shorter. */
   validate(password: string): string[] {
     if ([...password].length >= this.minLength) return [];
     const unit = this.minLength === 1 ? 'character' : 'characters';
@@ -65,6 +71,7 @@ export class CommonPasswordValidator implements PasswordValidator {
     this.#passwords = new Set(passwords.map((p) => p.trim().toLowerCase()));
   }
 
+  /** `This password is too common.` when it is in the list, case ignored. */
   validate(password: string): string[] {
     return this.#passwords.has(password.trim().toLowerCase())
       ? ['This password is too common.']
@@ -85,6 +92,7 @@ export class CommonPasswordValidator implements PasswordValidator {
  * ```
  */
 export class NumericPasswordValidator implements PasswordValidator {
+  /** `This password is entirely numeric.` when it is only digits. */
   validate(password: string): string[] {
     return /^\d+$/.test(password) ? ['This password is entirely numeric.'] : [];
   }
@@ -124,7 +132,15 @@ function quickRatio(a: string, b: string): number {
  * ```
  */
 export class UserAttributeSimilarityValidator implements PasswordValidator {
+  /**
+   * The user attributes compared with the password (`username`, `first_name`, `last_name`,
+   * `email`).
+   */
   readonly attributes: readonly string[];
+  /**
+   * The similarity (0 to 1, Python's `SequenceMatcher.quick_ratio`) from which a password is
+   * refused; 0.7 by default.
+   */
   readonly maxSimilarity: number;
 
   constructor(
@@ -135,6 +151,10 @@ export class UserAttributeSimilarityValidator implements PasswordValidator {
     this.maxSimilarity = maxSimilarity;
   }
 
+  /**
+   * `The password is too similar to the <attribute>.` when it is too close to one of the user's
+   * attributes, or to a part of one split at non-word characters.
+   */
   validate(password: string, user?: UserAttributes): string[] {
     if (!user) return [];
     const lower = password.toLowerCase();

@@ -17,7 +17,9 @@ import type { Auth, UserRow } from './auth.ts';
 export interface StoredSession {
   /** The store's id of the session (`request.auth.sessionId`). */
   readonly id: number | string;
+  /** The primary key of the session's user. */
   readonly user_id: number;
+  /** The session's CSRF secret, which the CSRF token of each answer is masked from. */
   readonly csrf_secret: string;
   /** The user's row, when the store read it along (the database store's join). */
   readonly user?: UserRow;

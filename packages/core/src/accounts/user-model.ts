@@ -24,16 +24,28 @@ import { unusablePassword } from './password-hashers.ts';
 /** The fields every user model has. */
 export function userFields() {
   return {
-    // A row made without a password (a seed, an import) gets one that no password matches.
+    /**
+     * The password's hash (`scrypt$…`). A row made without a password (a seed, an import) gets
+     * one that no password matches (`!…`).
+     */
     password: models.CharField({ maxLength: 128, default: () => unusablePassword() }),
+    /** When the user last logged in; null before the first time. */
     last_login: models.DateTimeField({ null: true }),
+    /** Has every permission without being given any. */
     is_superuser: models.BooleanField({ default: false }),
+    /** The name the user logs in with, unique. */
     username: models.CharField({ maxLength: 150, unique: true }),
+    /** The given name; empty by default. */
     first_name: models.CharField({ maxLength: 150, default: '' }),
+    /** The family name; empty by default. */
     last_name: models.CharField({ maxLength: 150, default: '' }),
+    /** The e-mail address; empty by default. */
     email: models.EmailField({ maxLength: 254, default: '' }),
+    /** May use the admin views (`IsAdminUser`). */
     is_staff: models.BooleanField({ default: false }),
+    /** False: the user cannot log in and has no permission (deactivated rather than deleted). */
     is_active: models.BooleanField({ default: true }),
+    /** When the user was created. */
     date_joined: models.DateTimeField({ autoNowAdd: true }),
   };
 }

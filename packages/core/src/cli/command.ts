@@ -17,10 +17,13 @@ export interface CommandContext {
   readonly positionals: readonly string[];
   /** Parsed options (`--name x` → `{ name: 'x' }`). */
   readonly values: Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
+  /** The folder the command runs in; the config file is looked for from here. */
   readonly cwd: string;
   /** Loads the config file (found from `cwd`, or `--config`). */
   config(): Promise<LoadedConfig>;
+  /** Writes a line of output (standard output). */
   out(line: string): void;
+  /** Writes a line of error or warning (standard error). */
   err(line: string): void;
   /** Asks a yes/no question when a terminal is attached; absent otherwise. */
   readonly ask?: (question: string) => Promise<boolean>;
@@ -41,10 +44,15 @@ export interface CommandContext {
  * ```
  */
 export interface Command {
+  /** The command's name on the command line (`migrate`). */
   readonly name: string;
+  /** One line on what it does, for `restframework help`. */
   readonly summary: string;
+  /** How it is called (`migrate [APP] [NAME] [--plan]`), shown with a usage error. */
   readonly usage: string;
+  /** Its options, as `node:util`'s `parseArgs` takes them (`{ plan: { type: 'boolean' } }`). */
   readonly options: NonNullable<ParseArgsConfig['options']>;
+  /** Runs it; resolves to the exit code (0 for success). */
   run(context: CommandContext): Promise<number>;
 }
 

@@ -53,11 +53,17 @@ export interface ProjectConfig {
 
 /** A config as the command line uses it: checked, with absolute paths. */
 export interface LoadedConfig {
+  /** The config file's absolute path. */
   readonly file: string;
+  /** The app's label (default `app`). */
   readonly app: string;
+  /** Every model the migrations cover. */
   readonly models: readonly AnyModel[];
+  /** The database's URL, when the config gives one. */
   readonly databaseUrl: string | undefined;
+  /** Options of `Database.connect` (empty by default). */
   readonly databaseOptions: DatabaseOptions;
+  /** The migrations folder's absolute path. */
   readonly migrationsFolder: string;
   /** The language new migration files are written in: the config file's. */
   readonly language: 'ts' | 'js';

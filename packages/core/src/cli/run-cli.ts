@@ -13,8 +13,11 @@ import { findConfig, type LoadedConfig, loadConfig } from './project-config.ts';
 
 /** Where the command line writes, and the folder it runs in. */
 export interface CliIo {
+  /** The folder the command line runs in. */
   readonly cwd: string;
+  /** Writes a line of output. */
   out(line: string): void;
+  /** Writes a line of error. */
   err(line: string): void;
   /** Asks a yes/no question (given when a terminal is attached); absent, nothing is asked. */
   readonly ask?: (question: string) => Promise<boolean>;

@@ -299,7 +299,12 @@ export class InvalidLookupValueError extends DataError {
   /** The class's name, as the error's `name`. */
   override readonly name = 'InvalidLookupValueError';
   /** The model field compared with, when known. */
-  readonly field: { readonly name: string } | undefined;
+  readonly field:
+    | {
+        /** The field's name. */
+        readonly name: string;
+      }
+    | undefined;
   /** The value the column cannot hold. */
   readonly value: unknown;
 

@@ -379,14 +379,33 @@ export class RequestHeaderFieldsTooLarge extends APIException {
  */
 export class ServiceUnavailable extends APIException {
   static override readonly statusCode = 503;
-  static override readonly defaultDetail = 'Service temporarily unavailable, try again later.';
-  static override readonly defaultCode = 'service_unavailable';
+  // Typed wide: StorageUnavailable has its own detail and code.
+  static override readonly defaultDetail: string =
+    'Service temporarily unavailable, try again later.';
+  static override readonly defaultCode: string = 'service_unavailable';
 
   constructor(detail?: string, code?: string) {
     super(detail, code);
     // An outage is short, or meant to be: clients may retry after a second.
     this.headers['Retry-After'] = '1';
   }
+}
+
+/**
+ * 503 of a file storage that cannot serve now: an object store (`S3Storage`) that cannot be
+ * reached, times out or answers with a server error while a request stores, reads or serves a
+ * file. No fault of the client's, and worth a retry (`Retry-After: 1`, as every 503). A write
+ * that failed this way is rolled back: no row names a file that was not stored. The storage's
+ * own error is the `cause`, for the log.
+ *
+ * @example
+ * ```ts
+ * throw new StorageUnavailable(); // 503 {"detail": "The file storage is unavailable, try again later."}
+ * ```
+ */
+export class StorageUnavailable extends ServiceUnavailable {
+  static override readonly defaultDetail = 'The file storage is unavailable, try again later.';
+  static override readonly defaultCode = 'storage_unavailable';
 }
 
 /** Every HTTP error class, for the catalogue test and the docs. */
@@ -409,4 +428,5 @@ export const API_EXCEPTIONS = [
   Throttled,
   RequestHeaderFieldsTooLarge,
   ServiceUnavailable,
+  StorageUnavailable,
 ] as const;

@@ -15,7 +15,9 @@ import type { ErrorCode } from './error-codes.ts';
  * ```
  */
 export class ImproperlyConfigured extends Error {
+  /** Always `ImproperlyConfigured`: what logs and stack traces show. */
   override readonly name = 'ImproperlyConfigured';
+  /** The `REST_ERR_*` code: its row in docs/errors.md says what to change. */
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string) {

@@ -20,7 +20,15 @@ export interface DecimalFieldOptions extends FieldOptions<string> {
   readonly maxDigits: number | undefined;
   /** Digits after the point, or undefined for no limit. */
   readonly decimalPlaces: number | undefined;
+  /**
+   * The largest value accepted (a number, or decimal text for exactness); larger is `Ensure this
+   * value is less than or equal to {max_value}.`
+   */
   readonly maxValue?: number | string;
+  /**
+   * The smallest value accepted; smaller is `Ensure this value is greater than or equal to
+   * {min_value}.`
+   */
   readonly minValue?: number | string;
 }
 

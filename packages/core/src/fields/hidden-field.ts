@@ -29,7 +29,10 @@ export interface HiddenFieldOptions<T>
 export class HiddenField<T = unknown> extends Field<
   T,
   never,
-  HiddenFieldOptions<T> & { readonly writeOnly: true }
+  HiddenFieldOptions<T> & {
+    /** Always: a hidden field is in no representation, only in the validated data. */
+    readonly writeOnly: true;
+  }
 > {
   /** Type-level only: neither in what a client sends nor in what it receives. */
   declare readonly alwaysReadOnly: true;

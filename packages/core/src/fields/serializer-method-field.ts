@@ -21,6 +21,7 @@ declare const methodResultKey: unique symbol;
  * method `N` of `S` (`get<FieldName>` when `N` is undefined).
  */
 export interface MethodResult<N extends string | undefined> {
+  /** Type-level only: the name of the method whose return type stands here. */
   readonly [methodResultKey]: N;
 }
 
@@ -61,7 +62,14 @@ type Method = (row: unknown, ctx: RunContext) => unknown;
  */
 export class SerializerMethodField<
   const O extends SerializerMethodFieldOptions = SerializerMethodFieldOptions,
-> extends Field<never, MethodResult<O['methodName']>, O & { readonly readOnly: true }> {
+> extends Field<
+  never,
+  MethodResult<O['methodName']>,
+  O & {
+    /** Always: the field is only in representations; a client's value for it is ignored. */
+    readonly readOnly: true;
+  }
+> {
   /** Type-level only: read-only whatever the options say (for the inferred serializer types). */
   declare readonly alwaysReadOnly: true;
   /** Marks the fields the compiled representation calls with the rendering serializer. */

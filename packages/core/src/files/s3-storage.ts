@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StorageUnavailable } from '../errors/api-exception.ts';
 import { ImproperlyConfigured } from '../errors/improperly-configured.ts';
 import { requireOptional } from '../utils/optional-dependency.ts';
 import { FileTooLarge, limitBytes } from './file-too-large.ts';
@@ -34,6 +35,7 @@ import { UploadedFile } from './uploaded-file.ts';
 type ClientS3 = typeof import('@aws-sdk/client-s3');
 type LibStorage = typeof import('@aws-sdk/lib-storage');
 type Presigner = typeof import('@aws-sdk/s3-request-presigner');
+type GetObjectOutput = import('@aws-sdk/client-s3').GetObjectCommandOutput;
 
 /** Options of {@link S3Storage}; {@link s3StorageOptionsFromEnv} reads them from the environment. */
 export interface S3StorageOptions {
@@ -273,7 +275,7 @@ export class S3Storage implements Storage {
   async getObject(name: string): Promise<StoredObject | null> {
     const key = this.key(name);
     try {
-      const result = await this.#client.send(
+      const result = await this.#send<GetObjectOutput>(
         new this.#sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }),
       );
       return {
@@ -288,7 +290,7 @@ export class S3Storage implements Storage {
   }
 
   async delete(name: string): Promise<void> {
-    await this.#client.send(
+    await this.#send(
       new this.#sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(name) }),
     );
   }
@@ -343,9 +345,26 @@ export class S3Storage implements Storage {
     this.#client.destroy();
   }
 
+  /**
+   * Sends a command; a server that cannot be reached or fails (no answer, a timeout, a 5xx)
+   * becomes {@link StorageUnavailable}, the SDK's error its `cause`. Other answers (404, 412)
+   * stay the SDK's errors, for the callers that expect them.
+   */
+  async #send<Output>(command: {
+    readonly input: unknown;
+    resolveMiddleware: unknown;
+  }): Promise<Output> {
+    try {
+      // One client, many command types: the SDK's overloads cannot name them all here.
+      return (await this.#client.send(command as never)) as Output;
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+  }
+
   /** A server-side copy of `source` to a new `target` (conditional: never overwrites). */
   async #copy(source: string, target: string): Promise<void> {
-    await this.#client.send(
+    await this.#send(
       new this.#sdk.CopyObjectCommand({
         Bucket: this.bucket,
         Key: target,
@@ -357,7 +376,7 @@ export class S3Storage implements Storage {
 
   async #headObject(key: string): Promise<boolean> {
     try {
-      await this.#client.send(new this.#sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.#send(new this.#sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
       if (statusOf(error) === 404) return false;
@@ -397,6 +416,8 @@ export class S3Storage implements Storage {
     });
     try {
       await upload.done();
+    } catch (error) {
+      throw asUnavailable(error);
     } finally {
       body.destroy();
     }
@@ -406,6 +427,42 @@ export class S3Storage implements Storage {
 /** The presigner, loaded when first needed. */
 function presigner(): Presigner {
   return requireOptional<Presigner>('@aws-sdk/s3-request-presigner', 'S3Storage presignedUrls');
+}
+
+/** The codes of Node's errors for a server that cannot be reached or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * `error` as {@link StorageUnavailable} when it says the server cannot serve now: the
+ * connection refused, reset or timed out (no HTTP answer), or a 5xx (S3's `InternalError`,
+ * `SlowDown`, `ServiceUnavailable`). Anything else is returned as it is: a 404 or 412 the
+ * callers handle, a refusal of the credentials or the bucket, missing credentials or a TLS
+ * error (bugs of the deployment, answered 500 and logged), a {@link FileTooLarge} or a failing
+ * source stream.
+ */
+function asUnavailable(error: unknown): unknown {
+  if (error instanceof StorageUnavailable || error instanceof FileTooLarge) return error;
+  const { name, code, $metadata } = (error ?? {}) as {
+    name?: unknown;
+    code?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const status = $metadata?.httpStatusCode;
+  const unavailable =
+    (status !== undefined && status >= 500) ||
+    (typeof code === 'string' && NETWORK_CODES.has(code)) ||
+    name === 'TimeoutError';
+  return unavailable ? Object.assign(new StorageUnavailable(), { cause: error }) : error;
 }
 
 /** The HTTP status an SDK error carries (404 for a missing object or key). */

@@ -43,16 +43,29 @@ export interface FilterView {
    * reads, instead of ignoring it (django-filter ignores it).
    */
   readonly filtersetStrict?: boolean | undefined;
+  /**
+   * The view's query set: the model of `filtersetFields`, the one a `filtersetClass` must match.
+   */
   readonly queryset?: QuerySet<any> | undefined;
+  /** The request being answered, when there is one (the schema is made without). */
   readonly request?: Request | undefined;
+  /**
+   * The view's other filter backends: with `filtersetStrict`, the parameters they read are not
+   * unknown.
+   */
   readonly getFilterBackends?: () => FilterBackend[];
+  /**
+   * The view's paginator: with `filtersetStrict`, its parameters (`page`, `limit`) are not unknown.
+   */
   readonly paginator?: {
+    /** The paginator's query parameters, as the OpenAPI document lists them. */
     getSchemaOperationParameters?(view: unknown): Record<string, unknown>[];
   } | null;
 }
 
 /** The parameters of a view's filter set: every name a client may send, with its filter. */
 export interface FilterParameters {
+  /** The filter set class: the view's `filtersetClass`, or one made from its `filtersetFields`. */
   readonly filterset: typeof FilterSet;
   /** Client names (the filter set's, and aliases such as nested proxy names) → filter. */
   readonly byName: ReadonlyMap<string, BoundFilter>;

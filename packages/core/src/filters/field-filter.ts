@@ -33,6 +33,7 @@ import type { AnyModelField } from '../models/model-field.ts';
  * ```
  */
 export class FilterValueError extends Error {
+  /** Always `FilterValueError`: what logs show of it. */
   override readonly name = 'FilterValueError';
 }
 
@@ -62,6 +63,22 @@ export interface FieldFilterOptions {
   readonly choices?: readonly (readonly [string | number, string])[];
 }
 
+/**
+ * A choice of a filter's form in the browsable API: a value of the query parameter and what
+ * people read for it.
+ *
+ * @example
+ * ```ts
+ * const yes: FilterChoice = { value: 'true', label: 'Yes' }; // ?in_stock=true
+ * ```
+ */
+export interface FilterChoice {
+  /** The text the parameter gets (`true`, `3`, a choice's stored value). */
+  readonly value: string;
+  /** What the form shows for it (`Yes`, a choice's label). */
+  readonly label: string;
+}
+
 /** The most values an `in` filter takes (a client sends the list, so it is bounded). */
 export const MAX_IN_VALUES = 100;
 
@@ -85,12 +102,14 @@ export type ValueSchema = Record<string, unknown>;
  * ```
  */
 export class FieldFilter {
+  /** The options the filter was made with, frozen. */
   readonly options: FieldFilterOptions;
 
   constructor(options: FieldFilterOptions = {}) {
     this.options = Object.freeze({ ...options });
   }
 
+  /** The lookup this filter applies (`options.lookupExpr`, else `exact`). */
   get lookupExpr(): Lookup {
     return this.options.lookupExpr ?? 'exact';
   }
@@ -195,26 +214,22 @@ export class FieldFilter {
   }
 
   /** The choices the browsable API's form offers (booleans, choices), or undefined. */
-  formChoices(
-    field: AnyModelField | undefined,
-  ): readonly { value: string; label: string }[] | undefined {
+  formChoices(field: AnyModelField | undefined): readonly FilterChoice[] | undefined {
     if (this.lookupExpr === 'isnull') return BOOLEAN_CHOICES;
     if (this.lookupExpr === 'exact') return this.ownChoices(field);
     return undefined;
   }
 
   /** Choices of this filter's own values (booleans, a choice field's), or undefined. */
-  ownChoices(
-    _field: AnyModelField | undefined,
-  ): readonly { value: string; label: string }[] | undefined {
+  ownChoices(_field: AnyModelField | undefined): readonly FilterChoice[] | undefined {
     return undefined;
   }
 }
 
-const BOOLEAN_CHOICES = [
+const BOOLEAN_CHOICES: readonly FilterChoice[] = [
   { value: 'true', label: 'Yes' },
   { value: 'false', label: 'No' },
-] as const;
+];
 
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 const WHOLE_TEXT = /^[+-]?\d{1,15}$/;
@@ -283,7 +298,7 @@ export class BooleanFilter extends FieldFilter {
     return { type: 'boolean' };
   }
 
-  override ownChoices() {
+  override ownChoices(): readonly FilterChoice[] {
     return BOOLEAN_CHOICES;
   }
 }
@@ -364,7 +379,7 @@ export class ChoiceFilter extends FieldFilter {
     };
   }
 
-  override ownChoices(field: AnyModelField | undefined) {
+  override ownChoices(field: AnyModelField | undefined): readonly FilterChoice[] {
     return this.#choices(field).map(([value, label]) => ({ value: String(value), label }));
   }
 }

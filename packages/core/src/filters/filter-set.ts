@@ -50,7 +50,12 @@ export type FiltersetFields =
 
 /** What `FilterSet.with` accepts (django-filter's `Meta` plus the declared filters). */
 export interface FilterSetDeclaration {
+  /** The model filtered: paths resolve on it, and the view's query set must be of it. */
   readonly model: AnyModel;
+  /**
+   * Paths to make filters for (`['title', 'price']`), paths mapped to lookups (`{ price: ['gte',
+   * 'lte'] }`), or `'__all__'`.
+   */
   readonly fields?: FiltersetFields;
   /** Fields left out of `'__all__'`. */
   readonly exclude?: readonly string[];
@@ -62,12 +67,18 @@ export interface FilterSetDeclaration {
 export interface BoundFilter {
   /** The query parameter (`price__gte`). */
   readonly param: string;
+  /** The filter that parses the parameter's text. */
   readonly filter: FieldFilter;
   /** The model path (`price`, `user__email`); empty for a method filter without one. */
   readonly path: string;
+  /** The lookup applied (`exact`, `gte`, `icontains`...). */
   readonly lookup: Lookup;
   /** The model field at the end of the path, when the path names one. */
   readonly field: AnyModelField | undefined;
+  /**
+   * What people read for it (the browsable API's form, the OpenAPI description): the filter's
+   * `label`, else made from the parameter (`Price gte`).
+   */
   readonly label: string;
   /** The key handed to `filter()`/`exclude()` (`price__gte`, `state` for exact). */
   readonly key: string;
@@ -75,7 +86,9 @@ export interface BoundFilter {
 
 /** A filter set class as prepared once: its model and filters by parameter. */
 export interface PreparedFilterSet {
+  /** The model of the declaration. */
   readonly model: AnyModel;
+  /** Every filter, by its query parameter. */
   readonly filters: ReadonlyMap<string, BoundFilter>;
 }
 
@@ -123,7 +136,9 @@ export class FilterSet {
     return ownPlan(this, PREPARED, () => buildFilterSet(this));
   }
 
+  /** The query parameters of the request (see the constructor). */
   readonly data: ReadonlyMap<string, string | readonly string[]>;
+  /** The query set to narrow; {@link qs} is it filtered. */
   readonly queryset: QuerySet<any>;
   #errors: FilterErrors | undefined;
   #values: [BoundFilter, unknown][] = [];

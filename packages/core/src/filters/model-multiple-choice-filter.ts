@@ -48,6 +48,7 @@ export const MAX_CHOICES = 100;
  * ```
  */
 export class ModelMultipleChoiceFilter extends FieldFilter {
+  /** The options the filter was made with, frozen. */
   declare readonly options: ModelMultipleChoiceFilterOptions;
 
   constructor(options: ModelMultipleChoiceFilterOptions = {}) {

@@ -46,9 +46,11 @@ import {
 
 /** A name a client may order by, the query paths it sorts by, and a label for people. */
 export interface OrderingOption {
+  /** The name a client sends in the parameter (`title`, or a mapped name such as `author`). */
   readonly param: string;
   /** Model paths (`user__email`), each with an optional leading `-`. */
   readonly paths: readonly string[];
+  /** What people read for it in the browsable API (`Title`). */
   readonly label: string;
 }
 
@@ -64,16 +66,33 @@ export interface OrderingView {
   readonly ordering?: string | readonly string[];
   /** Answer 400 for a name that is not valid, instead of dropping it (DRF drops it). */
   readonly orderingStrict?: boolean | undefined;
+  /**
+   * The view's query set: its model resolves the paths (and `'__all__'`), its annotations may be
+   * ordered by.
+   */
   readonly queryset?: QuerySet<any> | undefined;
+  /**
+   * The view's query set when it builds one per request; read in place of {@link queryset} at
+   * start-up.
+   */
   readonly getQueryset?: () => QuerySet<any>;
-  readonly getSerializerClass?: () => { prepare(): PreparedSerializer };
+  /**
+   * The view's serializer: without `orderingFields`, its readable fields that are columns are the
+   * names allowed.
+   */
+  readonly getSerializerClass?: () => {
+    /** The serializer class's plan: its fields, read once per class. */
+    prepare(): PreparedSerializer;
+  };
   /** The request, when the view is serving one (the schema and `describe` read its settings). */
   readonly request?: Request | undefined;
 }
 
 /** A choice the browsable API offers: `value` goes into the query parameter. */
 export interface OrderingChoice {
+  /** The text for the query parameter (`title`, `-title`). */
   readonly value: string;
+  /** What people read (`Title - ascending`). */
   readonly label: string;
 }
 
@@ -81,6 +100,7 @@ export interface OrderingChoice {
 export interface OrderingDescription extends Record<string, unknown> {
   /** The query parameter (`ordering`). */
   readonly param: string;
+  /** The title of the control (the filter's {@link OrderingFilter.orderingTitle}). */
   readonly title: string;
   /** Every name, ascending then descending (`email`, `-email`, ...), in declaration order. */
   readonly options: readonly OrderingChoice[];
@@ -127,7 +147,15 @@ export class OrderingFilter extends BaseFilterBackend {
   // overrides one with a field of its own (`override orderingParam = 'sort'`).
   /** The query parameter; defaults to the `ORDERING_PARAM` setting. */
   declare orderingParam: string | undefined;
+  /**
+   * The title of the browsable API's ordering control (DRF's `ordering_title`); `Ordering` by
+   * default.
+   */
   declare readonly orderingTitle: string;
+  /**
+   * The OpenAPI description of the parameter (DRF's `ordering_description`); `Which field to use
+   * when ordering the results.` by default.
+   */
   declare readonly orderingDescription: string;
   /** The forms `orderingFields` may take, for the start-up error of any other value. */
   declare readonly orderingFieldsForms: string;

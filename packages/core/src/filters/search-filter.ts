@@ -35,13 +35,20 @@ import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchTerms } from './search-terms
 export interface SearchView {
   /** Paths searched, each with an optional prefix: `^` `=` `@` `$`. */
   readonly searchFields?: readonly string[] | undefined;
+  /** The view's query set: its model resolves the paths, its database says which lookups it has. */
   readonly queryset?: QuerySet<any> | undefined;
+  /** The request being answered, for the parameter's name from its settings (`SEARCH_PARAM`). */
   readonly request?: Request | undefined;
 }
 
 /** A search field as prepared: its path and the lookup its prefix asks for. */
 export interface SearchField {
+  /** The model path searched, without its prefix (`user__email` of `=user__email`). */
   readonly path: string;
+  /**
+   * The lookup its prefix asks for: `icontains` without one, `istartswith` (`^`), `iexact` (`=`),
+   * `search` (`@`), `iregex` (`$`).
+   */
   readonly lookup: Lookup;
   /** The key handed to `filter()` (`title__icontains`). */
   readonly key: string;
@@ -70,11 +77,20 @@ export class SearchFilter extends BaseFilterBackend {
   // A subclass overrides one with a field of its own (`override searchParam = 'q'`).
   /** The query parameter; defaults to the `SEARCH_PARAM` setting (`search`). */
   declare searchParam: string | undefined;
+  /** The title of the browsable API's search box (DRF's `search_title`); `Search` by default. */
   declare readonly searchTitle: string;
+  /**
+   * The OpenAPI description of the parameter (DRF's `search_description`); `A search term.` by
+   * default.
+   */
   declare readonly searchDescription: string;
   /** The lookup of each prefix (DRF's `lookup_prefixes`). */
   declare readonly lookupPrefixes: Readonly<Record<string, Lookup>>;
 
+  /**
+   * The query parameter's name: {@link searchParam}, else the request's `SEARCH_PARAM` setting,
+   * else `search`.
+   */
   getSearchParam(request: Request | undefined): string {
     return this.searchParam ?? request?.settings.SEARCH_PARAM ?? defaultValues.SEARCH_PARAM;
   }
@@ -162,6 +178,10 @@ export class SearchFilter extends BaseFilterBackend {
     }
   }
 
+  /**
+   * The OpenAPI parameter of the search (none when the view has no `searchFields`): a string of at
+   * most `MAX_SEARCH_LENGTH` characters.
+   */
   getSchemaOperationParameters(view: SearchView): Record<string, unknown>[] {
     if (this.getSearchFields(view).length === 0) return [];
     return [

@@ -56,21 +56,31 @@ export type JsonValue =
  * ```
  */
 export interface FieldSpec {
+  /** The kind of column (`char`, `integer`, `foreign_key`, `many_to_many`, ...). */
   readonly kind: FieldSpecKind;
   /** The column when it is not the field name (`<name>_id` for a relation). */
   readonly column?: string;
+  /** The column is the primary key. */
   readonly primaryKey?: boolean;
+  /** The column may hold NULL. */
   readonly null?: boolean;
+  /** The column has a unique constraint. */
   readonly unique?: boolean;
+  /** The column has an index of its own (`dbIndex: true` on the field). */
   readonly dbIndex?: boolean;
   /** The model's default when it is a plain value (a function default is not recorded). */
   readonly default?: JsonValue;
+  /** The field's choices: recorded so that a change of them is a migration, as in Django. */
   readonly choices?: readonly Choice[];
+  /** The most characters of a text column. */
   readonly maxLength?: number;
+  /** The digits of a decimal column in all. */
   readonly maxDigits?: number;
+  /** The digits of a decimal column after the point. */
   readonly decimalPlaces?: number;
   /** The related model's name, for a relation. */
   readonly to?: string;
+  /** What deleting the related row does (`CASCADE`, `PROTECT`, ...), for a relation. */
   readonly onDelete?: OnDelete;
   /** A many-to-many's own join model, by name (none: the join table is made for it). */
   readonly through?: string;

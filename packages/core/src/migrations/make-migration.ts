@@ -34,8 +34,11 @@ export interface MakeMigrationOptions extends AutodetectorOptions {
 
 /** What {@link makeMigration} found (and wrote, unless it was a dry run). */
 export interface MadeMigration {
+  /** The new migration's name (`0002_book_pages`). */
   readonly name: string;
+  /** The path of the file written. */
   readonly file: string;
+  /** Its operations, in the order they run. */
   readonly operations: readonly Operation[];
 }
 

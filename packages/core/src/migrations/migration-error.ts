@@ -15,7 +15,9 @@ import type { ErrorCode } from '../errors/error-codes.ts';
  * ```
  */
 export class MigrationError extends Error {
+  /** Always `MigrationError`: what logs and stack traces show. */
   override readonly name = 'MigrationError';
+  /** The `REST_ERR_MIGRATION_*` code: its row in docs/errors.md says what to do. */
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {

@@ -19,7 +19,9 @@ import { SchemaEditor, type SchemaProgress } from './schema-editor.ts';
 
 /** One step of a plan: a migration and its direction. */
 export interface PlanStep {
+  /** The migration to run. */
   readonly migration: LoadedMigration;
+  /** True to undo it (a rollback), false to apply it. */
   readonly backwards: boolean;
 }
 
@@ -43,7 +45,9 @@ export interface MigrateOptions {
 
 /** What {@link MigrationExecutor.migrate} did. */
 export interface MigrateResult {
+  /** The migrations applied, by name, in the order they ran. */
   readonly applied: readonly string[];
+  /** The migrations undone (a rollback), by name, in the order they ran. */
   readonly unapplied: readonly string[];
 }
 
@@ -59,9 +63,13 @@ export interface MigrateResult {
  * ```
  */
 export class MigrationExecutor {
+  /** The database migrated. */
   readonly db: Database;
+  /** The app's migrations and their dependencies. */
   readonly graph: MigrationGraph;
+  /** The app label the migrations are recorded under. */
   readonly app: string;
+  /** Which migrations the database has applied (the `restframework_migrations` table). */
   readonly recorder: MigrationRecorder;
 
   constructor(db: Database, graph: MigrationGraph, app: string) {
@@ -193,7 +201,14 @@ export class MigrationExecutor {
   }
 
   /** Every migration in order, with whether the database applied it. */
-  async status(): Promise<{ name: string; applied: boolean }[]> {
+  async status(): Promise<
+    {
+      /** The migration's name. */
+      name: string;
+      /** Whether the database has applied it. */
+      applied: boolean;
+    }[]
+  > {
     const applied = await this.recorder.applied(this.app);
     return this.graph.order.map((m) => ({ name: m.name, applied: applied.has(m.name) }));
   }

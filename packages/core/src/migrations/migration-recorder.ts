@@ -22,7 +22,9 @@ export const PROGRESS_TABLE = 'restframework_migration_progress';
  * ```
  */
 export interface MigrationProgress {
+  /** True when it was being undone (a rollback). */
   readonly backwards: boolean;
+  /** How many of its operations' steps ran and were recorded. */
   readonly done: number;
 }
 
@@ -37,6 +39,7 @@ export interface MigrationProgress {
  * ```
  */
 export class MigrationRecorder {
+  /** The database whose applied migrations it reads and writes. */
   readonly db: Database;
 
   constructor(db: Database) {

@@ -21,7 +21,9 @@ import type { Operation } from './operations/operation-registry.ts';
  * ```
  */
 export interface Migration {
+  /** The migrations of the app that must run first, by name (`['0001_initial']`). */
   readonly dependencies?: readonly string[];
+  /** What it changes, in order (`CreateModel`, `AddField`, ...). */
   readonly operations: readonly Operation[];
 }
 
@@ -31,6 +33,8 @@ export interface LoadedMigration {
   readonly name: string;
   /** The file's path, for messages. */
   readonly file: string;
+  /** The migrations that must run first, by name. */
   readonly dependencies: readonly string[];
+  /** Its operations, in order. */
   readonly operations: readonly Operation[];
 }

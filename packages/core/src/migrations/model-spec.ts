@@ -11,7 +11,9 @@ import { type FieldSpec, fieldSpecOf, manyToManySpecOf } from './field-spec.ts';
 
 /** An index or unique constraint in a migration file: its name and its fields (by name). */
 export interface IndexSpec {
+  /** The index's (or constraint's) name in the database. */
   readonly name: string;
+  /** The fields it covers, by name, in order. */
   readonly fields: readonly string[];
 }
 
@@ -28,10 +30,15 @@ export interface IndexSpec {
  * ```
  */
 export interface ModelSpec {
+  /** The model's name (`Book`): what other specs and operations refer to it by. */
   readonly name: string;
+  /** Its table. */
   readonly table: string;
+  /** Its fields by name, in declaration order. */
   readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** Its indexes over fields (`indexes` of the model). */
   readonly indexes?: readonly IndexSpec[];
+  /** Its unique constraints over several fields (`constraints` of the model). */
   readonly uniqueConstraints?: readonly IndexSpec[];
 }
 

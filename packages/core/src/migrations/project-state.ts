@@ -42,6 +42,7 @@ export class ProjectState {
     return this.#models.get(name);
   }
 
+  /** Whether the state has a model of this name. */
   has(name: string): boolean {
     return this.#models.has(name);
   }

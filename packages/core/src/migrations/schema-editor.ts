@@ -57,7 +57,9 @@ export interface SchemaProgress {
  * ```
  */
 export class SchemaEditor {
+  /** The database changed. */
   readonly db: Database;
+  /** True when it only records the SQL in {@link statements}, running nothing (`sqlmigrate`). */
   readonly collect: boolean;
   /** The SQL run (or to run), one statement each, parameters shown after it. */
   readonly statements: string[] = [];
@@ -159,6 +161,10 @@ export class SchemaEditor {
     return builder;
   }
 
+  /**
+   * Creates an index (unique or not) on `table`; with `ifNotExists`, none when one of that name is
+   * there.
+   */
   async createIndex(table: string, index: SchemaIndex, ifNotExists = false): Promise<void> {
     let builder = this.db.kysely.schema
       .createIndex(index.name)
@@ -169,10 +175,12 @@ export class SchemaEditor {
     await this.execute(builder.compile());
   }
 
+  /** Drops the index `name` of `table`, in the dialect's own statement. */
   async dropIndex(table: string, name: string): Promise<void> {
     await this.execute(this.db.adapter.dropIndex(table, name));
   }
 
+  /** Drops the model's table, and the join tables of its many-to-manys first. */
   async deleteModel(model: AnyModel): Promise<void> {
     for (const relation of Object.values(model.manyToMany)) await dropJoinTable(this, relation);
     await this.execute(this.db.kysely.schema.dropTable(model.table).compile());
@@ -231,6 +239,10 @@ export class SchemaEditor {
     for (const index of modelIndexes(after, field)) await this.createIndex(after.table, index);
   }
 
+  /**
+   * Drops a column (with its foreign key where the database keeps it), or a many-to-many's join
+   * table; SQLite rebuilds the table.
+   */
   async removeField(
     before: AnyModel,
     after: AnyModel,

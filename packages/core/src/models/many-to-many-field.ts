@@ -33,7 +33,9 @@ export interface ManyToManyOptions {
   readonly symmetrical?: boolean;
   /** Serializers accept an empty list. */
   readonly blank?: boolean;
+  /** The name people read (forms, messages); default the field's name with spaces. */
   readonly verboseName?: string;
+  /** Help shown in forms and schemas. */
   readonly helpText?: string;
 }
 
@@ -64,8 +66,14 @@ export class ManyToManyField<M extends AnyModel = AnyModel, N = string | undefin
   declare readonly __manyToMany: M;
   /** Type-level only: the `relatedName` as declared (its reverse name on the target). */
   declare readonly __relatedName: N;
+  /** Always `many_to_many`: tells a relation apart from a column (`ModelField.kind`). */
   readonly kind = 'many_to_many' as const;
+  /** The options as declared. */
   readonly options: ManyToManyOptions;
+  /**
+   * The target as declared: a model, a function that returns one (declared later), or `'self'`;
+   * {@link relatedModel} resolves it.
+   */
   readonly to: Target;
   /** The field's name in the model declaration (set by `defineModel`). */
   name = '';
@@ -91,6 +99,7 @@ export class ManyToManyField<M extends AnyModel = AnyModel, N = string | undefin
     return this.options.through === undefined;
   }
 
+  /** The name people read: `verboseName`, else the name with spaces (`favorite books`). */
   get verboseName(): string {
     return this.options.verboseName ?? this.name.replaceAll('_', ' ');
   }

@@ -68,14 +68,37 @@ export interface ModelFieldOptions<T = unknown> {
 
 /** Kind-specific options, kept together so one class serves every kind. */
 export interface ModelFieldExtra {
+  /**
+   * The most characters of a text column (`CharField`, `SlugField`, `EmailField`, `URLField`,
+   * `FileField`).
+   */
   readonly maxLength?: number;
+  /** The digits of a `DecimalField` in all, before and after the point. */
   readonly maxDigits?: number;
+  /** The digits of a `DecimalField` after the point. */
   readonly decimalPlaces?: number;
+  /**
+   * The model a relation points to: the model, a function that returns it (a model declared later),
+   * or `'self'`.
+   */
   readonly to?: AnyModel | (() => AnyModel) | 'self';
+  /**
+   * What deleting the related row does to this one (`CASCADE`, `PROTECT`, `SET_NULL`, ...), as
+   * Django's `on_delete`.
+   */
   readonly onDelete?: OnDelete;
+  /**
+   * The name of the reverse relation on the related model (`books` for `Book.author`); default
+   * `<model>_set`.
+   */
   readonly relatedName?: string;
+  /** The folder of the storage a `FileField`'s files go to (`resumes`), as Django's `upload_to`. */
   readonly uploadTo?: string;
+  /** A date or date-time set to now at every save (and read-only in model serializers). */
   readonly autoNow?: boolean;
+  /**
+   * A date or date-time set to now when the row is created (and read-only in model serializers).
+   */
   readonly autoNowAdd?: boolean;
 }
 
@@ -99,8 +122,11 @@ export class ModelField<T = unknown, O = {}> {
    */
   declare readonly traits: O;
 
+  /** The kind of column (`char`, `integer`, `foreign_key`, ...): what the field stores and how. */
   readonly kind: ModelFieldKind;
+  /** The options common to every kind, as declared (frozen). */
   readonly options: ModelFieldOptions<T>;
+  /** The options of its kind (`maxLength`, `to`, `onDelete`, ...), as declared (frozen). */
   readonly extra: ModelFieldExtra;
 
   /** The field's name in the model declaration (set by `defineModel`). */
@@ -125,6 +151,7 @@ export class ModelField<T = unknown, O = {}> {
     return this.kind === 'foreign_key' || this.kind === 'one_to_one';
   }
 
+  /** True for the primary key: `primaryKey: true`, or the automatic `id`. */
   get isPrimaryKey(): boolean {
     return this.options.primaryKey === true || this.kind === 'auto';
   }
@@ -134,14 +161,22 @@ export class ModelField<T = unknown, O = {}> {
     return this.kind === 'positive_integer' || this.kind === 'positive_small_integer';
   }
 
+  /** True when the column may hold NULL (`null: true`). */
   get nullable(): boolean {
     return this.options.null === true;
   }
 
+  /**
+   * True when no two rows may share a value: `unique: true`, the primary key, a one-to-one field.
+   */
   get unique(): boolean {
     return this.options.unique === true || this.isPrimaryKey || this.kind === 'one_to_one';
   }
 
+  /**
+   * True when a new row gets a value without one given: a `default`, or the database's (an
+   * automatic key).
+   */
   get hasDefault(): boolean {
     return this.options.default !== undefined || this.kind === 'auto';
   }
@@ -158,6 +193,10 @@ export class ModelField<T = unknown, O = {}> {
     );
   }
 
+  /**
+   * The name people read (forms, messages): `verboseName`, else the name with spaces (`stock
+   * level`).
+   */
   get verboseName(): string {
     return this.options.verboseName ?? this.name.replaceAll('_', ' ');
   }

@@ -22,7 +22,12 @@ import type { AnyModel, PrimaryKey } from './model.ts';
 import { type Choice, ModelField, type ModelFieldOptions, type OnDelete } from './model-field.ts';
 
 /** `T`, or `T | null` when the options say `null: true`. */
-export type NullableIf<T, O> = O extends { readonly null: true } ? T | null : T;
+export type NullableIf<T, O> = O extends {
+  /** The column may hold NULL. */
+  readonly null: true;
+}
+  ? T | null
+  : T;
 
 /**
  * The values of the options' `choices` (declared `as const` or inline), as a union; `T` when
@@ -33,7 +38,10 @@ export type NullableIf<T, O> = O extends { readonly null: true } ? T | null : T;
  * type State = ChoiceValues<string, { choices: readonly [readonly ['a', 'A'], readonly ['b', 'B']] }>; // 'a' | 'b'
  * ```
  */
-export type ChoiceValues<T, O> = O extends { readonly choices: readonly (infer C)[] }
+export type ChoiceValues<T, O> = O extends {
+  /** The field's choices, `[value, label]` pairs. */
+  readonly choices: readonly (infer C)[];
+}
   ? C extends readonly [infer V, string]
     ? Extract<V, T>
     : T
@@ -115,9 +123,15 @@ function charLike<O extends CharFieldOptions>(
 /** The model field factories (`models.CharField(...)`, ...). */
 export const models = {
   /** An auto-incrementing integer primary key; added as `id` when no field is the primary key. */
-  AutoField(
-    options: ModelFieldOptions<number> = {},
-  ): ModelField<number, { readonly primaryKey: true; readonly readOnly: true }> {
+  AutoField(options: ModelFieldOptions<number> = {}): ModelField<
+    number,
+    {
+      /** Always: it is the primary key. */
+      readonly primaryKey: true;
+      /** Always: the database numbers the rows; serializers never write it. */
+      readonly readOnly: true;
+    }
+  > {
     return new ModelField('auto', { ...options, primaryKey: true });
   },
 
@@ -241,7 +255,13 @@ export const models = {
    */
   DurationField<const O extends ModelFieldOptions<number>>(
     options?: O,
-  ): ModelField<ColumnValue<number, O>, O & { readonly duration: true }> {
+  ): ModelField<
+    ColumnValue<number, O>,
+    O & {
+      /** Type-level mark: serializers read and write it as duration text. */
+      readonly duration: true;
+    }
+  > {
     return new ModelField('duration', (options ?? {}) as ModelFieldOptions<any>);
   },
 
@@ -324,7 +344,13 @@ export const models = {
   /** A file kept in storage; the column holds its name (`maxLength` defaults to 100). */
   FileField<const O extends FileFieldOptions>(
     options?: O,
-  ): ModelField<ColumnValue<string, O>, O & { readonly file: true }> {
+  ): ModelField<
+    ColumnValue<string, O>,
+    O & {
+      /** Type-level mark: serializers take an upload for it and answer its URL. */
+      readonly file: true;
+    }
+  > {
     const o = (options ?? {}) as FileFieldOptions;
     return new ModelField('file', o as ModelFieldOptions<any>, {
       maxLength: o.maxLength ?? 100,

@@ -90,13 +90,20 @@ export interface ModelDefinition<F extends DeclaredFields, P extends DeclaredPro
  * ```
  */
 export interface ModelIndex {
+  /** The fields indexed, in the index's order (names of the model's fields). */
   readonly fields: readonly string[];
+  /**
+   * The index's name in the database; default `<table>_<columns>_idx` (`_uniq` for a unique
+   * constraint).
+   */
   readonly name?: string;
 }
 
 /** A {@link ModelIndex} with its name resolved. */
 export interface NamedIndex {
+  /** The index's name in the database, given or made. */
   readonly name: string;
+  /** The fields indexed, in order. */
   readonly fields: readonly string[];
 }
 
@@ -130,16 +137,28 @@ type MemberValue<F, P, K> = K extends keyof F
     : unknown;
 
 /** The value of a property: a group's object typed from its members, else what `get` returns. */
-export type PropertyValue<F, P, X> = X extends { readonly memberTypes: infer N }
+export type PropertyValue<F, P, X> = X extends {
+  /** A group property's members (type-level only). */
+  readonly memberTypes: infer N;
+}
   ? GroupValue<F, P, N>
-  : X extends { get(row: any): infer T }
+  : X extends {
+        /** A computed property's getter. */
+        get(row: any): infer T;
+      }
     ? T
     : unknown;
 
 /** A model's properties as the model holds them: a group's `get` typed from its members. */
 export type BoundProperties<F, P> = {
-  readonly [K in keyof P]: P[K] extends { readonly memberTypes: infer N }
-    ? { get(row: any): GroupValue<F, P, N> } & P[K]
+  readonly [K in keyof P]: P[K] extends {
+    /** A group property's members (type-level only). */
+    readonly memberTypes: infer N;
+  }
+    ? {
+        /** The group's value of `row`: an object of its members' values. */
+        get(row: any): GroupValue<F, P, N>;
+      } & P[K]
     : P[K];
 };
 
@@ -167,11 +186,22 @@ type CheckedProperties<F, P> = {
 /** The row type of a model: every column by attribute name (`user_id` for a relation `user`). */
 export type Row<M> =
   M extends Model<infer F, any>
-    ? ([DeclaredKey<F>] extends [never] ? { id: number } : {}) & {
+    ? ([DeclaredKey<F>] extends [never]
+        ? {
+            /** The automatic primary key, when no field is declared `primaryKey: true`. */
+            id: number;
+          }
+        : {}) & {
         -readonly [K in keyof F as K extends string
-          ? F[K] extends { readonly __manyToMany: any }
+          ? F[K] extends {
+              /** A many-to-many field (type-level mark): its rows are not in the row. */
+              readonly __manyToMany: any;
+            }
             ? never
-            : F[K] extends { readonly __relatedModel: any }
+            : F[K] extends {
+                  /** A foreign key or one-to-one (type-level mark): the row holds `<name>_id`. */
+                  readonly __relatedModel: any;
+                }
               ? `${K}_id`
               : K
           : never]: FieldValue<F[K]>;
@@ -242,7 +272,11 @@ export class Model<
   F extends DeclaredFields = DeclaredFields,
   P extends DeclaredProperties = DeclaredProperties,
 > {
+  /** The model's name as declared (`Book`): in messages, the schema, the migrations. */
   readonly name: string;
+  /**
+   * The database table: the declared `table`, else the name in snake case (`book`, `order_line`).
+   */
   readonly table: string;
   /** See {@link ModelDefinition.appLabel}. */
   readonly appLabel: string;
@@ -254,10 +288,19 @@ export class Model<
   readonly #byKey: Map<string, AnyModelField>;
   /** Computed properties by name (a group's `get` returns an object typed from its members). */
   readonly properties: BoundProperties<F, P>;
+  /** The default order of its query sets (paths, `-` for descending); empty for none. */
   readonly ordering: readonly string[];
   /** The declared string form of a row, if any (see {@link Model.str}). */
   readonly #str: ((row: never) => string) | undefined;
+  /**
+   * The name people read for one row: the declared `verboseName`, else the name with spaces (`order
+   * line`).
+   */
   readonly verboseName: string;
+  /**
+   * The name people read for several rows: the declared `verboseNamePlural`, else the `verboseName`
+   * plus `s`.
+   */
   readonly verboseNamePlural: string;
   /** The primary key field. */
   readonly pk: AnyModelField;
@@ -593,7 +636,14 @@ export class Model<
   resolvePath(
     path: string,
     where: string,
-  ): { relations: string[]; field: AnyModelField; multiValued: boolean } {
+  ): {
+    /** The relations crossed, by name, in order (`['author']` for `author__name`). */
+    relations: string[];
+    /** The field at the end of the path (the related row's key for a path ending on a relation). */
+    field: AnyModelField;
+    /** True when a relation crossed holds many rows for one (many-to-many, reverse foreign key). */
+    multiValued: boolean;
+  } {
     const parts = path.split('__');
     const relations: string[] = [];
     let model: AnyModel = this as AnyModel;

@@ -22,12 +22,19 @@ export type RowOrKey<M extends AnyModel> = Row<M> | string | number;
 /** How a set is stored: through a join table, or in a foreign key of its rows. */
 export type RelatedSetPlan =
   | {
+      /** Rows joined through the relation's join table. */
       readonly kind: 'many_to_many';
+      /** The many-to-many field, on the model that declares it. */
       readonly relation: AnyManyToManyField;
       /** True when the owner is the relation's target (`tag.articles`). */
       readonly reverse: boolean;
     }
-  | { readonly kind: 'foreign_key' | 'one_to_one'; readonly field: AnyModelField };
+  | {
+      /** Rows whose foreign key (or one-to-one key) names the owner. */
+      readonly kind: 'foreign_key' | 'one_to_one';
+      /** That key, on the rows' model. */
+      readonly field: AnyModelField;
+    };
 
 /** Where a set's prefetched rows are kept: the owner's row, and the relation's name on it. */
 export interface PrefetchSource {
@@ -61,7 +68,9 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
   readonly model: M;
   /** The row whose set this is (its model and key). */
   readonly owner: AnyModel;
+  /** The owner row's primary key (a UUID in its canonical form). */
   readonly ownerKey: unknown;
+  /** How the set is stored: through a join table, or in a foreign key of its rows. */
   readonly plan: RelatedSetPlan;
   readonly #db: Database | undefined;
   /** The owner's row and the relation's name on it, where its prefetched rows are kept. */
@@ -151,10 +160,17 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     return this.#query().filter(filter as Filter);
   }
 
+  /**
+   * The rows of the set not matching `filter` (its keys and values checked as
+   * `QuerySet.exclude`'s).
+   */
   exclude<T extends Filter>(filter: TypedFilter<M, {}, T>): QuerySet<M> {
     return this.#query().exclude(filter as Filter);
   }
 
+  /**
+   * The rows of the set in the order of `terms` (paths, `-` for descending), as `QuerySet.orderBy`.
+   */
   orderBy(...terms: string[]): QuerySet<M> {
     return this.#query().orderBy(...terms);
   }
@@ -173,6 +189,7 @@ export class RelatedSet<M extends AnyModel = AnyModel> {
     return this.all().count();
   }
 
+  /** Whether the set has a row (matching `filter`, when given), as `QuerySet.exists`. */
   exists<T extends Filter>(filter?: TypedFilter<M, {}, T>): Promise<boolean> {
     return this.all().exists(filter as Filter | undefined);
   }

@@ -7,7 +7,9 @@
 
 /** A unique constraint as a model declares it. `N` is the names of its fields. */
 export interface UniqueConstraintSpec<N extends string = string> {
+  /** What the constraint is: `unique`, the only kind so far. */
   readonly kind: 'unique';
+  /** The fields whose values together are unique, by name. */
   readonly fields: readonly N[];
   /** The index name; defaults to `<table>_<columns>_uniq`, bounded to 63 characters. */
   readonly name?: string;

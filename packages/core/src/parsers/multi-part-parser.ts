@@ -15,7 +15,7 @@ import {
   type ErrorTree,
   ParseError,
   PayloadTooLarge,
-  ServiceUnavailable,
+  StorageUnavailable,
   ValidationError,
 } from '../errors/api-exception.ts';
 import { FileField } from '../fields/file-field.ts';
@@ -154,9 +154,9 @@ function storageSink(storage: Storage, filename: string, contentType: string): P
  * 503 for a storage that failed to take a part (an object store down or refusing): no fault of
  * the client's, and worth a retry. The storage's error is the `cause`, for the log.
  */
-function storageUnavailable(failure: unknown): ServiceUnavailable {
-  const error = new ServiceUnavailable('The file storage is unavailable, try again later.');
-  return Object.assign(error, { cause: failure });
+function storageUnavailable(failure: unknown): StorageUnavailable {
+  if (failure instanceof StorageUnavailable) return failure;
+  return Object.assign(new StorageUnavailable(), { cause: failure });
 }
 
 const LABEL = 'Multipart form parse error';

@@ -87,15 +87,22 @@ export interface RestFrameworkOptions {
   readonly databases?: Databases | Readonly<Record<string, Database>>;
   /** The routers of `databases` given by alias (Django's `DATABASE_ROUTERS`), asked in order. */
   readonly databaseRouters?: readonly DatabaseRouter[];
+  /**
+   * The app's settings (DRF's `REST_FRAMEWORK`): only those that differ from the defaults; unknown
+   * names fail at registration (`REST_ERR_SETTINGS`).
+   */
   readonly settings?: SettingsInput;
 }
 
 /** What the plugin shares with routers (`app.restFramework`). */
 export interface RestFrameworkState {
+  /** The app's settings, every one resolved (defaults filled in). */
   readonly settings: APISettings;
+  /** The app's database (the `default` one of several). */
   readonly database: Database;
   /** The named databases, when the app was given several (`database` is their `default`). */
   readonly databases: Databases | undefined;
+  /** The named routes, for `reverse()` and hyperlinked fields. */
   readonly urls: UrlRegistry;
   /** Every route the routers serve, in registration order. */
   readonly endpoints: Endpoint[];

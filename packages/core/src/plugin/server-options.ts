@@ -51,14 +51,22 @@ export interface ServerOptionsInput {
 
 /** What {@link serverOptions} returns: options for `Fastify()`. */
 export interface ToolkitServerOptions {
+  /** How long a client may take to send a whole request, in ms (Fastify's own check). */
   readonly requestTimeout: number;
+  /** How long an idle connection stays open after its last answer, in ms. */
   readonly keepAliveTimeout: number;
+  /** Options of Node's HTTP server: its own deadlines, checked often enough to hold. */
   readonly http: {
+    /** The deadline of a whole request (headers and body), in ms. */
     readonly requestTimeout: number;
+    /** The deadline of the headers, in ms: the request's own. */
     readonly headersTimeout: number;
+    /** How often Node checks the deadlines, in ms: a quarter of the timeout, from 100 to 1000. */
     readonly connectionsCheckingInterval: number;
   };
+  /** Answers requests Node's parser gave up on (408, 431, 400) with the usual error body. */
   readonly clientErrorHandler: typeof clientErrorHandler;
+  /** Answers what fails while Fastify picks a route (a broken percent-escape) as the app's 400/404. */
   readonly frameworkErrors: typeof frameworkErrors;
   /** A well-formed incoming `X-Request-Id`, else a new UUID (`server/request-id.ts`). */
   readonly genReqId: typeof genReqId;

@@ -30,6 +30,7 @@ export class SafeHtml {
     this.#text = text;
   }
 
+  /** The markup, as it is (never escaped). */
   toString(): string {
     return this.#text;
   }

@@ -8,7 +8,9 @@ import type { Response } from '../http/response.ts';
 
 /** What a renderer may look at besides the data. */
 export interface RenderContext {
+  /** The request being answered: its `Accept`, its query (`?indent=`), its user. */
   readonly request: Request;
+  /** The response whose data is rendered: its status and headers. */
   readonly response: Response;
   /** The view (an `APIView`); typed loosely so renderers do not depend on views. */
   readonly view: unknown;

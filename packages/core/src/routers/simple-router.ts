@@ -81,6 +81,7 @@ interface PathRegistration {
 
 /** One route shape: its URL (relative to the registration prefix) and its method → action map. */
 export interface RouteShape {
+  /** The URL pattern, with `{prefix}`, `{lookup}` and `{trailingSlash}` to fill. */
   readonly url: string;
   /** Lower-case method → action (`{ get: 'list', post: 'create' }`). */
   readonly mapping: Readonly<Record<string, string>>;

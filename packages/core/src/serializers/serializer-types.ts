@@ -565,13 +565,22 @@ export type TraitsOf<C> = {
 
 /** The representation and input types a declaration gives its serializer's instances. */
 export type DeclarationTypes<D, C = unknown> = D extends {
+  /** A model serializer's model. */
   readonly model: infer M extends AnyModel;
 }
   ? SerializerTypes<
       ModelWires<M, D, TraitsOf<C>>,
-      D extends { readonly nestedProxyField: true } ? true : false
+      D extends {
+        /** The declaration of a nested proxy serializer (tricks): it writes its parent's row. */
+        readonly nestedProxyField: true;
+      }
+        ? true
+        : false
     >
-  : D extends { readonly fields: infer Fields }
+  : D extends {
+        /** A plain serializer's declared fields. */
+        readonly fields: infer Fields;
+      }
     ? SerializerTypes<DeclaredWires<Fields>, false>
     : never;
 
@@ -583,7 +592,10 @@ export type DeclarationTypes<D, C = unknown> = D extends {
  * type Book = Representation<BookSerializer>; // { id: number; title: string; ... }
  * ```
  */
-export type Representation<S> = S extends { readonly representationType: infer R }
+export type Representation<S> = S extends {
+  /** What the serializer renders (type-level only). */
+  readonly representationType: infer R;
+}
   ? WithMethodResults<R, S>
   : never;
 
@@ -621,7 +633,13 @@ type WithMethodResults<R, S> =
  * const book: CreateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
  * ```
  */
-export type CreateInput<S> = S extends { readonly wireTypes: { readonly create: infer C } }
+export type CreateInput<S> = S extends {
+  /** A serializer's input types, by kind of write (type-level only). */
+  readonly wireTypes: {
+    /** The body of a create (POST). */
+    readonly create: infer C;
+  };
+}
   ? C
   : never;
 
@@ -633,7 +651,13 @@ export type CreateInput<S> = S extends { readonly wireTypes: { readonly create: 
  * const book: UpdateInput<BookSerializer> = { title: 'Dune', isbn: '1', price: '9.99' };
  * ```
  */
-export type UpdateInput<S> = S extends { readonly wireTypes: { readonly update: infer U } }
+export type UpdateInput<S> = S extends {
+  /** A serializer's input types, by kind of write (type-level only). */
+  readonly wireTypes: {
+    /** The body of a full update (PUT). */
+    readonly update: infer U;
+  };
+}
   ? U
   : never;
 
@@ -645,7 +669,13 @@ export type UpdateInput<S> = S extends { readonly wireTypes: { readonly update: 
  * const patch: PartialInput<BookSerializer> = { stock_information: { price: '8.99' } };
  * ```
  */
-export type PartialInput<S> = S extends { readonly wireTypes: { readonly partial: infer P } }
+export type PartialInput<S> = S extends {
+  /** A serializer's input types, by kind of write (type-level only). */
+  readonly wireTypes: {
+    /** The body of a partial update (PATCH). */
+    readonly partial: infer P;
+  };
+}
   ? P
   : never;
 
@@ -654,7 +684,12 @@ export type PartialInput<S> = S extends { readonly wireTypes: { readonly partial
  * @deprecated For request bodies use {@link CreateInput}, {@link UpdateInput} or
  * {@link PartialInput}: they say which keys are required and what a relation takes.
  */
-export type Input<S> = S extends { readonly valueType: infer V } ? V : never;
+export type Input<S> = S extends {
+  /** The validated data's type (type-level only). */
+  readonly valueType: infer V;
+}
+  ? V
+  : never;
 
 /** Every key optional, at every depth. */
 export type DeepPartial<T> = T extends readonly (infer U)[]

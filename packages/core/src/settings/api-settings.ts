@@ -31,6 +31,10 @@ export interface APISettings {
   readonly DEFAULT_RENDERER_CLASSES: readonly RendererClass[];
   /** Parsers for request bodies. */
   readonly DEFAULT_PARSER_CLASSES: readonly ParserClass[];
+  /**
+   * Authentication of views that set none (`authenticationClasses`); default none: every caller
+   * is anonymous (DRF's default is Session and Basic).
+   */
   readonly DEFAULT_AUTHENTICATION_CLASSES: readonly AuthenticationClass[];
   /**
    * The users, groups, permissions and tokens the built-in authentication classes and
@@ -39,6 +43,7 @@ export interface APISettings {
   readonly AUTH: Auth | null;
   /** Default: allow any caller. */
   readonly DEFAULT_PERMISSION_CLASSES: readonly PermissionClass[];
+  /** Filter backends of generic views that set none (`filterBackends`); default none. */
   readonly DEFAULT_FILTER_BACKENDS: readonly FilterBackendClass[];
   /** Throttles of views that set none (default: none). */
   readonly DEFAULT_THROTTLE_CLASSES: readonly ThrottleClass[];
@@ -63,6 +68,7 @@ export interface APISettings {
   readonly DEFAULT_PAGINATION_CLASS: PaginationClass | null;
   /** Items per page; null for no pagination. */
   readonly PAGE_SIZE: number | null;
+  /** What OPTIONS answers with, for views that set no `metadataClass`; default `SimpleMetadata`. */
   readonly DEFAULT_METADATA_CLASS: MetadataClass;
   /**
    * The versioning scheme of views that set no `versioningClass` (`URLPathVersioning`,

@@ -19,19 +19,37 @@
 
 /** A text part. */
 export interface MultipartValuePart {
+  /** The field's name (`username`, `stock.price`). */
   readonly name: string;
+  /** Its text, sent as UTF-8. */
   readonly value: string;
 }
 
 /** A file part; `content` as bytes, text, or a size to fill with `a`. */
 export interface MultipartFilePart {
+  /** The file field's name (`resume`). */
   readonly name: string;
+  /** The client's file name (`cv.pdf`), written as given (hostile names included). */
   readonly filename: string;
+  /** The bytes, text (as UTF-8), or a number of bytes to fill with `a`. */
   readonly content: Buffer | string | number;
   /** Default `text/plain`. */
   readonly contentType?: string;
 }
 
+/**
+ * A part of a {@link multipartBody}: a text field, or a file.
+ *
+ * @example
+ * ```ts
+ * import type { MultipartPart } from '@restframework/core/testing';
+ *
+ * const parts: MultipartPart[] = [
+ *   { name: 'username', value: 'golden' },
+ *   { name: 'resume', filename: 'cv.txt', content: 'hello' },
+ * ];
+ * ```
+ */
 export type MultipartPart = MultipartValuePart | MultipartFilePart;
 
 /** The boundary of {@link multipartBody}'s bodies (the one of the reference recordings). */
@@ -46,7 +64,12 @@ export const MULTIPART_BOUNDARY = '----refboundary7MA4YWxkTrZu0gW';
 export function multipartBody(
   parts: readonly MultipartPart[] | Readonly<Record<string, string>>,
   boundary: string = MULTIPART_BOUNDARY,
-): { payload: Buffer; headers: Record<string, string> } {
+): {
+  /** The body's bytes. */
+  payload: Buffer;
+  /** Its `Content-Type`, with the boundary. */
+  headers: Record<string, string>;
+} {
   const list: readonly MultipartPart[] = isPartList(parts)
     ? parts
     : Object.entries(parts).map(([name, value]) => ({ name, value }));

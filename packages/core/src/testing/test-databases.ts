@@ -31,6 +31,7 @@ import { requireOptional } from '../utils/optional-dependency.ts';
 
 /** A database kind tests can run on. */
 export interface TestDialect {
+  /** Which database it is, for test names (`... on postgres`). */
   readonly name: 'sqlite' | 'postgres' | 'mysql';
   /** A reason to skip (PostgreSQL without `TEST_POSTGRES_URL`, MySQL without `TEST_MYSQL_URL`), or false. */
   readonly skip: string | false;
@@ -40,7 +41,12 @@ export interface TestDialect {
    * Creates an empty database of this kind without connecting (for a child process, say):
    * its URL, and the function that removes it.
    */
-  createUrl(): Promise<{ url: string; drop: () => Promise<void> }>;
+  createUrl(): Promise<{
+    /** The new database's URL. */
+    url: string;
+    /** Removes the database. */
+    drop: () => Promise<void>;
+  }>;
   /** Closes and removes a database made by `create`. */
   drop(db: Database): Promise<void>;
   /**
@@ -57,6 +63,9 @@ export interface TestDialect {
    * it again, empty (PostgreSQL and MySQL; SQLite has no server to drop a file from).
    */
   dropDatabase(url: string): Promise<void>;
+  /**
+   * Makes the database `url` names again, empty, after {@link dropDatabase} (PostgreSQL and MySQL).
+   */
   createDatabase(url: string): Promise<void>;
 }
 

@@ -61,10 +61,18 @@ export abstract class BaseVersioning implements Versioning {
     return request.reverseUnversioned(name, params);
   }
 
+  /**
+   * The name of the parameter that carries the version: {@link versionParam}, else the
+   * `VERSION_PARAM` setting (`version`).
+   */
   protected param(request: Request): string {
     return this.versionParam ?? request.settings.VERSION_PARAM;
   }
 
+  /**
+   * The version of a request that names none: {@link defaultVersion}, else the `DEFAULT_VERSION`
+   * setting.
+   */
   protected defaultFor(request: Request): string | null {
     return this.defaultVersion === undefined
       ? request.settings.DEFAULT_VERSION
@@ -99,6 +107,7 @@ Object.assign(BaseVersioning.prototype, {
  * ```
  */
 export class AcceptHeaderVersioning extends BaseVersioning {
+  /** The detail of the 406 for a version not allowed (DRF's `invalid_version_message`). */
   static readonly invalidVersionMessage = 'Invalid version in "Accept" header.';
 
   determineVersion(request: Request): string | null {
@@ -125,6 +134,7 @@ export class AcceptHeaderVersioning extends BaseVersioning {
  * ```
  */
 export class URLPathVersioning extends BaseVersioning {
+  /** The detail of the 404 for a version not allowed (DRF's `invalid_version_message`). */
   static readonly invalidVersionMessage = 'Invalid version in URL path.';
 
   determineVersion(request: Request, kwargs: Kwargs): string | null {
@@ -161,6 +171,7 @@ export class URLPathVersioning extends BaseVersioning {
  * ```
  */
 export class NamespaceVersioning extends BaseVersioning {
+  /** The detail of the 404 for a version not allowed (DRF's `invalid_version_message`). */
   static readonly invalidVersionMessage =
     'Invalid version in URL path. Does not match any version namespace.';
 
@@ -192,6 +203,7 @@ export class NamespaceVersioning extends BaseVersioning {
  * ```
  */
 export class HostNameVersioning extends BaseVersioning {
+  /** The detail of the 404 for a version not allowed (DRF's `invalid_version_message`). */
   static readonly invalidVersionMessage = 'Invalid version in hostname.';
   /** DRF's `hostname_regex`: the version is its first group. */
   hostnameRegex: RegExp = /^([a-zA-Z0-9]+)\.[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/;
@@ -216,6 +228,7 @@ export class HostNameVersioning extends BaseVersioning {
  * ```
  */
 export class QueryParameterVersioning extends BaseVersioning {
+  /** The detail of the 404 for a version not allowed (DRF's `invalid_version_message`). */
   static readonly invalidVersionMessage = 'Invalid version in query parameter.';
 
   determineVersion(request: Request): string | null {

@@ -1,10 +1,13 @@
 /**
- * S3Storage against an S3-protocol server on loopback (s3rver): names as on disk, streaming
+ * S3Storage against an S3-protocol server on loopback (moto_server): names as on disk, streaming
  * multipart uploads within a size limit (aborted past it, nothing left in the bucket, memory
- * bounded by the parts in flight), reads, deletes, presigned URLs, options from the
- * environment, and credentials never shown.
+ * bounded by the parts in flight), reads, deletes, presigned URLs, a server that cannot be
+ * reached or fails (StorageUnavailable), options from the environment, and credentials never
+ * shown.
  */
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -14,16 +17,20 @@ import {
   ImproperlyConfigured,
   S3Storage,
   type S3StorageOptions,
+  StorageUnavailable,
   SuspiciousFileOperation,
   s3StorageOptionsFromEnv,
 } from '@restframework/core';
 import fc from 'fast-check';
 import {
   BucketInspector,
-  RecordingHandler,
+  closedPortEndpoint,
+  openGate,
+  type RecordingHandler,
   type S3TestServer,
   startS3Server,
   TEST_CREDENTIALS,
+  testStorage,
 } from '../fixtures/s3-server.ts';
 
 const MiB = 1024 * 1024;
@@ -56,17 +63,10 @@ describe('S3Storage', {
   const made: S3Storage[] = [];
 
   function makeStorage(options: Partial<S3StorageOptions> = {}): S3Storage {
-    handler = new RecordingHandler();
-    const s = new S3Storage({
-      bucket: BUCKET,
-      endpoint: server?.endpoint ?? '',
-      credentials: TEST_CREDENTIALS,
-      keyPrefix: 'media/',
-      clientOptions: { requestHandler: handler },
-      ...options,
-    });
-    made.push(s);
-    return s;
+    const test = testStorage(server as S3TestServer, BUCKET, options);
+    handler = test.handler;
+    made.push(test.storage);
+    return test.storage;
   }
 
   let inspector: BucketInspector;
@@ -210,6 +210,88 @@ describe('S3Storage', {
     assert.equal(await storage.exists('nothing.txt'), false);
     assert.equal(await storage.getObject('nothing.txt'), null);
     await assert.rejects(buffer(storage.open('nothing.txt')), /No file "nothing.txt"/);
+  });
+
+  it('a server that cannot be reached: StorageUnavailable from every call, the cause kept', async () => {
+    const down = makeStorage({
+      endpoint: await closedPortEndpoint(),
+      clientOptions: { maxAttempts: 1 },
+    });
+    const refused = (error: unknown) => {
+      assert.ok(error instanceof StorageUnavailable, String(error));
+      assert.equal(error.statusCode, 503);
+      assert.equal(error.code, 'storage_unavailable');
+      assert.equal((error.cause as { code?: string }).code, 'ECONNREFUSED');
+      return true;
+    };
+    await assert.rejects(down.save('a.txt', Readable.from(['x'])), refused);
+    await assert.rejects(down.getObject('a.txt'), refused);
+    await assert.rejects(down.exists('a.txt'), refused);
+    await assert.rejects(down.delete('a.txt'), refused);
+    await assert.rejects(buffer(down.open('a.txt')), refused);
+  });
+
+  it('a server gone mid-upload: StorageUnavailable, no object, the source not read to its end', async () => {
+    const gate = await openGate(server as S3TestServer);
+    const gated = makeStorage({ endpoint: gate.endpoint, clientOptions: { maxAttempts: 1 } });
+    // The server goes away when the second part is sent.
+    handler.beforeSend = (line) =>
+      line.includes('partNumber') &&
+      handler.sent.filter((l) => l.includes('partNumber')).length === 2
+        ? gate.close()
+        : undefined;
+    const source = generated(40 * MiB);
+    await assert.rejects(gated.save('big.bin', source), StorageUnavailable);
+    assert.ok(source.produced() < 40 * MiB, `read ${source.produced()}`);
+    assert.deepEqual((await bucketContents()).keys, []);
+  });
+
+  it('a server answering 5xx or timing out is unavailable; a refusal of the request is not', async () => {
+    const answers: Record<string, [number, string]> = {
+      '/restframework-media/media/down.txt': [503, 'SlowDown'],
+      '/restframework-media/media/denied.txt': [403, 'AccessDenied'],
+    };
+    const fake = createHttpServer((request, response) => {
+      // A server that stops answering: the request times out.
+      if (request.url?.includes('/silent.txt')) return;
+      const [status, code] = answers[request.url?.split('?')[0] ?? ''] ?? [500, 'InternalError'];
+      response.writeHead(status, { 'content-type': 'application/xml' });
+      response.end(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>m</Message></Error>`);
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = fake.address() as AddressInfo;
+      const s = makeStorage({
+        endpoint: `http://127.0.0.1:${port}`,
+        clientOptions: { maxAttempts: 1 },
+      });
+      await assert.rejects(s.getObject('down.txt'), StorageUnavailable);
+      await assert.rejects(s.delete('other.txt'), StorageUnavailable);
+      await assert.rejects(s.getObject('denied.txt'), (error) => {
+        assert.ok(!(error instanceof StorageUnavailable), String(error));
+        assert.equal((error as { name?: string }).name, 'AccessDenied');
+        return true;
+      });
+      // The timeout docs/deploying.md recommends, given as the SDK's handler options.
+      const timed = new S3Storage({
+        bucket: BUCKET,
+        endpoint: `http://127.0.0.1:${port}`,
+        credentials: TEST_CREDENTIALS,
+        clientOptions: {
+          requestHandler: { requestTimeout: 300, throwOnRequestTimeout: true },
+          maxAttempts: 1,
+        },
+      });
+      made.push(timed);
+      await assert.rejects(timed.getObject('silent.txt'), (error) => {
+        assert.ok(error instanceof StorageUnavailable, String(error));
+        assert.equal((error.cause as { name?: string }).name, 'TimeoutError');
+        return true;
+      });
+    } finally {
+      fake.closeAllConnections();
+      await new Promise((resolve) => fake.close(resolve));
+    }
   });
 
   it('never shows its credentials', () => {

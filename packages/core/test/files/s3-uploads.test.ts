@@ -3,11 +3,11 @@
  * on loopback: file parts stream straight to the bucket (no temporary file), a part over its
  * field's limit aborts its multipart upload before the usual 400, the record's file is a
  * server-side copy of the staged object (removed when the request ends), deletes wait for the
- * commit, and serveMedia streams the object or redirects to a presigned URL.
+ * commit, and serveMedia streams the object or redirects to a presigned URL. A server gone at
+ * any of those moments is a 503 (`StorageUnavailable`) and leaves no row naming a missing file.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,7 +25,6 @@ import {
   MultiPartParser,
   models,
   restFramework,
-  S3Storage,
   type S3StorageOptions,
   serveMedia,
   ValidationError,
@@ -34,10 +33,13 @@ import { type MultipartPart, multipartBody, testDialects } from '@restframework/
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   BucketInspector,
-  RecordingHandler,
+  closedPortEndpoint,
+  openGate,
+  type RecordingHandler,
+  type S3Gate,
   type S3TestServer,
   startS3Server,
-  TEST_CREDENTIALS,
+  testStorage,
 } from '../fixtures/s3-server.ts';
 
 const MiB = 1024 * 1024;
@@ -112,15 +114,9 @@ describe('uploads to S3Storage', {
   const apps: FastifyInstance[] = [];
 
   async function buildApp(options: Partial<S3StorageOptions> = {}): Promise<FastifyInstance> {
-    handler = new RecordingHandler();
-    const storage = new S3Storage({
-      bucket: BUCKET,
-      endpoint: server?.endpoint ?? '',
-      credentials: TEST_CREDENTIALS,
-      keyPrefix: 'media/',
-      clientOptions: { requestHandler: handler },
-      ...options,
-    });
+    const test = testStorage(server as S3TestServer, BUCKET, options);
+    handler = test.handler;
+    const storage = test.storage;
     const app = Fastify({ logger: false });
     app.addHook('onClose', async () => storage.close());
     await app.register(restFramework, {
@@ -286,14 +282,9 @@ describe('uploads to S3Storage', {
   });
 
   it('answers 503 when the storage cannot take the part (the bucket unreachable)', async () => {
-    // A port nothing listens on: taken, then released.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
     const app = await buildApp({
-      endpoint: `http://127.0.0.1:${port}`,
-      clientOptions: { requestHandler: new RecordingHandler(), maxAttempts: 1 },
+      endpoint: await closedPortEndpoint(),
+      clientOptions: { maxAttempts: 1 },
     });
     for (const size of [10, LIMIT]) {
       const res = await send(app, 'POST', '/api/upload/', [
@@ -305,5 +296,122 @@ describe('uploads to S3Storage', {
       assert.equal(res.headers['retry-after'], '1');
     }
     assert.equal(await Upload.objects.using(db).count(), 0);
+  });
+  /** The 503 of an unreachable storage, as every client gets it. */
+  const assertStorageUnavailable = (res: {
+    statusCode: number;
+    body: string;
+    headers: Record<string, unknown>;
+  }) => {
+    assert.equal(res.statusCode, 503, res.body);
+    assert.deepEqual(JSON.parse(res.body), {
+      detail: 'The file storage is unavailable, try again later.',
+    });
+    assert.equal(res.headers['retry-after'], '1');
+  };
+
+  /** An app whose storage goes through a gate, which closes before the first request `at` matches. */
+  async function appClosingAt(at: RegExp): Promise<{ app: FastifyInstance; gate: S3Gate }> {
+    const gate = await openGate(server as S3TestServer);
+    const app = await buildApp({ endpoint: gate.endpoint, clientOptions: { maxAttempts: 1 } });
+    handler.beforeSend = (line) => (at.test(line) ? gate.close() : undefined);
+    return { app, gate };
+  }
+
+  /** The keys of stored files (staged uploads a request could not remove left out). */
+  const storedKeys = async () =>
+    (await inspector.keys()).filter((key) => !key.startsWith('media/.uploads/'));
+
+  it('the server gone at the final copy of a POST: 503, no row, no file under its name', async () => {
+    const { app } = await appClosingAt(/ \+copy$/);
+    const res = await send(app, 'POST', '/api/upload/', [
+      { name: 'username', value: 'golden' },
+      resume('hello'),
+    ]);
+    assertStorageUnavailable(res);
+    assert.ok(
+      handler.sent.some((line) => line.endsWith('+copy')),
+      handler.sent.join('\n'),
+    );
+    assert.equal(await Upload.objects.using(db).count(), 0);
+    assert.deepEqual(await storedKeys(), []);
+  });
+
+  it('the server gone at the final copy of a PATCH: 503, the row keeps its file', async () => {
+    const app = await buildApp();
+    const created = await send(app, 'POST', '/api/upload/', [
+      { name: 'username', value: 'golden' },
+      resume('old', 'old.txt'),
+    ]);
+    assert.equal(created.statusCode, 201, created.body);
+    const { app: failing } = await appClosingAt(/ \+copy$/);
+    const res = await send(failing, 'PATCH', `/api/upload/${created.json().id}/`, [
+      { name: 'username', value: 'renamed' },
+      resume('new', 'new.txt'),
+    ]);
+    assertStorageUnavailable(res);
+    const row = await Upload.objects.using(db).get({ id: created.json().id });
+    assert.equal(row.username, 'golden');
+    assert.equal(row.resume, 'resumes/old.txt');
+    assert.deepEqual(await storedKeys(), ['media/resumes/old.txt']);
+  });
+
+  it('the server gone at the delete after the commit: the write stands, the file stays', async () => {
+    const app = await buildApp();
+    const first = await send(app, 'POST', '/api/upload/', [
+      { name: 'username', value: 'replaced' },
+      resume('one', 'one.txt'),
+    ]);
+    const second = await send(app, 'POST', '/api/upload/', [
+      { name: 'username', value: 'deleted' },
+      resume('two', 'two.txt'),
+    ]);
+    // A PATCH that replaces the file: the server goes when the old file is deleted.
+    const replacing = await appClosingAt(/^DELETE .*\/one\.txt/);
+    const patched = await send(replacing.app, 'PATCH', `/api/upload/${first.json().id}/`, [
+      resume('three', 'three.txt'),
+    ]);
+    // The row was committed before the delete: the answer is the write's, not an error.
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.ok(
+      handler.sent.some((line) => /^DELETE .*\/one\.txt/.test(line)),
+      handler.sent.join('\n'),
+    );
+    assert.equal(
+      (await Upload.objects.using(db).get({ id: first.json().id })).resume,
+      'resumes/three.txt',
+    );
+    // A DELETE: the server goes when the file is deleted, after the row was.
+    const deleting = await appClosingAt(/^DELETE .*\/two\.txt/);
+    const deleted = await send(deleting.app, 'DELETE', `/api/upload/${second.json().id}/`);
+    assert.equal(deleted.statusCode, 204, deleted.body);
+    assert.ok(
+      handler.sent.some((line) => /^DELETE .*\/two\.txt/.test(line)),
+      handler.sent.join('\n'),
+    );
+    assert.equal(await Upload.objects.using(db).filter({ id: second.json().id }).count(), 0);
+    // The files the deletes could not remove stay in the bucket (no row names them).
+    assert.deepEqual(await storedKeys(), [
+      'media/resumes/one.txt',
+      'media/resumes/three.txt',
+      'media/resumes/two.txt',
+    ]);
+  });
+
+  it('the server gone while serving a file: 503 to GET and HEAD', async () => {
+    const app = await buildApp();
+    await send(app, 'POST', '/api/upload/', [{ name: 'username', value: 'g' }, resume('served')]);
+    const { app: failing, gate } = await appClosingAt(/^GET /);
+    const res = await send(failing, 'GET', '/media/resumes/cv.txt');
+    assertStorageUnavailable(res);
+    assert.ok(
+      handler.sent.includes('GET /restframework-uploads/media/resumes/cv.txt?x-id'),
+      handler.sent.join('\n'),
+    );
+    await gate.close();
+    const head = await send(failing, 'HEAD', '/media/resumes/cv.txt');
+    assert.equal(head.statusCode, 503);
+    assert.equal(head.headers['retry-after'], '1');
+    assert.equal(head.body, '');
   });
 });

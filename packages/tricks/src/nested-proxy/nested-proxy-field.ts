@@ -58,8 +58,9 @@ export class NestedProxyGroup<N extends NestedProxyMember = NestedProxyMember>
   readonly members: readonly string[];
   /** Groups declared in place (the dictionary form), by name. */
   readonly inlineGroups: ReadonlyMap<string, NestedProxyGroup>;
-  /** The model and the group's name, once bound. */
+  /** The model, once bound. */
   model: AnyModel | undefined;
+  /** The group's name in the model's properties, once bound (`stock_information`); `''` before. */
   name = '';
 
   constructor(members: readonly N[]) {

@@ -81,6 +81,7 @@ export class BasicAuthentication extends BaseAuthentication {
     return `Basic realm="${this.wwwAuthenticateRealm}"`;
   }
 
+  /** The OpenAPI scheme: HTTP `basic`, listed as `basicAuth`. */
   securityScheme(): SecurityScheme {
     return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
   }

@@ -49,6 +49,7 @@ export class SessionAuthentication extends BaseAuthentication {
     ];
   }
 
+  /** The OpenAPI scheme: the `sessionid` cookie, as an API key in a cookie, listed as `cookieAuth`. */
   securityScheme(): SecurityScheme {
     return { name: 'cookieAuth', scheme: { type: 'apiKey', in: 'cookie', name: 'sessionid' } };
   }

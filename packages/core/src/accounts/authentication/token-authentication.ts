@@ -127,6 +127,7 @@ export class TokenAuthentication extends BaseAuthentication {
     return this.keyword;
   }
 
+  /** The OpenAPI scheme: an API key in the `Authorization` header (`Token <key>`), listed as `tokenAuth`. */
   securityScheme(): SecurityScheme {
     return {
       name: 'tokenAuth',

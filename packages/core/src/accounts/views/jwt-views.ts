@@ -116,6 +116,10 @@ export class TokenRefreshView extends RefreshTokenView {
     },
   };
 
+  /**
+   * POST: the body's `refresh` token checked, and a new access token answered (a new refresh token
+   * too when they rotate).
+   */
   async create(request: Request): Promise<Response> {
     return new Response(await jwtOf(request.settings).refresh(refreshOf(request)));
   }
@@ -138,6 +142,7 @@ export class TokenVerifyView extends RefreshTokenView {
     create: { type: 'object', maxProperties: 0 },
   };
 
+  /** POST: the body's `token` checked; 200 `{}` when it is valid, else 401. */
   async create(request: Request): Promise<Response> {
     const { token } = requiredStrings(request, { token: 8192 });
     await jwtOf(request.settings).verifyToken(token);
@@ -160,6 +165,7 @@ export class TokenBlacklistView extends RefreshTokenView {
     create: { type: 'object', maxProperties: 0 },
   };
 
+  /** POST: the body's `refresh` token checked and blacklisted; 200 `{}`. */
   async create(request: Request): Promise<Response> {
     await jwtOf(request.settings).blacklist(refreshOf(request));
     return new Response({});

@@ -40,7 +40,9 @@ import { MAX_PASSWORD_LENGTH } from '../password-hashers.ts';
  */
 export class LoginSerializer extends Serializer.with({
   fields: {
+    /** The username, as the user model stores it. */
     username: new CharField({ maxLength: 150 }),
+    /** The raw password: never trimmed, never in a response. */
     password: new CharField({
       maxLength: MAX_PASSWORD_LENGTH,
       writeOnly: true,
@@ -85,6 +87,10 @@ export abstract class LoginView extends GenericViewSet {
   /** The answer for a user whose credentials were good. */
   abstract login(request: Request, auth: Auth, user: UserRow): Promise<Response>;
 
+  /**
+   * POST: the user of the body's credentials ({@link getUser}), then the view's {@link login}
+   * answer.
+   */
   async create(request: Request): Promise<Response> {
     const auth = authOf(request);
     return this.login(request, auth, await this.getUser(request, auth));

@@ -185,6 +185,10 @@ export class SessionLogoutView extends ViewSet {
   override permissionClasses = [];
   override throttleClasses = [];
 
+  /**
+   * POST: the session ended; `{"detail": "Logged out."}`, or a redirect to `next` for a browser's
+   * form.
+   */
   async create(request: Request): Promise<Response> {
     await endSession(authOf(request), request);
     const next = inBrowser(request) ? nextOf(request) : undefined;

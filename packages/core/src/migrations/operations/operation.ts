@@ -14,7 +14,9 @@ import type { SchemaEditor } from '../schema-editor.ts';
 
 /** Where an operation runs: the editor, and the states before and after it (in forward order). */
 export interface OperationContext {
+  /** Runs the DDL of the operation on the database, in its dialect. */
   readonly editor: SchemaEditor;
+  /** The database migrated. */
   readonly db: Database;
   /** The state before the operation, as the forward direction sees it. */
   readonly before: ProjectState;

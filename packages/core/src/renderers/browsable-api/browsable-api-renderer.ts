@@ -109,6 +109,7 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+  /** The headers every page gets: its {@link contentSecurityPolicy}. */
   getHeaders(_context: RenderContext): Readonly<Record<string, string>> {
     return {
       'Content-Security-Policy': (this.constructor as typeof BrowsableAPIRenderer)
@@ -281,7 +282,12 @@ export class BrowsableAPIRenderer extends BaseRenderer {
     view: PageView,
     request: Request,
     detail: boolean,
-  ): { label: string; href: string }[] {
+  ): {
+    /** The action's name (`Set Password`). */
+    label: string;
+    /** Its URL for this route. */
+    href: string;
+  }[] {
     const basename = (view as { basename?: string }).basename;
     const urls = request.raw.server.restFramework?.urls;
     if (basename === undefined || !view.actionMap || !urls) return [];

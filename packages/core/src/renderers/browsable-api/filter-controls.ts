@@ -10,10 +10,18 @@ import { GenericAPIView } from '../../views/generic-api-view.ts';
 
 /** A filter control (from a filter backend's `describe(view)`). */
 export interface FilterControl {
+  /** The query parameter it sets (`search`, `ordering`, a filter's). */
   readonly param: string;
+  /** Its title (`Search`, `Ordering`, a filter set's `Filters`). */
   readonly title: string;
   /** Choices for a select (`[{ value: '-email', label: 'Email - descending' }]`); none for a text input. */
-  readonly options?: readonly { readonly value: string; readonly label: string }[];
+  readonly options?: readonly {
+    /** The parameter's value for this choice (`-email`). */
+    readonly value: string;
+    /** What people read (`Email - descending`). */
+    readonly label: string;
+  }[];
+  /** The parameter's value in the request (empty when absent). */
   readonly current: string;
   /** The inputs of a form of several filters (a filter set's); `param` is the first one's. */
   readonly fields?: readonly FilterFormField[];

@@ -30,6 +30,7 @@ export interface FormBlock {
 
 /** Everything the forms section shows. */
 export interface FormsSpec {
+  /** The forms: POST's on a list; on a detail, one for PUT and PATCH (an HTML form, a raw body). */
   readonly blocks: readonly FormBlock[];
   /** The URL to DELETE, when the caller may. */
   readonly deleteAction: string | undefined;

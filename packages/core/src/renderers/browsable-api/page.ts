@@ -15,7 +15,9 @@ export type { FormBlock, FormsSpec, RawFormSpec } from './forms-section.ts';
 
 /** A link of the breadcrumb trail. */
 export interface Crumb {
+  /** The view's name (`Book List`). */
   readonly label: string;
+  /** Its URL. */
   readonly href: string;
 }
 
@@ -33,27 +35,51 @@ export interface AccountLinks {
 
 /** Everything the page shows. */
 export interface PageContext {
+  /** The view's name, the page's title (`Book List`). */
   readonly name: string;
+  /** The view's description (its docstring's text), shown under the title. */
   readonly description: string;
+  /** The request's method (`GET`). */
   readonly method: string;
+  /** The request's URL, with its query. */
   readonly url: string;
+  /** The request's path, shown with the method. */
   readonly path: string;
+  /** The response's status (`200`). */
   readonly status: number;
+  /** The status's reason phrase (`OK`). */
   readonly statusText: string;
+  /** The response's headers shown, name and value. */
   readonly headers: readonly (readonly [string, string])[];
+  /** The response's data as highlighted JSON. */
   readonly body: SafeHtml;
+  /** False for a response without data (204), whose body is not shown. */
   readonly hasBody: boolean;
+  /** The methods the view answers (its `Allow` header). */
   readonly allowedMethods: readonly string[];
+  /** The views above this one, the API root first. */
   readonly breadcrumbs: readonly Crumb[];
-  readonly formats: readonly { readonly label: string; readonly href: string }[];
+  /** The other formats of the page (`json`, `api`), as `?format=` links. */
+  readonly formats: readonly {
+    /** The format's name (`json`). */
+    readonly label: string;
+    /** This page with `?format=` that format. */
+    readonly href: string;
+  }[];
+  /**
+   * The previous and next pages of a paginated list; undefined for a detail or an unpaginated list.
+   */
   readonly links:
     | {
+        /** The previous page's URL, or null on the first. */
         readonly previous: string | null;
+        /** The next page's URL, or null on the last. */
         readonly next: string | null;
         /** DRF's numbered page links (page-number and limit/offset pagination). */
         readonly pages?: readonly PageLink[];
       }
     | undefined;
+  /** The filter, search and ordering controls of a list. */
   readonly filters: readonly FilterControl[];
   /**
    * The forms (`BrowsableAPIRenderer.getForms`), rendered with the page; markup of your own
@@ -63,7 +89,12 @@ export interface PageContext {
   /** Whether an OPTIONS request can be made from the page. */
   readonly options: boolean;
   /** DRF's "Extra Actions" menu: the view set's extra actions of this route's kind. */
-  readonly extraActions?: readonly { readonly label: string; readonly href: string }[];
+  readonly extraActions?: readonly {
+    /** The action's name (`Set Password`). */
+    readonly label: string;
+    /** Its URL for this route. */
+    readonly href: string;
+  }[];
   /** The cookie whose value the page's script sends as `X-CSRFToken` (default `csrftoken`). */
   readonly csrfCookieName?: string;
   /** The header's login link, or the user's name and logout button. */
