@@ -12,7 +12,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '@restframework/core';
@@ -20,6 +19,7 @@ import autocannon, { type RequestDefinition } from 'autocannon';
 import pg from 'pg';
 import { ALL_MODELS } from '../examples/bookstore/src/models/index.ts';
 import { seed } from '../examples/bookstore/src/seed.ts';
+import { freePort } from '../packages/core/test/fixtures/free-port.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 /** Long enough for the heap and the allocator to reach their working size under this load. */
@@ -45,17 +45,6 @@ interface Outcome {
   readonly growth: number;
   /** RSS every 5 s of the measured run, in MiB. */
   readonly rssSeries: readonly number[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resident memory of a process, in MiB (Linux). */

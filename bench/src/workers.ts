@@ -14,7 +14,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { Database } from '@restframework/core';
 import autocannon from 'autocannon';
 import { ALL_MODELS } from '../../examples/bookstore/src/models/index.ts';
 import { seed } from '../../examples/bookstore/src/seed.ts';
+import { freePort } from '../../packages/core/test/fixtures/free-port.ts';
 import { fmt, median } from './report.ts';
 
 const { values } = parseArgs({
@@ -36,18 +36,6 @@ const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const ENTRY = fileURLToPath(new URL('./servers/workers-entry.ts', import.meta.url));
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'rf-bench-workers-'));
 const url = `sqlite:${join(dir, 'bookstore.sqlite3')}`;

@@ -13,6 +13,10 @@
  * `RF_INSTRUCTION_CONNECTIONS=N` the requests go on N keep-alive connections at once, each
  * sending its next request when its last is answered: the server then works under
  * concurrency (requests interleaved in its event loop), still counted repeatably.
+ *
+ * With `RF_INSTRUCTION_CPU_AFTER=N` (run natively, not under callgrind) it prints the process's
+ * CPU microseconds per request over the requests after the first N: a native cross-check of a
+ * count that the collector's schedule under callgrind may distort.
  * @module
  */
 import http from 'node:http';
@@ -77,13 +81,22 @@ const first = await once();
 if (first >= 300) throw new Error(`${method} ${path} answered ${first}`);
 const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
 const total = Number(countText);
+const cpuAfter = Number(process.env.RF_INSTRUCTION_CPU_AFTER ?? Number.NaN);
+let cpuAtStart: NodeJS.CpuUsage | undefined;
 let started = 0;
 async function loop(): Promise<void> {
   while (started < total) {
+    if (started === cpuAfter) cpuAtStart = process.cpuUsage();
     if (started++ % 250 === 0) gc?.({ type: 'minor' });
     const status = await once();
     if (status >= 300) throw new Error(`${method} ${path} answered ${status}`);
   }
 }
 await Promise.all(Array.from({ length: connections }, loop));
+if (cpuAtStart) {
+  const used = process.cpuUsage(cpuAtStart);
+  console.log(
+    `cpu-us-per-request ${((used.user + used.system) / (total - cpuAfter)).toFixed(1)} user ${(used.user / (total - cpuAfter)).toFixed(1)} system ${(used.system / (total - cpuAfter)).toFixed(1)}`,
+  );
+}
 process.exit(0);

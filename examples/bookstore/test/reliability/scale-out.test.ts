@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,22 +15,12 @@ import { seed } from '../../src/seed.ts';
 
 const MIGRATIONS = join(import.meta.dirname, '..', '..', 'migrations');
 
+import { freePort } from '../../../../packages/core/test/fixtures/free-port.ts';
 import { type Client, isbnRace, patchRace, uploadRace } from './races.ts';
 import { SMALL_SEED, sleep } from './support.ts';
 
 const postgres = testDialects()[1] as TestDialect;
 const bookstore = join(import.meta.dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `src/main.ts` on `port`; resolves once it answers. */
 async function startService(env: Record<string, string>, port: number): Promise<ChildProcess> {

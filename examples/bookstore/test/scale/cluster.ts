@@ -9,13 +9,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { applyMigrations, Database } from '@restframework/core';
 import { Redis } from 'ioredis';
+import { freePort } from '../../../../packages/core/test/fixtures/free-port.ts';
 import {
   type ReplicaPair,
   replicaSkipReason,
@@ -52,17 +52,6 @@ export function scaleSkipReason(): string | false {
     return 'moto_server is not installed (Debian: python3-moto): scale-out test skipped';
   }
   return false;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, CORE, runCli } from '../fixtures/cli-project.ts';
+import { freePort } from '../fixtures/free-port.ts';
 
 const FASTIFY = import.meta.resolve('fastify');
 
@@ -35,18 +35,6 @@ export default defineConfig({
   },
 });
 `;
-
-/** A free loopback port (the kernel's pick, released for the server to take). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Answer {
   readonly status: number;
