@@ -69,10 +69,22 @@ const time = fc
     return us ? `${base}.${String(us).padStart(6, '0')}` : base;
   });
 const duration = fc.integer({ min: -(2 ** 52), max: 2 ** 52 });
-// JSON without -0 (JSON text has none) and with keys of plain characters.
+/** Whether `value` holds, at any depth, an object with the one-character key `"`. */
+function hasQuoteKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasQuoteKey);
+  return Object.entries(value).some(([key, inner]) => key === '"' || hasQuoteKey(inner));
+}
+
+// JSON without -0 (JSON text has none) and with keys of plain characters. Without the key `"`
+// alone: Node.js 24.21's JSON.parse (V8) gives it back as `\` once the key `\` alone was
+// parsed in the same process (`JSON.parse('{"\\\\":1}'); JSON.parse('{"\\"":1}')` has the
+// key "\\"; Node.js 22 gives '"'), which the generator reached in a CI run. It
+// is the runtime's bug, not the databases': on each of them the JSON text reaches JSON.parse.
 const json: fc.Arbitrary<JsonValue> = fc
   .jsonValue({ maxDepth: 3 })
-  .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue);
+  .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
+  .filter((v) => !hasQuoteKey(v));
 
 function byNumber<T>(key: (x: T) => number) {
   return (a: { v: T; i: number }, b: { v: T; i: number }) => key(a.v) - key(b.v) || a.i - b.i;
