@@ -81,6 +81,7 @@ function hasQuoteKey(value: unknown): boolean {
 // parsed in the same process (`JSON.parse('{"\\\\":1}'); JSON.parse('{"\\"":1}')` has the
 // key "\\"; Node.js 22 gives '"'), which the generator reached in a CI run. It
 // is the runtime's bug, not the databases': on each of them the JSON text reaches JSON.parse.
+// V8's key cache, nodejs/node#63785 (open; also seen on Node 26): remove the filter once fixed.
 const json: fc.Arbitrary<JsonValue> = fc
   .jsonValue({ maxDepth: 3 })
   .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
