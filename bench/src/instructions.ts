@@ -49,6 +49,7 @@ const HELP = `Options:
   --json FILE         also write the counts as JSON (for \`npm run bench -- --instructions FILE\`)
   --warmup N          requests before the counted ones (default 15000)
   --requests N        requests counted (default 3000)
+  --node-flags F      more flags for node, comma-separated (e.g. --no-incremental-marking)
   --keep DIR          keep the callgrind files in DIR (for callgrind_annotate) instead of deleting them
   --connections N     concurrent keep-alive connections of the client (default 1): above 1
                       the server works with requests interleaved, as under load
@@ -70,6 +71,7 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
     connections: { type: 'string', default: '1' },
     keep: { type: 'string' },
+    'node-flags': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -146,6 +148,7 @@ function count(
     '--single-threaded',
     '--predictable',
     '--expose-gc',
+    ...(values['node-flags'] ? values['node-flags'].split(',') : []),
     client,
     checkout,
     contender,
