@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Database } from '@restframework/core';
-import { type HttpAnswer, send } from './http.ts';
+import { type HttpAnswer, type HttpRequest, send } from './http.ts';
 
 const HOST = '127.0.0.1';
 
@@ -27,43 +27,46 @@ export interface Outcome {
   readonly error?: string;
 }
 
-/** PATCHes book `book` with `title`. */
-export async function patchBook(baseUrl: string, book: number, title: string): Promise<Outcome> {
+/**
+ * Sends `request` and records its outcome: `judged` says what an answer means (the upload's
+ * id, or why it is not acknowledged); no answer at all is status 0 with the failure.
+ */
+async function attempt(
+  baseUrl: string,
+  what: Pick<Outcome, 'kind' | 'key' | 'value'>,
+  request: HttpRequest,
+  judged: (res: HttpAnswer) => Pick<Outcome, 'id' | 'error'>,
+): Promise<Outcome> {
   const startedAt = Date.now();
+  let res: HttpAnswer;
   try {
-    const res = await send(baseUrl, {
+    res = await send(baseUrl, request);
+  } catch (error) {
+    return { ...what, startedAt, finishedAt: Date.now(), status: 0, error: String(error) };
+  }
+  return { ...what, startedAt, finishedAt: Date.now(), status: res.statusCode, ...judged(res) };
+}
+
+/** PATCHes book `book` with `title`. */
+export function patchBook(baseUrl: string, book: number, title: string): Promise<Outcome> {
+  return attempt(
+    baseUrl,
+    { kind: 'patch', key: String(book), value: title },
+    {
       method: 'PATCH',
       url: `/books/api/books/${book}/`,
       headers: { host: HOST },
       payload: { title },
-    });
-    return {
-      kind: 'patch',
-      key: String(book),
-      value: title,
-      startedAt,
-      finishedAt: Date.now(),
-      status: res.statusCode,
-      ...(res.statusCode === 200
+    },
+    (res) =>
+      res.statusCode === 200
         ? {}
-        : { error: `${res.headers['x-request-id']} ${res.body.slice(0, 300)}` }),
-    };
-  } catch (error) {
-    return {
-      kind: 'patch',
-      key: String(book),
-      value: title,
-      startedAt,
-      finishedAt: Date.now(),
-      status: 0,
-      error: String(error),
-    };
-  }
+        : { error: `${res.headers['x-request-id']} ${res.body.slice(0, 300)}` },
+  );
 }
 
 /** Uploads a small text file as `username`. */
-export async function upload(baseUrl: string, username: string): Promise<Outcome> {
-  const startedAt = Date.now();
+export function upload(baseUrl: string, username: string): Promise<Outcome> {
   const boundary = `scale${Math.random().toString(36).slice(2)}`;
   const content = `resume of ${username}\n`;
   const payload = Buffer.from(
@@ -71,35 +74,20 @@ export async function upload(baseUrl: string, username: string): Promise<Outcome
       `--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="${username}.txt"\r\n` +
       `Content-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`,
   );
-  let res: HttpAnswer;
-  try {
-    res = await send(baseUrl, {
+  return attempt(
+    baseUrl,
+    { kind: 'upload', key: username, value: content },
+    {
       method: 'POST',
       url: '/api/upload/',
       headers: { host: HOST, 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload,
-    });
-  } catch (error) {
-    return {
-      kind: 'upload',
-      key: username,
-      value: content,
-      startedAt,
-      finishedAt: Date.now(),
-      status: 0,
-      error: String(error),
-    };
-  }
-  const id = res.statusCode === 201 ? (res.json().id as number) : undefined;
-  return {
-    kind: 'upload',
-    key: username,
-    value: content,
-    startedAt,
-    finishedAt: Date.now(),
-    status: res.statusCode,
-    ...(id === undefined ? { error: res.body.slice(0, 200) } : { id }),
-  };
+    },
+    (res) => {
+      const id = res.statusCode === 201 ? (res.json().id as number | undefined) : undefined;
+      return id === undefined ? { error: res.body.slice(0, 200) } : { id };
+    },
+  );
 }
 
 /** Runs `next()` with `clients` requests in flight until it answers undefined. */
